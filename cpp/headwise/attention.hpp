@@ -1,0 +1,31 @@
+// Softmax and scaled dot-product attention (one head), with PyTorch's mask semantics.
+#pragma once
+
+#include "headwise/types.hpp"
+
+namespace headwise {
+
+// Row-wise softmax of scores (L, S) -> (L, S).
+// Each row has its maximum subtracted before exp, so huge scores (+-1e300) cannot overflow.
+// A row that is entirely -inf (every key masked) becomes all NaN, exactly as torch.softmax does.
+// NaN in a row propagates NaN to that row.
+Matrix softmax_rows(const Matrix& scores);
+
+// Additive mask (L, S) for causal attention: 0 where key j <= query i, -inf where j > i.
+Matrix causal_mask(Index query_len, Index key_len);
+
+// Boolean mask (true = not allowed) -> additive mask (-inf where true, 0 elsewhere).
+Matrix bool_mask_to_additive(const BoolMatrix& mask);
+
+struct AttentionResult {
+  Matrix output;   // (L, d_v)
+  Matrix weights;  // (L, S), each row sums to 1 (or is NaN if fully masked)
+};
+
+// softmax(q k^T / sqrt(d_k) + mask) v.
+// q: (L, d_k), k: (S, d_k), v: (S, d_v), additive_mask: nullptr or (L, S).
+// Throws std::invalid_argument on shape mismatches or empty inputs.
+AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, const Matrix& v,
+                                             const Matrix* additive_mask = nullptr);
+
+}  // namespace headwise

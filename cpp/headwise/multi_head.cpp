@@ -1,0 +1,112 @@
+#include "headwise/multi_head.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "headwise/attention.hpp"
+#include "headwise/shape.hpp"
+
+namespace headwise {
+
+Index head_dim(Index d_model, Index num_heads) {
+  require_positive(d_model, "d_model");
+  require_positive(num_heads, "num_heads");
+  if (d_model % num_heads != 0) {
+    throw std::invalid_argument("d_model (" + std::to_string(d_model) +
+                                ") must be divisible by num_heads (" +
+                                std::to_string(num_heads) + ")");
+  }
+  return d_model / num_heads;
+}
+
+Matrix split_head(const Matrix& m, Index num_heads, Index h) {
+  const Index d_head = head_dim(m.cols(), num_heads);
+  if (h < 0 || h >= num_heads) {
+    throw std::invalid_argument("head index (" + std::to_string(h) + ") must be between 0 and " +
+                                std::to_string(num_heads - 1));
+  }
+  // M.reshape(n, num_heads, d_head)[:, h, :] is the column block starting at h * d_head.
+  return m.middleCols(h * d_head, d_head);
+}
+
+Matrix merge_heads(const std::vector<Matrix>& heads) {
+  if (heads.empty()) throw std::invalid_argument("merge_heads needs at least one head");
+  const Index n = heads[0].rows();
+  const Index d_head = heads[0].cols();
+  Matrix out(n, d_head * static_cast<Index>(heads.size()));
+  for (std::size_t h = 0; h < heads.size(); ++h) {
+    require_shape(heads[h], n, d_head, "head " + std::to_string(h));
+    out.middleCols(static_cast<Index>(h) * d_head, d_head) = heads[h];
+  }
+  return out;
+}
+
+namespace {
+
+void validate_weights(const MhaWeights& w, Index d_model) {
+  require_shape(w.wq, d_model, d_model, "wq");
+  require_shape(w.wk, d_model, d_model, "wk");
+  require_shape(w.wv, d_model, d_model, "wv");
+  require_shape(w.wo, d_model, d_model, "wo");
+  require_finite(w.wq, "wq");
+  require_finite(w.wk, "wk");
+  require_finite(w.wv, "wv");
+  require_finite(w.wo, "wo");
+  const int given = int(w.bq.has_value()) + int(w.bk.has_value()) + int(w.bv.has_value()) +
+                    int(w.bo.has_value());
+  if (given != 0 && given != 4) {
+    throw std::invalid_argument("biases must be given all together (bq, bk, bv, bo) or not at all; " +
+                                std::to_string(given) + " of 4 were given");
+  }
+  if (given == 4) {
+    const char* names[] = {"bq", "bk", "bv", "bo"};
+    const std::optional<Vector>* biases[] = {&w.bq, &w.bk, &w.bv, &w.bo};
+    for (int i = 0; i < 4; ++i) {
+      require_length(**biases[i], d_model, names[i]);
+      require_finite(**biases[i], names[i]);
+    }
+  }
+}
+
+}  // namespace
+
+MhaResult multi_head_attention(const Matrix& x, const MhaWeights& w, Index num_heads,
+                               bool causal) {
+  // x: (n, d_model); Wq, Wk, Wv, Wo: (d_model, d_model); returns weights (num_heads, n, n)
+  require_nonempty(x, "x");
+  const Index n = x.rows();
+  const Index d_model = x.cols();
+  const Index d_head = head_dim(d_model, num_heads);
+  validate_weights(w, d_model);
+  require_finite(x, "x");
+
+  MhaResult r;
+  r.d_head = d_head;
+  // 1. Full-width projections, one GEMM each: (n, d_model) @ (d_model, d_model).
+  r.q.noalias() = x * w.wq;
+  r.k.noalias() = x * w.wk;
+  r.v.noalias() = x * w.wv;
+  if (w.bq) {
+    r.q.rowwise() += w.bq->transpose();
+    r.k.rowwise() += w.bk->transpose();
+    r.v.rowwise() += w.bv->transpose();
+  }
+  // 2. Attention inside each head's column block (the reshape split), own softmax per head.
+  const Matrix mask = causal ? causal_mask(n, n) : Matrix();
+  r.head_weights.reserve(static_cast<std::size_t>(num_heads));
+  r.head_outputs.reserve(static_cast<std::size_t>(num_heads));
+  for (Index h = 0; h < num_heads; ++h) {
+    AttentionResult a = scaled_dot_product_attention(
+        r.q.middleCols(h * d_head, d_head), r.k.middleCols(h * d_head, d_head),
+        r.v.middleCols(h * d_head, d_head), causal ? &mask : nullptr);
+    r.head_weights.push_back(std::move(a.weights));
+    r.head_outputs.push_back(std::move(a.output));
+  }
+  // 3. Concatenate heads back to (n, d_model), then the output projection.
+  r.concat = merge_heads(r.head_outputs);
+  r.output.noalias() = r.concat * w.wo;
+  if (w.bo) r.output.rowwise() += w.bo->transpose();
+  return r;
+}
+
+}  // namespace headwise

@@ -1,0 +1,25 @@
+// Internal helpers for argument checks shared by the core's files. Every check throws
+// std::invalid_argument with a message that says what was given and what is allowed.
+#pragma once
+
+#include <string>
+
+#include "headwise/types.hpp"
+
+namespace headwise {
+
+// "name (rows, cols)".
+std::string shape_string(Index rows, Index cols);
+
+// Throws unless m is (rows, cols): "wq has shape (3, 8) but must be (8, 8)".
+void require_shape(const Matrix& m, Index rows, Index cols, const std::string& name);
+void require_length(const Vector& v, Index n, const std::string& name);
+// Throws if m has no rows or no columns.
+void require_nonempty(const Matrix& m, const std::string& name);
+// Throws on NaN or +-inf: "x contains a non-finite value (nan) at [2, 3]; all values must be finite".
+void require_finite(const Matrix& m, const std::string& name);
+void require_finite(const Vector& v, const std::string& name);
+// Throws unless value >= 1: "num_heads (0) must be a positive integer".
+void require_positive(long long value, const std::string& name);
+
+}  // namespace headwise

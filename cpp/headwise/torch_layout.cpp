@@ -1,0 +1,299 @@
+#include "headwise/torch_layout.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "headwise/attention.hpp"
+#include "headwise/shape.hpp"
+
+namespace headwise {
+
+namespace {
+
+Index resolved(Index dim, Index embed_dim) { return dim == 0 ? embed_dim : dim; }
+
+void validate_config(const TorchMhaConfig& c) {
+  require_positive(c.embed_dim, "embed_dim");
+  require_positive(c.num_heads, "num_heads");
+  if (c.kdim < 0) require_positive(c.kdim, "kdim");
+  if (c.vdim < 0) require_positive(c.vdim, "vdim");
+  if (c.embed_dim % c.num_heads != 0) {
+    throw std::invalid_argument("embed_dim (" + std::to_string(c.embed_dim) +
+                                ") must be divisible by num_heads (" +
+                                std::to_string(c.num_heads) + ")");
+  }
+}
+
+bool same_embed_dim(const TorchMhaConfig& c) {
+  return resolved(c.kdim, c.embed_dim) == c.embed_dim &&
+         resolved(c.vdim, c.embed_dim) == c.embed_dim;
+}
+
+TensorInfo tensor(const std::string& name, std::vector<std::int64_t> shape) {
+  std::int64_t numel = 1;
+  for (std::int64_t s : shape) numel *= s;
+  return TensorInfo{name, std::move(shape), numel};
+}
+
+}  // namespace
+
+ParameterTable parameter_table(const TorchMhaConfig& c) {
+  validate_config(c);
+  const std::int64_t e = c.embed_dim;
+  ParameterTable t;
+  // Own parameters in registration order, then the out_proj submodule's.
+  if (same_embed_dim(c)) {
+    t.tensors.push_back(tensor("in_proj_weight", {3 * e, e}));
+  } else {
+    t.tensors.push_back(tensor("q_proj_weight", {e, e}));
+    t.tensors.push_back(tensor("k_proj_weight", {e, resolved(c.kdim, c.embed_dim)}));
+    t.tensors.push_back(tensor("v_proj_weight", {e, resolved(c.vdim, c.embed_dim)}));
+  }
+  if (c.bias) t.tensors.push_back(tensor("in_proj_bias", {3 * e}));
+  if (c.add_bias_kv) {
+    t.tensors.push_back(tensor("bias_k", {1, 1, e}));
+    t.tensors.push_back(tensor("bias_v", {1, 1, e}));
+  }
+  t.tensors.push_back(tensor("out_proj.weight", {e, e}));
+  if (c.bias) t.tensors.push_back(tensor("out_proj.bias", {e}));
+  for (const TensorInfo& ti : t.tensors) t.total += ti.numel;
+  return t;
+}
+
+TorchMhaParams pack_lesson_weights(const MhaWeights& w) {
+  const Index e = w.wq.rows();
+  require_shape(w.wq, e, e, "wq");
+  require_shape(w.wk, e, e, "wk");
+  require_shape(w.wv, e, e, "wv");
+  require_shape(w.wo, e, e, "wo");
+  TorchMhaParams p;
+  // nn.Linear computes x @ W^T, the lesson computes x @ W: each block is the transpose.
+  Matrix in(3 * e, e);
+  in.topRows(e) = w.wq.transpose();
+  in.middleRows(e, e) = w.wk.transpose();
+  in.bottomRows(e) = w.wv.transpose();
+  p.in_proj_weight = std::move(in);
+  p.out_proj_weight = w.wo.transpose();
+  if (w.bq && w.bk && w.bv && w.bo) {
+    Vector b(3 * e);
+    b << *w.bq, *w.bk, *w.bv;
+    p.in_proj_bias = std::move(b);
+    p.out_proj_bias = *w.bo;
+  }
+  return p;
+}
+
+MhaWeights unpack_lesson_weights(const TorchMhaParams& p) {
+  if (!p.in_proj_weight) {
+    throw std::invalid_argument(
+        "unpacking needs in_proj_weight (the layout used when kdim == vdim == embed_dim)");
+  }
+  const Index e = p.out_proj_weight.rows();
+  require_shape(*p.in_proj_weight, 3 * e, e, "in_proj_weight");
+  require_shape(p.out_proj_weight, e, e, "out_proj_weight");
+  MhaWeights w;
+  w.wq = p.in_proj_weight->topRows(e).transpose();
+  w.wk = p.in_proj_weight->middleRows(e, e).transpose();
+  w.wv = p.in_proj_weight->bottomRows(e).transpose();
+  w.wo = p.out_proj_weight.transpose();
+  if (p.in_proj_bias) {
+    require_length(*p.in_proj_bias, 3 * e, "in_proj_bias");
+    w.bq = p.in_proj_bias->segment(0, e);
+    w.bk = p.in_proj_bias->segment(e, e);
+    w.bv = p.in_proj_bias->segment(2 * e, e);
+    w.bo = p.out_proj_bias ? *p.out_proj_bias : Vector(Vector::Zero(e));
+  }
+  return w;
+}
+
+namespace {
+
+void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
+  const Index e = c.embed_dim;
+  if (same_embed_dim(c)) {
+    if (!p.in_proj_weight) {
+      throw std::invalid_argument(
+          "in_proj_weight is required when kdim and vdim equal embed_dim");
+    }
+    if (p.q_proj_weight || p.k_proj_weight || p.v_proj_weight) {
+      throw std::invalid_argument(
+          "q_proj_weight, k_proj_weight and v_proj_weight are only used when kdim or vdim "
+          "differ from embed_dim; give in_proj_weight instead");
+    }
+    require_shape(*p.in_proj_weight, 3 * e, e, "in_proj_weight");
+    require_finite(*p.in_proj_weight, "in_proj_weight");
+  } else {
+    if (p.in_proj_weight) {
+      throw std::invalid_argument(
+          "in_proj_weight is only used when kdim and vdim equal embed_dim; give "
+          "q_proj_weight, k_proj_weight and v_proj_weight instead");
+    }
+    if (!p.q_proj_weight || !p.k_proj_weight || !p.v_proj_weight) {
+      throw std::invalid_argument(
+          "q_proj_weight, k_proj_weight and v_proj_weight are all required when kdim or vdim "
+          "differ from embed_dim");
+    }
+    require_shape(*p.q_proj_weight, e, e, "q_proj_weight");
+    require_shape(*p.k_proj_weight, e, resolved(c.kdim, e), "k_proj_weight");
+    require_shape(*p.v_proj_weight, e, resolved(c.vdim, e), "v_proj_weight");
+    require_finite(*p.q_proj_weight, "q_proj_weight");
+    require_finite(*p.k_proj_weight, "k_proj_weight");
+    require_finite(*p.v_proj_weight, "v_proj_weight");
+  }
+  require_shape(p.out_proj_weight, e, e, "out_proj_weight");
+  require_finite(p.out_proj_weight, "out_proj_weight");
+  if (c.bias) {
+    if (!p.in_proj_bias || !p.out_proj_bias) {
+      throw std::invalid_argument("in_proj_bias and out_proj_bias are required when bias is true");
+    }
+    require_length(*p.in_proj_bias, 3 * e, "in_proj_bias");
+    require_length(*p.out_proj_bias, e, "out_proj_bias");
+    require_finite(*p.in_proj_bias, "in_proj_bias");
+    require_finite(*p.out_proj_bias, "out_proj_bias");
+  } else if (p.in_proj_bias || p.out_proj_bias) {
+    throw std::invalid_argument("in_proj_bias and out_proj_bias must not be given when bias is false");
+  }
+  if (c.add_bias_kv) {
+    if (!p.bias_k || !p.bias_v) {
+      throw std::invalid_argument("bias_k and bias_v are required when add_bias_kv is true");
+    }
+    require_length(*p.bias_k, e, "bias_k");
+    require_length(*p.bias_v, e, "bias_v");
+    require_finite(*p.bias_k, "bias_k");
+    require_finite(*p.bias_v, "bias_v");
+  } else if (p.bias_k || p.bias_v) {
+    throw std::invalid_argument("bias_k and bias_v must not be given when add_bias_kv is false");
+  }
+}
+
+}  // namespace
+
+TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaParams& p,
+                                     const Matrix& query, const Matrix& key, const Matrix& value,
+                                     const TorchForwardOptions& o) {
+  // query: (L, E), key: (S, kdim), value: (S, vdim); returns attn_output (L, E)
+  validate_config(c);
+  validate_params(c, p);
+  const Index e = c.embed_dim;
+  const Index h = c.num_heads;
+  const Index d_head = e / h;
+  require_nonempty(query, "query");
+  require_nonempty(key, "key");
+  require_nonempty(value, "value");
+  if (query.cols() != e) {
+    throw std::invalid_argument("query has " + std::to_string(query.cols()) +
+                                " columns but must have embed_dim (" + std::to_string(e) + ")");
+  }
+  if (key.cols() != resolved(c.kdim, e)) {
+    throw std::invalid_argument("key has " + std::to_string(key.cols()) +
+                                " columns but must have kdim (" +
+                                std::to_string(resolved(c.kdim, e)) + ")");
+  }
+  if (value.cols() != resolved(c.vdim, e)) {
+    throw std::invalid_argument("value has " + std::to_string(value.cols()) +
+                                " columns but must have vdim (" +
+                                std::to_string(resolved(c.vdim, e)) + ")");
+  }
+  if (key.rows() != value.rows()) {
+    throw std::invalid_argument("key has " + std::to_string(key.rows()) + " rows but value has " +
+                                std::to_string(value.rows()) +
+                                "; key and value must have the same length S");
+  }
+  require_finite(query, "query");
+  require_finite(key, "key");
+  require_finite(value, "value");
+  const Index l = query.rows();
+  const Index s = key.rows();
+  if (o.bool_attn_mask && o.float_attn_mask) {
+    throw std::invalid_argument("give attn_mask either as booleans or as floats, not both");
+  }
+  if (o.bool_attn_mask) require_shape(o.bool_attn_mask->cast<double>(), l, s, "attn_mask");
+  if (o.float_attn_mask) {
+    require_shape(*o.float_attn_mask, l, s, "attn_mask");
+    for (Index i = 0; i < l; ++i)
+      for (Index j = 0; j < s; ++j) {
+        const double m = (*o.float_attn_mask)(i, j);
+        if (std::isnan(m) || m == std::numeric_limits<double>::infinity()) {
+          throw std::invalid_argument("attn_mask contains " +
+                                      std::string(std::isnan(m) ? "nan" : "inf") + " at [" +
+                                      std::to_string(i) + ", " + std::to_string(j) +
+                                      "]; a float mask may hold finite values and -inf only");
+        }
+      }
+  }
+  if (o.key_padding_mask && o.key_padding_mask->size() != s) {
+    throw std::invalid_argument("key_padding_mask has length " +
+                                std::to_string(o.key_padding_mask->size()) +
+                                " but must have length S (" + std::to_string(s) + ")");
+  }
+
+  // 1. Input projections (nn.Linear: x @ W^T + b).
+  Matrix q, k, v;
+  if (p.in_proj_weight) {
+    q.noalias() = query * p.in_proj_weight->topRows(e).transpose();
+    k.noalias() = key * p.in_proj_weight->middleRows(e, e).transpose();
+    v.noalias() = value * p.in_proj_weight->bottomRows(e).transpose();
+  } else {
+    q.noalias() = query * p.q_proj_weight->transpose();
+    k.noalias() = key * p.k_proj_weight->transpose();
+    v.noalias() = value * p.v_proj_weight->transpose();
+  }
+  if (p.in_proj_bias) {
+    q.rowwise() += p.in_proj_bias->segment(0, e).transpose();
+    k.rowwise() += p.in_proj_bias->segment(e, e).transpose();
+    v.rowwise() += p.in_proj_bias->segment(2 * e, e).transpose();
+  }
+
+  // 2. One additive mask (L, S'): attn_mask, then key_padding_mask, as torch merges them.
+  //    With add_bias_kv one extra key/value row is appended and both masks get a 0 column.
+  const Index s_total = c.add_bias_kv ? s + 1 : s;
+  if (c.add_bias_kv) {
+    k.conservativeResize(s_total, Eigen::NoChange);
+    v.conservativeResize(s_total, Eigen::NoChange);
+    k.row(s) = p.bias_k->transpose();
+    v.row(s) = p.bias_v->transpose();
+  }
+  const bool masked = o.bool_attn_mask || o.float_attn_mask || o.key_padding_mask;
+  Matrix mask = Matrix::Zero(l, s_total);
+  if (o.bool_attn_mask) mask.leftCols(s) = bool_mask_to_additive(*o.bool_attn_mask);
+  if (o.float_attn_mask) mask.leftCols(s) = *o.float_attn_mask;
+  if (o.key_padding_mask) {
+    const double neg_inf = -std::numeric_limits<double>::infinity();
+    for (Index j = 0; j < s; ++j)
+      if ((*o.key_padding_mask)[j]) mask.col(j).setConstant(neg_inf);
+  }
+
+  // 3. Per head: softmax(q_h / sqrt(d_head) @ k_h^T + mask) @ v_h (torch scales q first).
+  const double scale = std::sqrt(static_cast<double>(d_head));
+  Matrix concat(l, e);
+  TorchForwardResult r;
+  Matrix sum_weights;
+  if (o.need_weights && o.average_attn_weights) sum_weights = Matrix::Zero(l, s_total);
+  for (Index hh = 0; hh < h; ++hh) {
+    const Matrix q_scaled = q.middleCols(hh * d_head, d_head) / scale;
+    Matrix scores = q_scaled * k.middleCols(hh * d_head, d_head).transpose();
+    if (masked) scores += mask;
+    Matrix weights = softmax_rows(scores);
+    concat.middleCols(hh * d_head, d_head).noalias() =
+        weights * v.middleCols(hh * d_head, d_head);
+    if (o.need_weights) {
+      if (o.average_attn_weights) {
+        sum_weights += weights;
+      } else {
+        r.attn_weights.push_back(std::move(weights));
+      }
+    }
+  }
+  if (o.need_weights && o.average_attn_weights) {
+    r.attn_weights.push_back(sum_weights / static_cast<double>(h));
+  }
+
+  // 4. Output projection.
+  r.attn_output.noalias() = concat * p.out_proj_weight.transpose();
+  if (p.out_proj_bias) r.attn_output.rowwise() += p.out_proj_bias->transpose();
+  return r;
+}
+
+}  // namespace headwise

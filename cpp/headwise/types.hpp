@@ -1,0 +1,20 @@
+// Shared matrix types. Row-major float64 everywhere, like NumPy and like the JS side.
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+#include <vector>
+
+namespace headwise {
+
+using Index = Eigen::Index;
+// (rows, cols), row-major, float64.
+using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// (n), float64.
+using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1>;
+// (rows, cols) of bool, row-major; true means "not allowed" (PyTorch's meaning).
+using BoolMatrix = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+// (n) of bool; true means "not allowed".
+using BoolVector = Eigen::Matrix<bool, Eigen::Dynamic, 1>;
+
+}  // namespace headwise
