@@ -1,0 +1,430 @@
+// The public JS API of dist/headwise.js (appended after Emscripten's factory).
+//
+// The raw Embind functions take flat typed arrays and return flat typed arrays; this layer
+// checks every option's type, flattens nested arrays, turns {error} results into real Error
+// objects, and hands back plain objects whose matrices are row-major nested arrays, built
+// lazily on first read so that large results cost nothing until used.
+/* global createHeadwise, module */
+(function () {
+  'use strict';
+
+  var rawFactory = createHeadwise;
+  var VERSION = '0.1.0';
+
+  // ---- option checking --------------------------------------------------------------------
+
+  function describe(value) {
+    if (value === null) return 'null';
+    if (Array.isArray(value)) return 'an array';
+    if (typeof value === 'string') {
+      var shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
+      return JSON.stringify(shown) + ' (string)';
+    }
+    if (typeof value === 'number' || typeof value === 'boolean') {
+      return String(value) + ' (' + typeof value + ')';
+    }
+    if (typeof value === 'object') return 'an object';
+    return typeof value;
+  }
+
+  function fail(method, message) {
+    throw new Error(method + ': ' + message);
+  }
+
+  function checkOptions(method, options, allowed, required) {
+    if (options === undefined) options = {};
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      fail(method, 'expected one options object, got ' + describe(options));
+    }
+    var keys = Object.keys(options);
+    for (var i = 0; i < keys.length; i++) {
+      if (allowed.indexOf(keys[i]) < 0) {
+        fail(method, 'unknown option "' + String(keys[i]).slice(0, 60) +
+          '"; allowed options are ' + allowed.join(', '));
+      }
+    }
+    for (var j = 0; j < required.length; j++) {
+      if (options[required[j]] === undefined || options[required[j]] === null) {
+        fail(method, 'option "' + required[j] + '" is required');
+      }
+    }
+    return options;
+  }
+
+  function given(value) {
+    return value !== undefined && value !== null;
+  }
+
+  function integer(method, name, value) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value)) {
+      fail(method, name + ' must be an integer, got ' + describe(value));
+    }
+    if (!Number.isSafeInteger(value)) {
+      fail(method, name + ' (' + value + ') is too large; it must be a safe integer');
+    }
+    return value;
+  }
+
+  function number(method, name, value, fallback) {
+    if (!given(value)) return fallback;
+    if (typeof value !== 'number' || Number.isNaN(value)) {
+      fail(method, name + ' must be a number, got ' + describe(value));
+    }
+    return value;
+  }
+
+  function flag(method, name, value, fallback) {
+    if (!given(value)) return fallback;
+    if (typeof value !== 'boolean') {
+      fail(method, name + ' must be true or false, got ' + describe(value));
+    }
+    return value;
+  }
+
+  function isRow(value) {
+    return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
+  }
+
+  // number[][] (or an array of typed-array rows) -> {data: Float64Array, rows, cols}.
+  function matrix(method, name, value) {
+    if (!Array.isArray(value)) {
+      fail(method, name + ' must be an array of rows (number[][]), got ' + describe(value));
+    }
+    var rows = value.length;
+    if (rows === 0) fail(method, name + ' must have at least one row');
+    if (!isRow(value[0])) {
+      fail(method, name + '[0] must be an array of numbers, got ' + describe(value[0]));
+    }
+    var cols = value[0].length;
+    if (cols === 0) fail(method, name + ' must have at least one column');
+    var data = new Float64Array(rows * cols);
+    for (var i = 0; i < rows; i++) {
+      var row = value[i];
+      if (!isRow(row)) {
+        fail(method, name + '[' + i + '] must be an array of numbers, got ' + describe(row));
+      }
+      if (row.length !== cols) {
+        fail(method, name + '[' + i + '] has ' + row.length + ' entries but ' + name +
+          '[0] has ' + cols + '; every row must have the same length');
+      }
+      for (var j = 0; j < cols; j++) {
+        var x = row[j];
+        if (typeof x !== 'number') {
+          fail(method, name + '[' + i + '][' + j + '] must be a number, got ' + describe(x));
+        }
+        data[i * cols + j] = x;
+      }
+    }
+    return { data: data, rows: rows, cols: cols };
+  }
+
+  function vector(method, name, value) {
+    if (!isRow(value)) {
+      fail(method, name + ' must be an array of numbers, got ' + describe(value));
+    }
+    var n = value.length;
+    if (n === 0) fail(method, name + ' must have at least one entry');
+    var data = new Float64Array(n);
+    for (var i = 0; i < n; i++) {
+      if (typeof value[i] !== 'number') {
+        fail(method, name + '[' + i + '] must be a number, got ' + describe(value[i]));
+      }
+      data[i] = value[i];
+    }
+    return { data: data, rows: n, cols: 1 };
+  }
+
+  function boolMatrix(method, name, value) {
+    var rows = value.length;
+    var cols = value[0].length;
+    var data = new Uint8Array(rows * cols);
+    for (var i = 0; i < rows; i++) {
+      if (!Array.isArray(value[i]) || value[i].length !== cols) {
+        fail(method, name + '[' + i + '] must be an array of ' + cols + ' booleans');
+      }
+      for (var j = 0; j < cols; j++) {
+        if (typeof value[i][j] !== 'boolean') {
+          fail(method, name + '[' + i + '][' + j + '] must be a boolean (the mask is boolean ' +
+            'because ' + name + '[0][0] is), got ' + describe(value[i][j]));
+        }
+        data[i * cols + j] = value[i][j] ? 1 : 0;
+      }
+    }
+    return { data: data, rows: rows, cols: cols };
+  }
+
+  function boolVector(method, name, value) {
+    if (!Array.isArray(value)) {
+      fail(method, name + ' must be an array of booleans, got ' + describe(value));
+    }
+    if (value.length === 0) fail(method, name + ' must have at least one entry');
+    var data = new Uint8Array(value.length);
+    for (var i = 0; i < value.length; i++) {
+      if (typeof value[i] !== 'boolean') {
+        fail(method, name + '[' + i + '] must be a boolean, got ' + describe(value[i]));
+      }
+      data[i] = value[i] ? 1 : 0;
+    }
+    return { data: data, rows: value.length, cols: 1 };
+  }
+
+  // An (h, n, n) stack as h nested matrices.
+  function stack(method, name, value) {
+    if (!Array.isArray(value) || value.length === 0) {
+      fail(method, name + ' must be a non-empty array of matrices (number[][][]), got ' +
+        describe(value));
+    }
+    var first = matrix(method, name + '[0]', value[0]);
+    var data = new Float64Array(value.length * first.rows * first.cols);
+    data.set(first.data, 0);
+    for (var h = 1; h < value.length; h++) {
+      var m = matrix(method, name + '[' + h + ']', value[h]);
+      if (m.rows !== first.rows || m.cols !== first.cols) {
+        fail(method, name + '[' + h + '] has shape (' + m.rows + ', ' + m.cols + ') but ' +
+          name + '[0] has (' + first.rows + ', ' + first.cols + '); all must match');
+      }
+      data.set(m.data, h * first.rows * first.cols);
+    }
+    return { data: data, depth: value.length, rows: first.rows, cols: first.cols };
+  }
+
+  // ---- results ------------------------------------------------------------------------------
+
+  function nested(flat, offset, rows, cols) {
+    var out = new Array(rows);
+    for (var i = 0; i < rows; i++) {
+      var row = new Array(cols);
+      var base = offset + i * cols;
+      for (var j = 0; j < cols; j++) row[j] = flat[base + j];
+      out[i] = row;
+    }
+    return out;
+  }
+
+  function toMatrix(m) {
+    return nested(m.data, 0, m.rows, m.cols);
+  }
+
+  function toVector(m) {
+    return Array.prototype.slice.call(m.data);
+  }
+
+  function toStack(s) {
+    var out = new Array(s.depth);
+    for (var h = 0; h < s.depth; h++) out[h] = nested(s.data, h * s.rows * s.cols, s.rows, s.cols);
+    return out;
+  }
+
+  // An enumerable property computed on first read, then kept.
+  function lazy(target, name, compute) {
+    Object.defineProperty(target, name, {
+      enumerable: true,
+      configurable: true,
+      get: function () {
+        var value = compute();
+        Object.defineProperty(target, name, {
+          value: value, enumerable: true, configurable: true, writable: true
+        });
+        return value;
+      }
+    });
+  }
+
+  function unwrap(method, result) {
+    if (result && typeof result.error === 'string') throw new Error(method + ': ' + result.error);
+    return result;
+  }
+
+  var MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'concat', 'output'];
+  var VECTOR_FIELDS = ['bq', 'bk', 'bv', 'bo'];
+
+  function mhaResult(raw, out) {
+    out.dHead = raw.dHead;
+    MATRIX_FIELDS.forEach(function (f) {
+      if (raw[f]) lazy(out, f, function () { return toMatrix(raw[f]); });
+    });
+    VECTOR_FIELDS.forEach(function (f) {
+      if (raw[f]) lazy(out, f, function () { return toVector(raw[f]); });
+    });
+    lazy(out, 'headWeights', function () { return toStack(raw.headWeights); });
+    lazy(out, 'headOutputs', function () { return toStack(raw.headOutputs); });
+    return out;
+  }
+
+  function weightsIn(method, o, raw) {
+    ['wq', 'wk', 'wv', 'wo'].forEach(function (f) { raw[f] = matrix(method, f, o[f]); });
+    VECTOR_FIELDS.forEach(function (f) {
+      if (given(o[f])) raw[f] = vector(method, f, o[f]);
+    });
+    return raw;
+  }
+
+  // ---- the API ------------------------------------------------------------------------------
+
+  function wrap(raw) {
+    var api = {};
+
+    api.seedExperiment = function (options) {
+      var m = 'seedExperiment';
+      var o = checkOptions(m, options, ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal'],
+        ['seed', 'tokens', 'dModel', 'numHeads']);
+      var args = {
+        seed: integer(m, 'seed', o.seed),
+        tokens: integer(m, 'tokens', o.tokens),
+        dModel: integer(m, 'dModel', o.dModel),
+        numHeads: integer(m, 'numHeads', o.numHeads),
+        bias: flag(m, 'bias', o.bias, false),
+        causal: flag(m, 'causal', o.causal, false)
+      };
+      var r = unwrap(m, raw._seedExperiment(args));
+      return mhaResult(r, {
+        seed: args.seed, tokens: args.tokens, dModel: args.dModel, numHeads: args.numHeads,
+        bias: args.bias, causal: args.causal
+      });
+    };
+
+    api.multiHeadAttention = function (options) {
+      var m = 'multiHeadAttention';
+      var o = checkOptions(m, options,
+        ['x', 'wq', 'wk', 'wv', 'wo', 'numHeads', 'bq', 'bk', 'bv', 'bo', 'causal'],
+        ['x', 'wq', 'wk', 'wv', 'wo', 'numHeads']);
+      var args = weightsIn(m, o, {
+        x: matrix(m, 'x', o.x),
+        numHeads: integer(m, 'numHeads', o.numHeads),
+        causal: flag(m, 'causal', o.causal, false)
+      });
+      var r = unwrap(m, raw._multiHeadAttention(args));
+      return mhaResult(r, { numHeads: args.numHeads, causal: args.causal });
+    };
+
+    api.torchMultiheadAttention = function (options) {
+      var m = 'torchMultiheadAttention';
+      var o = checkOptions(m, options,
+        ['embedDim', 'numHeads', 'inProjWeight', 'qProjWeight', 'kProjWeight', 'vProjWeight',
+          'inProjBias', 'outProjWeight', 'outProjBias', 'biasK', 'biasV', 'kdim', 'vdim',
+          'query', 'key', 'value', 'attnMask', 'keyPaddingMask', 'needWeights',
+          'averageAttnWeights'],
+        ['embedDim', 'numHeads', 'outProjWeight', 'query', 'key', 'value']);
+      var args = {
+        embedDim: integer(m, 'embedDim', o.embedDim),
+        numHeads: integer(m, 'numHeads', o.numHeads),
+        outProjWeight: matrix(m, 'outProjWeight', o.outProjWeight),
+        query: matrix(m, 'query', o.query),
+        key: matrix(m, 'key', o.key),
+        value: matrix(m, 'value', o.value),
+        needWeights: flag(m, 'needWeights', o.needWeights, true),
+        averageAttnWeights: flag(m, 'averageAttnWeights', o.averageAttnWeights, true),
+        attnMaskIsBool: false
+      };
+      ['inProjWeight', 'qProjWeight', 'kProjWeight', 'vProjWeight'].forEach(function (f) {
+        if (given(o[f])) args[f] = matrix(m, f, o[f]);
+      });
+      ['inProjBias', 'outProjBias', 'biasK', 'biasV'].forEach(function (f) {
+        if (given(o[f])) args[f] = vector(m, f, o[f]);
+      });
+      ['kdim', 'vdim'].forEach(function (f) {
+        if (given(o[f])) args[f] = integer(m, f, o[f]);
+      });
+      if (given(o.attnMask)) {
+        var mask = o.attnMask;
+        if (Array.isArray(mask) && Array.isArray(mask[0]) && mask[0].length > 0 &&
+            typeof mask[0][0] === 'boolean') {
+          args.attnMask = boolMatrix(m, 'attnMask', mask);
+          args.attnMaskIsBool = true;
+        } else {
+          args.attnMask = matrix(m, 'attnMask', mask);
+        }
+      }
+      if (given(o.keyPaddingMask)) {
+        args.keyPaddingMask = boolVector(m, 'keyPaddingMask', o.keyPaddingMask);
+      }
+      var r = unwrap(m, raw._torchMultiheadAttention(args));
+      var out = {};
+      lazy(out, 'attnOutput', function () { return toMatrix(r.attnOutput); });
+      if (r.attnWeights === null) {
+        out.attnWeights = null;
+      } else if (args.averageAttnWeights) {
+        lazy(out, 'attnWeights', function () { return toMatrix(r.attnWeights); });
+      } else {
+        lazy(out, 'attnWeights', function () { return toStack(r.attnWeights); });
+      }
+      return out;
+    };
+
+    api.parameterCount = function (options) {
+      var m = 'parameterCount';
+      var o = checkOptions(m, options, ['embedDim', 'numHeads', 'bias', 'addBiasKv', 'kdim', 'vdim'],
+        ['embedDim', 'numHeads']);
+      var args = {
+        embedDim: integer(m, 'embedDim', o.embedDim),
+        numHeads: integer(m, 'numHeads', o.numHeads),
+        bias: flag(m, 'bias', o.bias, true),
+        addBiasKv: flag(m, 'addBiasKv', o.addBiasKv, false)
+      };
+      if (given(o.kdim)) args.kdim = integer(m, 'kdim', o.kdim);
+      if (given(o.vdim)) args.vdim = integer(m, 'vdim', o.vdim);
+      return unwrap(m, raw._parameterCount(args));
+    };
+
+    api.packLessonWeights = function (options) {
+      var m = 'packLessonWeights';
+      var o = checkOptions(m, options, ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'],
+        ['wq', 'wk', 'wv', 'wo']);
+      var r = unwrap(m, raw._packLessonWeights(weightsIn(m, o, {})));
+      var out = {};
+      lazy(out, 'inProjWeight', function () { return toMatrix(r.inProjWeight); });
+      lazy(out, 'outProjWeight', function () { return toMatrix(r.outProjWeight); });
+      if (r.inProjBias) {
+        lazy(out, 'inProjBias', function () { return toVector(r.inProjBias); });
+        lazy(out, 'outProjBias', function () { return toVector(r.outProjBias); });
+      }
+      return out;
+    };
+
+    api.compareHeads = function (options) {
+      var m = 'compareHeads';
+      var o = checkOptions(m, options, ['headWeights', 'rtol', 'atol'], ['headWeights']);
+      var args = {
+        headWeights: stack(m, 'headWeights', o.headWeights),
+        rtol: number(m, 'rtol', o.rtol, 1e-5),
+        atol: number(m, 'atol', o.atol, 1e-8)
+      };
+      return unwrap(m, raw._compareHeads(args)).pairs;
+    };
+
+    api.allclose = function (options) {
+      var m = 'allclose';
+      var o = checkOptions(m, options, ['a', 'b', 'rtol', 'atol', 'equalNan'], ['a', 'b']);
+      return unwrap(m, raw._allclose({
+        a: matrix(m, 'a', o.a),
+        b: matrix(m, 'b', o.b),
+        rtol: number(m, 'rtol', o.rtol, 1e-5),
+        atol: number(m, 'atol', o.atol, 1e-8),
+        equalNan: flag(m, 'equalNan', o.equalNan, false)
+      })).value;
+    };
+
+    api.maxAbsDiff = function (options) {
+      var m = 'maxAbsDiff';
+      var o = checkOptions(m, options, ['a', 'b'], ['a', 'b']);
+      return unwrap(m, raw._maxAbsDiff({ a: matrix(m, 'a', o.a), b: matrix(m, 'b', o.b) })).value;
+    };
+
+    api.heapStats = function () {
+      return { heapBytes: raw.HEAP8.length, usedBytes: raw._heapStats().usedBytes };
+    };
+
+    api.limits = raw._limits();
+    api.version = VERSION;
+    return Object.freeze(api);
+  }
+
+  function factory(moduleArg) {
+    return rawFactory(moduleArg || {}).then(wrap);
+  }
+
+  createHeadwise = factory; // eslint-disable-line no-global-assign
+  if (typeof module === 'object' && module && module.exports === rawFactory) {
+    module.exports = factory;
+  }
+})();

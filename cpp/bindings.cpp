@@ -1,0 +1,397 @@
+// The only file that knows about JavaScript: Embind registrations and thin adapters.
+//
+// The JS wrapper (cpp/api.js) validates option types and flattens nested arrays into
+// {data: Float64Array, rows, cols}; these adapters copy them into Eigen matrices, call the core,
+// and return plain JS objects holding Float64Array copies (nothing for JS to .delete()).
+// Every adapter catches the core's exceptions and returns {error: message} instead, which the
+// wrapper rethrows as a JS Error: in Emscripten 3.1.6 a C++ exception would reach JS as a bare
+// number with no message.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+#include <malloc.h>
+
+#include <cmath>
+#include <exception>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "headwise/headwise.hpp"
+
+using emscripten::val;
+using headwise::BoolMatrix;
+using headwise::BoolVector;
+using headwise::Index;
+using headwise::Matrix;
+using headwise::Vector;
+
+namespace {
+
+// ---- JS -> C++ --------------------------------------------------------------------------------
+
+bool has(const val& obj, const char* key) {
+  return obj.hasOwnProperty(key) && !obj[key].isUndefined() && !obj[key].isNull();
+}
+
+// The wrapper passes integers as JS numbers already checked to be safe integers.
+std::int64_t get_int(const val& obj, const char* key) {
+  return static_cast<std::int64_t>(obj[key].as<double>());
+}
+
+// {data: Float64Array, rows, cols} -> Matrix (one bulk copy through a heap view).
+Matrix get_matrix(const val& m) {
+  const Index rows = static_cast<Index>(m["rows"].as<double>());
+  const Index cols = static_cast<Index>(m["cols"].as<double>());
+  Matrix out(rows, cols);
+  if (out.size() > 0) {
+    val view(emscripten::typed_memory_view(static_cast<std::size_t>(out.size()), out.data()));
+    view.call<void>("set", m["data"]);
+  }
+  return out;
+}
+
+Vector get_vector(const val& m) {
+  const Index n = static_cast<Index>(m["rows"].as<double>());
+  Vector out(n);
+  if (n > 0) {
+    val view(emscripten::typed_memory_view(static_cast<std::size_t>(n), out.data()));
+    view.call<void>("set", m["data"]);
+  }
+  return out;
+}
+
+// Booleans arrive as a Uint8Array (0/1) with rows/cols.
+BoolMatrix get_bool_matrix(const val& m) {
+  const Index rows = static_cast<Index>(m["rows"].as<double>());
+  const Index cols = static_cast<Index>(m["cols"].as<double>());
+  std::vector<unsigned char> bytes(static_cast<std::size_t>(rows * cols));
+  if (!bytes.empty()) {
+    val view(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+    view.call<void>("set", m["data"]);
+  }
+  BoolMatrix out(rows, cols);
+  for (Index i = 0; i < out.size(); ++i) out.data()[i] = bytes[static_cast<std::size_t>(i)] != 0;
+  return out;
+}
+
+BoolVector get_bool_vector(const val& m) {
+  BoolMatrix b = get_bool_matrix(m);
+  return Eigen::Map<const BoolVector>(b.data(), b.size());
+}
+
+// kdim / vdim: absent means embed_dim (0 in the core's config); given, it must be >= 1.
+Index optional_dim(const val& obj, const char* key) {
+  if (!has(obj, key)) return 0;
+  const std::int64_t d = get_int(obj, key);
+  if (d < 1) {
+    throw std::invalid_argument(std::string(key) + " (" + std::to_string(d) +
+                                ") must be a positive integer");
+  }
+  return static_cast<Index>(d);
+}
+
+std::optional<Matrix> opt_matrix(const val& obj, const char* key) {
+  if (!has(obj, key)) return std::nullopt;
+  return get_matrix(obj[key]);
+}
+
+std::optional<Vector> opt_vector(const val& obj, const char* key) {
+  if (!has(obj, key)) return std::nullopt;
+  return get_vector(obj[key]);
+}
+
+// ---- C++ -> JS --------------------------------------------------------------------------------
+
+val f64_copy(const double* data, std::size_t n) {
+  // A view on the WASM heap, copied into a fresh JS-owned array before the heap can move.
+  return val::global("Float64Array").new_(emscripten::typed_memory_view(n, data));
+}
+
+val matrix_out(const Matrix& m) {
+  val out = val::object();
+  out.set("data", f64_copy(m.data(), static_cast<std::size_t>(m.size())));
+  out.set("rows", static_cast<double>(m.rows()));
+  out.set("cols", static_cast<double>(m.cols()));
+  return out;
+}
+
+val vector_out(const Vector& v) {
+  val out = val::object();
+  out.set("data", f64_copy(v.data(), static_cast<std::size_t>(v.size())));
+  out.set("rows", static_cast<double>(v.size()));
+  out.set("cols", 1.0);
+  return out;
+}
+
+// A stack of equally shaped matrices -> {data, depth, rows, cols}.
+val stack_out(const std::vector<Matrix>& ms) {
+  val out = val::object();
+  const Index rows = ms.empty() ? 0 : ms[0].rows();
+  const Index cols = ms.empty() ? 0 : ms[0].cols();
+  std::vector<double> flat(ms.size() * static_cast<std::size_t>(rows * cols));
+  for (std::size_t h = 0; h < ms.size(); ++h) {
+    std::copy(ms[h].data(), ms[h].data() + rows * cols,
+              flat.begin() + static_cast<std::ptrdiff_t>(h * static_cast<std::size_t>(rows * cols)));
+  }
+  out.set("data", f64_copy(flat.data(), flat.size()));
+  out.set("depth", static_cast<double>(ms.size()));
+  out.set("rows", static_cast<double>(rows));
+  out.set("cols", static_cast<double>(cols));
+  return out;
+}
+
+val error_out(const std::string& message) {
+  val out = val::object();
+  out.set("error", message);
+  return out;
+}
+
+template <typename F>
+val guarded(F&& body) {
+  try {
+    return body();
+  } catch (const std::invalid_argument& e) {
+    return error_out(e.what());
+  } catch (const std::bad_alloc&) {
+    return error_out("out of memory: the requested sizes are too large for this device");
+  } catch (const std::exception& e) {
+    return error_out(std::string("internal error: ") + e.what());
+  }
+}
+
+val mha_result_out(const headwise::MhaResult& r) {
+  val out = val::object();
+  out.set("dHead", static_cast<double>(r.d_head));
+  out.set("q", matrix_out(r.q));
+  out.set("k", matrix_out(r.k));
+  out.set("v", matrix_out(r.v));
+  out.set("headWeights", stack_out(r.head_weights));
+  out.set("headOutputs", stack_out(r.head_outputs));
+  out.set("concat", matrix_out(r.concat));
+  out.set("output", matrix_out(r.output));
+  return out;
+}
+
+void weights_out(val& out, const headwise::MhaWeights& w) {
+  out.set("wq", matrix_out(w.wq));
+  out.set("wk", matrix_out(w.wk));
+  out.set("wv", matrix_out(w.wv));
+  out.set("wo", matrix_out(w.wo));
+  if (w.bq) {
+    out.set("bq", vector_out(*w.bq));
+    out.set("bk", vector_out(*w.bk));
+    out.set("bv", vector_out(*w.bv));
+    out.set("bo", vector_out(*w.bo));
+  }
+}
+
+headwise::MhaWeights weights_in(const val& o) {
+  headwise::MhaWeights w;
+  w.wq = get_matrix(o["wq"]);
+  w.wk = get_matrix(o["wk"]);
+  w.wv = get_matrix(o["wv"]);
+  w.wo = get_matrix(o["wo"]);
+  w.bq = opt_vector(o, "bq");
+  w.bk = opt_vector(o, "bk");
+  w.bv = opt_vector(o, "bv");
+  w.bo = opt_vector(o, "bo");
+  return w;
+}
+
+// ---- adapters ---------------------------------------------------------------------------------
+
+val seed_experiment(val o) {
+  return guarded([&] {
+    headwise::SeedExperimentConfig c;
+    c.seed = get_int(o, "seed");
+    c.tokens = get_int(o, "tokens");
+    c.d_model = get_int(o, "dModel");
+    c.num_heads = get_int(o, "numHeads");
+    c.bias = o["bias"].as<bool>();
+    c.causal = o["causal"].as<bool>();
+    const headwise::SeedExperiment e = headwise::seed_experiment(c);
+    val out = mha_result_out(e.result);
+    out.set("x", matrix_out(e.x));
+    weights_out(out, e.weights);
+    return out;
+  });
+}
+
+val multi_head_attention(val o) {
+  return guarded([&] {
+    const Matrix x = get_matrix(o["x"]);
+    const headwise::MhaWeights w = weights_in(o);
+    const headwise::MhaResult r =
+        headwise::multi_head_attention(x, w, get_int(o, "numHeads"), o["causal"].as<bool>());
+    return mha_result_out(r);
+  });
+}
+
+val torch_multihead_attention(val o) {
+  return guarded([&] {
+    headwise::TorchMhaConfig c;
+    c.embed_dim = get_int(o, "embedDim");
+    c.num_heads = get_int(o, "numHeads");
+    c.kdim = optional_dim(o, "kdim");
+    c.vdim = optional_dim(o, "vdim");
+    c.bias = has(o, "inProjBias") || has(o, "outProjBias");
+    c.add_bias_kv = has(o, "biasK") || has(o, "biasV");
+    headwise::TorchMhaParams p;
+    p.in_proj_weight = opt_matrix(o, "inProjWeight");
+    p.q_proj_weight = opt_matrix(o, "qProjWeight");
+    p.k_proj_weight = opt_matrix(o, "kProjWeight");
+    p.v_proj_weight = opt_matrix(o, "vProjWeight");
+    p.in_proj_bias = opt_vector(o, "inProjBias");
+    p.out_proj_weight = get_matrix(o["outProjWeight"]);
+    p.out_proj_bias = opt_vector(o, "outProjBias");
+    p.bias_k = opt_vector(o, "biasK");
+    p.bias_v = opt_vector(o, "biasV");
+    headwise::TorchForwardOptions opts;
+    if (has(o, "attnMask")) {
+      if (o["attnMaskIsBool"].as<bool>()) {
+        opts.bool_attn_mask = get_bool_matrix(o["attnMask"]);
+      } else {
+        opts.float_attn_mask = get_matrix(o["attnMask"]);
+      }
+    }
+    if (has(o, "keyPaddingMask")) opts.key_padding_mask = get_bool_vector(o["keyPaddingMask"]);
+    opts.need_weights = o["needWeights"].as<bool>();
+    opts.average_attn_weights = o["averageAttnWeights"].as<bool>();
+    const headwise::TorchForwardResult r = headwise::torch_mha_forward(
+        c, p, get_matrix(o["query"]), get_matrix(o["key"]), get_matrix(o["value"]), opts);
+    val out = val::object();
+    out.set("attnOutput", matrix_out(r.attn_output));
+    if (!opts.need_weights) {
+      out.set("attnWeights", val::null());
+    } else if (opts.average_attn_weights) {
+      out.set("attnWeights", matrix_out(r.attn_weights[0]));
+    } else {
+      out.set("attnWeights", stack_out(r.attn_weights));
+    }
+    return out;
+  });
+}
+
+val parameter_count(val o) {
+  return guarded([&] {
+    headwise::TorchMhaConfig c;
+    c.embed_dim = get_int(o, "embedDim");
+    c.num_heads = get_int(o, "numHeads");
+    c.bias = o["bias"].as<bool>();
+    c.add_bias_kv = o["addBiasKv"].as<bool>();
+    c.kdim = optional_dim(o, "kdim");
+    c.vdim = optional_dim(o, "vdim");
+    const headwise::ParameterTable t = headwise::parameter_table(c);
+    val tensors = val::array();
+    for (const headwise::TensorInfo& ti : t.tensors) {
+      val entry = val::object();
+      entry.set("name", ti.name);
+      val shape = val::array();
+      for (std::int64_t s : ti.shape) shape.call<void>("push", static_cast<double>(s));
+      entry.set("shape", shape);
+      entry.set("numel", static_cast<double>(ti.numel));
+      tensors.call<void>("push", entry);
+    }
+    val out = val::object();
+    out.set("total", static_cast<double>(t.total));
+    out.set("tensors", tensors);
+    return out;
+  });
+}
+
+val pack_lesson_weights(val o) {
+  return guarded([&] {
+    const headwise::TorchMhaParams p = headwise::pack_lesson_weights(weights_in(o));
+    val out = val::object();
+    out.set("inProjWeight", matrix_out(*p.in_proj_weight));
+    out.set("outProjWeight", matrix_out(p.out_proj_weight));
+    if (p.in_proj_bias) {
+      out.set("inProjBias", vector_out(*p.in_proj_bias));
+      out.set("outProjBias", vector_out(*p.out_proj_bias));
+    }
+    return out;
+  });
+}
+
+val compare_heads(val o) {
+  return guarded([&] {
+    const val stack = o["headWeights"];
+    const Index depth = static_cast<Index>(stack["depth"].as<double>());
+    const Index rows = static_cast<Index>(stack["rows"].as<double>());
+    const Index cols = static_cast<Index>(stack["cols"].as<double>());
+    std::vector<double> flat(static_cast<std::size_t>(depth * rows * cols));
+    if (!flat.empty()) {
+      val view(emscripten::typed_memory_view(flat.size(), flat.data()));
+      view.call<void>("set", stack["data"]);
+    }
+    std::vector<Matrix> heads;
+    for (Index h = 0; h < depth; ++h) {
+      heads.push_back(Eigen::Map<const Matrix>(flat.data() + h * rows * cols, rows, cols));
+    }
+    const auto pairs =
+        headwise::compare_heads(heads, o["rtol"].as<double>(), o["atol"].as<double>());
+    val out = val::array();
+    for (const headwise::HeadPair& p : pairs) {
+      val entry = val::object();
+      entry.set("a", static_cast<double>(p.a));
+      entry.set("b", static_cast<double>(p.b));
+      entry.set("allclose", p.allclose);
+      entry.set("maxAbsDiff", p.max_abs_diff);
+      entry.set("meanJsDivergence", p.mean_js_divergence);
+      out.call<void>("push", entry);
+    }
+    val wrapped = val::object();
+    wrapped.set("pairs", out);
+    return wrapped;
+  });
+}
+
+val allclose(val o) {
+  return guarded([&] {
+    val out = val::object();
+    out.set("value", headwise::allclose(get_matrix(o["a"]), get_matrix(o["b"]),
+                                        o["rtol"].as<double>(), o["atol"].as<double>(),
+                                        o["equalNan"].as<bool>()));
+    return out;
+  });
+}
+
+val max_abs_diff(val o) {
+  return guarded([&] {
+    val out = val::object();
+    out.set("value", headwise::max_abs_diff(get_matrix(o["a"]), get_matrix(o["b"])));
+    return out;
+  });
+}
+
+val heap_stats() {
+  const struct mallinfo info = mallinfo();
+  val out = val::object();
+  out.set("usedBytes", static_cast<double>(info.uordblks));
+  return out;
+}
+
+val limits() {
+  val out = val::object();
+  out.set("maxSeed", static_cast<double>(headwise::kMaxSeed));
+  out.set("maxTokens", static_cast<double>(headwise::kMaxTokens));
+  out.set("maxDModel", static_cast<double>(headwise::kMaxDModel));
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(headwise) {
+  emscripten::function("_seedExperiment", &seed_experiment);
+  emscripten::function("_multiHeadAttention", &multi_head_attention);
+  emscripten::function("_torchMultiheadAttention", &torch_multihead_attention);
+  emscripten::function("_parameterCount", &parameter_count);
+  emscripten::function("_packLessonWeights", &pack_lesson_weights);
+  emscripten::function("_compareHeads", &compare_heads);
+  emscripten::function("_allclose", &allclose);
+  emscripten::function("_maxAbsDiff", &max_abs_diff);
+  emscripten::function("_heapStats", &heap_stats);
+  emscripten::function("_limits", &limits);
+}
