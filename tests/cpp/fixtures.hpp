@@ -1,0 +1,82 @@
+// Golden fixtures (tests/fixtures/*.json, made by tests/fixtures/make_fixtures.py) as Eigen
+// values, plus expect_near: element-wise comparison that names the first differing element.
+//
+// The fixture directory is the compile definition HEADWISE_FIXTURE_DIR (a string literal);
+// the environment variable of the same name overrides it at run time.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "headwise/types.hpp"
+
+namespace headwise::test {
+
+using Json = nlohmann::json;
+
+// Full path of a fixture file, e.g. fixture_path("torch_mha.json").
+std::string fixture_path(const std::string& name);
+
+// The parsed file, loaded once per process. Throws std::runtime_error if it cannot be read.
+const Json& load_fixture(const std::string& name);
+
+// The "cases" array of a fixture file.
+const Json& fixture_cases(const std::string& name);
+
+// A JSON number, or one of the strings "NaN", "Infinity", "-Infinity".
+double to_double(const Json& j);
+
+// Every number of an arbitrarily nested array, in row-major order.
+std::vector<double> flatten(const Json& j);
+
+// [[...], ...] (rows, cols) -> Matrix. An empty array gives a (0, 0) matrix.
+Matrix to_matrix(const Json& j);
+
+// [...] (n) -> Vector; nested arrays are flattened (bias_k is stored as (1, 1, E)).
+Vector to_vector(const Json& j);
+
+// [[[...]]] (count, rows, cols) -> count matrices (rows, cols).
+std::vector<Matrix> to_matrices(const Json& j);
+
+// [[bool...]...] (rows, cols) -> BoolMatrix.
+BoolMatrix to_bool_matrix(const Json& j);
+
+// [bool...] (n) -> BoolVector.
+BoolVector to_bool_vector(const Json& j);
+
+// Shape of a nested array: [[1,2,3],[4,5,6]] -> {2, 3}.
+std::vector<std::int64_t> shape_of(const Json& j);
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise comparison in the style of libigl's assert_near.
+
+struct NearReport {
+  bool ok = true;
+  std::string message;  // empty when ok
+};
+
+// Compares actual and expected element by element: |actual - expected| <= tol, and NaN only
+// where the other side has NaN too (same for +-inf, which must match exactly). tol == 0 means
+// exact equality. On mismatch the message names `what`, the shapes, the FIRST differing element
+// (row, col) with both values at full precision, how many elements differ and the max |diff|.
+NearReport near_report(const Matrix& actual, const Matrix& expected, double tol,
+                       const std::string& what);
+
+// Reports through Catch (FAIL_CHECK with near_report's message); returns whether it matched.
+bool expect_near(const Matrix& actual, const Matrix& expected, double tol, const std::string& what);
+bool expect_near(const Vector& actual, const Vector& expected, double tol, const std::string& what);
+// Per-head lists: counts must match, then each matrix is compared ("what[h]").
+bool expect_near(const std::vector<Matrix>& actual, const std::vector<Matrix>& expected, double tol,
+                 const std::string& what);
+// Scalars (NaN matches NaN).
+bool expect_near(double actual, double expected, double tol, const std::string& what);
+
+// Exact equality (tol 0), for values that must agree bit for bit.
+template <typename T>
+bool expect_equal(const T& actual, const T& expected, const std::string& what) {
+  return expect_near(actual, expected, 0.0, what);
+}
+
+}  // namespace headwise::test

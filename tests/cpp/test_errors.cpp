@@ -1,0 +1,475 @@
+// Every std::invalid_argument the core throws, with its exact message: what was given and what
+// is allowed. The same messages reach the page as JS Errors, so they are part of the contract.
+#include <catch2/catch.hpp>
+#include <limits>
+#include <stdexcept>
+
+#include "headwise/attention.hpp"
+#include "headwise/compare.hpp"
+#include "headwise/lesson.hpp"
+#include "headwise/multi_head.hpp"
+#include "headwise/numpy_random.hpp"
+#include "headwise/torch_layout.hpp"
+
+using headwise::BoolMatrix;
+using headwise::BoolVector;
+using headwise::Index;
+using headwise::Matrix;
+using headwise::MhaWeights;
+using headwise::TorchForwardOptions;
+using headwise::TorchMhaConfig;
+using headwise::TorchMhaParams;
+using headwise::Vector;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Valid lesson-convention weights for d_model = 8.
+MhaWeights valid_weights(Index d = 8) {
+  MhaWeights w;
+  w.wq = Matrix::Identity(d, d);
+  w.wk = Matrix::Identity(d, d);
+  w.wv = Matrix::Identity(d, d);
+  w.wo = Matrix::Identity(d, d);
+  return w;
+}
+
+MhaWeights valid_weights_with_bias(Index d = 8) {
+  MhaWeights w = valid_weights(d);
+  w.bq = Vector::Zero(d);
+  w.bk = Vector::Zero(d);
+  w.bv = Vector::Zero(d);
+  w.bo = Vector::Zero(d);
+  return w;
+}
+
+TorchMhaConfig torch_config(bool bias = true) {
+  TorchMhaConfig c;
+  c.embed_dim = 8;
+  c.num_heads = 2;
+  c.bias = bias;
+  return c;
+}
+
+// Valid packed parameters for torch_config(bias).
+TorchMhaParams torch_params(bool bias = true) {
+  TorchMhaParams p;
+  p.in_proj_weight = Matrix::Constant(24, 8, 0.1);
+  p.out_proj_weight = Matrix::Identity(8, 8);
+  if (bias) {
+    p.in_proj_bias = Vector::Zero(24);
+    p.out_proj_bias = Vector::Zero(8);
+  }
+  return p;
+}
+
+// Valid separate-projection parameters for embed_dim 8, kdim 5, vdim 7, bias.
+TorchMhaParams separate_params() {
+  TorchMhaParams p;
+  p.q_proj_weight = Matrix::Constant(8, 8, 0.1);
+  p.k_proj_weight = Matrix::Constant(8, 5, 0.1);
+  p.v_proj_weight = Matrix::Constant(8, 7, 0.1);
+  p.in_proj_bias = Vector::Zero(24);
+  p.out_proj_weight = Matrix::Identity(8, 8);
+  p.out_proj_bias = Vector::Zero(8);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("errors: NumpyRandomState seeds and randn shapes", "[errors][numpy_random]") {
+  using headwise::NumpyRandomState;
+  CHECK_THROWS_AS(NumpyRandomState(-1), std::invalid_argument);
+  CHECK_THROWS_WITH(NumpyRandomState(-1), "seed (-1) must be an integer between 0 and 4294967295");
+  CHECK_THROWS_WITH(NumpyRandomState(4294967296LL),
+                    "seed (4294967296) must be an integer between 0 and 4294967295");
+  CHECK_THROWS_WITH(NumpyRandomState(std::numeric_limits<std::int64_t>::min()),
+                    "seed (-9223372036854775808) must be an integer between 0 and 4294967295");
+  NumpyRandomState rng(0);
+  CHECK_THROWS_WITH(rng.seed(4294967296LL),
+                    "seed (4294967296) must be an integer between 0 and 4294967295");
+  CHECK_THROWS_AS(rng.randn(-1, 2), std::invalid_argument);
+  CHECK_THROWS_WITH(rng.randn(-1, 2), "randn shape (-1, 2) must not be negative");
+  CHECK_THROWS_WITH(rng.randn(2, -3), "randn shape (2, -3) must not be negative");
+  CHECK_THROWS_WITH(rng.randn(-3), "randn length (-3) must not be negative");
+}
+
+TEST_CASE("errors: head_dim needs positive sizes and divisibility", "[errors][multi_head]") {
+  using headwise::head_dim;
+  CHECK_THROWS_AS(head_dim(10, 4), std::invalid_argument);
+  CHECK_THROWS_WITH(head_dim(10, 4), "d_model (10) must be divisible by num_heads (4)");
+  CHECK_THROWS_WITH(head_dim(8, 3), "d_model (8) must be divisible by num_heads (3)");
+  CHECK_THROWS_WITH(head_dim(8, 0), "num_heads (0) must be a positive integer");
+  CHECK_THROWS_WITH(head_dim(8, -2), "num_heads (-2) must be a positive integer");
+  CHECK_THROWS_WITH(head_dim(0, 2), "d_model (0) must be a positive integer");
+  CHECK_THROWS_WITH(head_dim(-8, 2), "d_model (-8) must be a positive integer");
+}
+
+TEST_CASE("errors: split_head and merge_heads", "[errors][multi_head]") {
+  const Matrix m = Matrix::Zero(3, 8);
+  CHECK_THROWS_WITH(headwise::split_head(m, 2, 2), "head index (2) must be between 0 and 1");
+  CHECK_THROWS_WITH(headwise::split_head(m, 2, -1), "head index (-1) must be between 0 and 1");
+  CHECK_THROWS_WITH(headwise::split_head(Matrix::Zero(3, 10), 4, 0),
+                    "d_model (10) must be divisible by num_heads (4)");
+  CHECK_THROWS_WITH(headwise::merge_heads({}), "merge_heads needs at least one head");
+  CHECK_THROWS_WITH(headwise::merge_heads({Matrix::Zero(3, 4), Matrix::Zero(3, 2)}),
+                    "head 1 has shape (3, 2) but must be (3, 4)");
+  CHECK_THROWS_WITH(headwise::merge_heads({Matrix::Zero(3, 4), Matrix::Zero(2, 4)}),
+                    "head 1 has shape (2, 4) but must be (3, 4)");
+}
+
+TEST_CASE("errors: multi_head_attention shapes", "[errors][multi_head]") {
+  using headwise::multi_head_attention;
+  const Matrix x = Matrix::Ones(5, 8);  // (n=5, d_model=8)
+  CHECK_NOTHROW(multi_head_attention(x, valid_weights(), 2));
+
+  CHECK_THROWS_AS(multi_head_attention(Matrix::Ones(5, 10), valid_weights(10), 4),
+                  std::invalid_argument);
+  CHECK_THROWS_WITH(multi_head_attention(Matrix::Ones(5, 10), valid_weights(10), 4),
+                    "d_model (10) must be divisible by num_heads (4)");
+  CHECK_THROWS_WITH(multi_head_attention(x, valid_weights(), 0),
+                    "num_heads (0) must be a positive integer");
+  CHECK_THROWS_WITH(multi_head_attention(x, valid_weights(), -1),
+                    "num_heads (-1) must be a positive integer");
+  CHECK_THROWS_WITH(multi_head_attention(Matrix(0, 8), valid_weights(), 2),
+                    "x has shape (0, 8); it must have at least one row and one column");
+  CHECK_THROWS_WITH(multi_head_attention(Matrix(5, 0), valid_weights(), 2),
+                    "x has shape (5, 0); it must have at least one row and one column");
+
+  MhaWeights w = valid_weights();
+  w.wq = Matrix::Identity(3, 8);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "wq has shape (3, 8) but must be (8, 8)");
+  w = valid_weights();
+  w.wk = Matrix::Identity(8, 4);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "wk has shape (8, 4) but must be (8, 8)");
+  w = valid_weights();
+  w.wv = Matrix::Identity(7, 7);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "wv has shape (7, 7) but must be (8, 8)");
+  w = valid_weights();
+  w.wo = Matrix::Identity(8, 7);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "wo has shape (8, 7) but must be (8, 8)");
+  // x with a different d_model than the weights.
+  CHECK_THROWS_WITH(multi_head_attention(Matrix::Ones(5, 4), valid_weights(), 2),
+                    "wq has shape (8, 8) but must be (4, 4)");
+}
+
+TEST_CASE("errors: multi_head_attention biases", "[errors][multi_head]") {
+  using headwise::multi_head_attention;
+  const Matrix x = Matrix::Ones(5, 8);
+  CHECK_NOTHROW(multi_head_attention(x, valid_weights_with_bias(), 2));
+
+  MhaWeights w = valid_weights();
+  w.bq = Vector::Zero(8);
+  w.bk = Vector::Zero(8);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2),
+                    "biases must be given all together (bq, bk, bv, bo) or not at all; "
+                    "2 of 4 were given");
+  w = valid_weights_with_bias();
+  w.bo.reset();
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2),
+                    "biases must be given all together (bq, bk, bv, bo) or not at all; "
+                    "3 of 4 were given");
+  w = valid_weights_with_bias();
+  w.bv = Vector::Zero(7);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "bv has length 7 but must have length 8");
+  w = valid_weights_with_bias();
+  w.bq = Vector::Zero(9);
+  CHECK_THROWS_WITH(multi_head_attention(x, w, 2), "bq has length 9 but must have length 8");
+}
+
+TEST_CASE("errors: multi_head_attention rejects non-finite inputs", "[errors][multi_head]") {
+  using headwise::multi_head_attention;
+  Matrix x = Matrix::Ones(5, 8);
+  x(2, 3) = kInf;
+  CHECK_THROWS_WITH(multi_head_attention(x, valid_weights(), 2),
+                    "x contains a non-finite value (inf) at [2, 3]; all values must be finite");
+  x(2, 3) = -kInf;
+  CHECK_THROWS_WITH(multi_head_attention(x, valid_weights(), 2),
+                    "x contains a non-finite value (-inf) at [2, 3]; all values must be finite");
+  x(2, 3) = kNaN;
+  CHECK_THROWS_WITH(multi_head_attention(x, valid_weights(), 2),
+                    "x contains a non-finite value (nan) at [2, 3]; all values must be finite");
+
+  const Matrix ok = Matrix::Ones(5, 8);
+  MhaWeights w = valid_weights();
+  w.wk(1, 2) = kNaN;
+  CHECK_THROWS_WITH(multi_head_attention(ok, w, 2),
+                    "wk contains a non-finite value (nan) at [1, 2]; all values must be finite");
+  w = valid_weights();
+  w.wo(7, 0) = -kInf;
+  CHECK_THROWS_WITH(multi_head_attention(ok, w, 2),
+                    "wo contains a non-finite value (-inf) at [7, 0]; all values must be finite");
+  w = valid_weights_with_bias();
+  (*w.bo)[0] = kNaN;
+  CHECK_THROWS_WITH(multi_head_attention(ok, w, 2),
+                    "bo contains a non-finite value (nan) at [0]; all values must be finite");
+}
+
+TEST_CASE("errors: scaled_dot_product_attention shapes", "[errors][attention]") {
+  using headwise::scaled_dot_product_attention;
+  const Matrix q = Matrix::Ones(5, 4);
+  const Matrix k = Matrix::Ones(5, 4);
+  const Matrix v = Matrix::Ones(5, 6);
+  CHECK_THROWS_WITH(scaled_dot_product_attention(q, Matrix::Ones(5, 3), v),
+                    "k has 3 columns but q has 4; q and k must have the same feature size");
+  CHECK_THROWS_WITH(scaled_dot_product_attention(q, k, Matrix::Ones(4, 6)),
+                    "v has 4 rows but k has 5; k and v must have one row per key");
+  const Matrix bad_mask = Matrix::Zero(4, 5);
+  CHECK_THROWS_WITH(scaled_dot_product_attention(q, k, v, &bad_mask),
+                    "attention mask has shape (4, 5) but must be (5, 5)");
+  CHECK_THROWS_WITH(scaled_dot_product_attention(Matrix(0, 4), k, v),
+                    "q has shape (0, 4); it must have at least one row and one column");
+}
+
+TEST_CASE("errors: validate_sizes and seed_experiment", "[errors][lesson]") {
+  using headwise::seed_experiment;
+  using headwise::SeedExperimentConfig;
+  using headwise::validate_sizes;
+  CHECK_NOTHROW(validate_sizes(5, 8, 2));
+  CHECK_NOTHROW(validate_sizes(2048, 2048, 1));
+  CHECK_THROWS_WITH(validate_sizes(0, 8, 2), "tokens (0) must be a positive integer");
+  CHECK_THROWS_WITH(validate_sizes(-3, 8, 2), "tokens (-3) must be a positive integer");
+  CHECK_THROWS_WITH(validate_sizes(5, 0, 2), "d_model (0) must be a positive integer");
+  CHECK_THROWS_WITH(validate_sizes(5, 8, 0), "num_heads (0) must be a positive integer");
+  CHECK_THROWS_WITH(validate_sizes(5, 10, 4), "d_model (10) must be divisible by num_heads (4)");
+  CHECK_THROWS_WITH(validate_sizes(2049, 8, 2), "tokens (2049) must be at most 2048");
+  CHECK_THROWS_WITH(validate_sizes(5, 2049, 1), "d_model (2049) must be at most 2048");
+  // 7 n d + 4 d^2 + h n^2 doubles: 2048 tokens, d 1024, 16 heads needs 656 MiB.
+  CHECK_THROWS_WITH(validate_sizes(2048, 1024, 16),
+                    "tokens (2048), d_model (1024) and num_heads (16) would need 656 MiB; "
+                    "at most 512 MiB is allowed");
+  CHECK_THROWS_WITH(validate_sizes(2048, 2048, 2048),
+                    "tokens (2048), d_model (2048) and num_heads (2048) would need 65888 MiB; "
+                    "at most 512 MiB is allowed");
+
+  SeedExperimentConfig c;
+  c.seed = -1;
+  CHECK_THROWS_WITH(seed_experiment(c), "seed (-1) must be an integer between 0 and 4294967295");
+  c.seed = 4294967296LL;
+  CHECK_THROWS_WITH(seed_experiment(c),
+                    "seed (4294967296) must be an integer between 0 and 4294967295");
+  c = SeedExperimentConfig{};
+  c.d_model = 10;
+  c.num_heads = 4;
+  CHECK_THROWS_WITH(seed_experiment(c), "d_model (10) must be divisible by num_heads (4)");
+  c = SeedExperimentConfig{};
+  c.tokens = 0;
+  CHECK_THROWS_WITH(seed_experiment(c), "tokens (0) must be a positive integer");
+  c.seed = -1;  // sizes are checked first
+  CHECK_THROWS_WITH(seed_experiment(c), "tokens (0) must be a positive integer");
+}
+
+TEST_CASE("errors: parameter_table configs", "[errors][torch]") {
+  using headwise::parameter_table;
+  TorchMhaConfig c = torch_config();
+  c.embed_dim = 10;
+  c.num_heads = 4;
+  CHECK_THROWS_WITH(parameter_table(c), "embed_dim (10) must be divisible by num_heads (4)");
+  c = torch_config();
+  c.embed_dim = 0;
+  CHECK_THROWS_WITH(parameter_table(c), "embed_dim (0) must be a positive integer");
+  c = torch_config();
+  c.num_heads = 0;
+  CHECK_THROWS_WITH(parameter_table(c), "num_heads (0) must be a positive integer");
+  c = torch_config();
+  c.kdim = -1;
+  CHECK_THROWS_WITH(parameter_table(c), "kdim (-1) must be a positive integer");
+  c = torch_config();
+  c.vdim = -7;
+  CHECK_THROWS_WITH(parameter_table(c), "vdim (-7) must be a positive integer");
+}
+
+TEST_CASE("errors: pack_lesson_weights and unpack_lesson_weights", "[errors][torch]") {
+  MhaWeights w = valid_weights();
+  w.wk = Matrix::Identity(8, 7);
+  CHECK_THROWS_WITH(headwise::pack_lesson_weights(w), "wk has shape (8, 7) but must be (8, 8)");
+  TorchMhaParams p = separate_params();
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "unpacking needs in_proj_weight (the layout used when kdim == vdim == "
+                    "embed_dim)");
+  p = torch_params();
+  p.in_proj_weight = Matrix::Zero(16, 8);
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "in_proj_weight has shape (16, 8) but must be (24, 8)");
+  p = torch_params();
+  p.in_proj_bias = Vector::Zero(23);
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "in_proj_bias has length 23 but must have length 24");
+}
+
+TEST_CASE("errors: torch_mha_forward parameters", "[errors][torch]") {
+  using headwise::torch_mha_forward;
+  const Matrix x = Matrix::Ones(5, 8);
+  CHECK_NOTHROW(torch_mha_forward(torch_config(), torch_params(), x, x, x));
+
+  TorchMhaParams p = torch_params();
+  p.in_proj_weight.reset();
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "in_proj_weight is required when kdim and vdim equal embed_dim");
+  p = torch_params();
+  p.q_proj_weight = Matrix::Zero(8, 8);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "q_proj_weight, k_proj_weight and v_proj_weight are only used when kdim or "
+                    "vdim differ from embed_dim; give in_proj_weight instead");
+  p = torch_params();
+  p.in_proj_weight = Matrix::Zero(24, 7);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "in_proj_weight has shape (24, 7) but must be (24, 8)");
+  p = torch_params();
+  p.out_proj_weight = Matrix::Zero(8, 6);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "out_proj_weight has shape (8, 6) but must be (8, 8)");
+  p = torch_params();
+  (*p.in_proj_weight)(3, 4) = kNaN;
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "in_proj_weight contains a non-finite value (nan) at [3, 4]; all values "
+                    "must be finite");
+
+  // Biases must follow config.bias.
+  p = torch_params(false);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(true), p, x, x, x),
+                    "in_proj_bias and out_proj_bias are required when bias is true");
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(false), torch_params(true), x, x, x),
+                    "in_proj_bias and out_proj_bias must not be given when bias is false");
+  p = torch_params();
+  p.in_proj_bias = Vector::Zero(8);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "in_proj_bias has length 8 but must have length 24");
+  p = torch_params();
+  p.out_proj_bias = Vector::Zero(24);
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "out_proj_bias has length 24 but must have length 8");
+
+  // bias_k / bias_v must follow config.add_bias_kv.
+  TorchMhaConfig kv = torch_config();
+  kv.add_bias_kv = true;
+  CHECK_THROWS_WITH(torch_mha_forward(kv, torch_params(), x, x, x),
+                    "bias_k and bias_v are required when add_bias_kv is true");
+  p = torch_params();
+  p.bias_k = Vector::Zero(8);
+  p.bias_v = Vector::Zero(8);
+  CHECK_NOTHROW(torch_mha_forward(kv, p, x, x, x));
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "bias_k and bias_v must not be given when add_bias_kv is false");
+  p.bias_k = Vector::Zero(7);
+  CHECK_THROWS_WITH(torch_mha_forward(kv, p, x, x, x),
+                    "bias_k has length 7 but must have length 8");
+
+  // Separate projections (kdim / vdim != embed_dim).
+  TorchMhaConfig sep = torch_config();
+  sep.kdim = 5;
+  sep.vdim = 7;
+  const Matrix key = Matrix::Ones(4, 5);
+  const Matrix value = Matrix::Ones(4, 7);
+  CHECK_NOTHROW(torch_mha_forward(sep, separate_params(), x, key, value));
+  CHECK_THROWS_WITH(torch_mha_forward(sep, torch_params(), x, key, value),
+                    "in_proj_weight is only used when kdim and vdim equal embed_dim; give "
+                    "q_proj_weight, k_proj_weight and v_proj_weight instead");
+  p = separate_params();
+  p.v_proj_weight.reset();
+  CHECK_THROWS_WITH(torch_mha_forward(sep, p, x, key, value),
+                    "q_proj_weight, k_proj_weight and v_proj_weight are all required when kdim "
+                    "or vdim differ from embed_dim");
+  p = separate_params();
+  p.k_proj_weight = Matrix::Zero(8, 8);
+  CHECK_THROWS_WITH(torch_mha_forward(sep, p, x, key, value),
+                    "k_proj_weight has shape (8, 8) but must be (8, 5)");
+}
+
+TEST_CASE("errors: torch_mha_forward inputs", "[errors][torch]") {
+  using headwise::torch_mha_forward;
+  const TorchMhaConfig c = torch_config();
+  const TorchMhaParams p = torch_params();
+  const Matrix q = Matrix::Ones(5, 8);   // (L=5, E=8)
+  const Matrix kv = Matrix::Ones(6, 8);  // (S=6, E=8)
+  CHECK_NOTHROW(torch_mha_forward(c, p, q, kv, kv));
+
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, Matrix::Ones(5, 7), kv, kv),
+                    "query has 7 columns but must have embed_dim (8)");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, Matrix::Ones(6, 5), kv),
+                    "key has 5 columns but must have kdim (8)");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, Matrix::Ones(6, 7)),
+                    "value has 7 columns but must have vdim (8)");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, Matrix::Ones(4, 8)),
+                    "key has 6 rows but value has 4; key and value must have the same length S");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, Matrix(0, 8), kv, kv),
+                    "query has shape (0, 8); it must have at least one row and one column");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, Matrix(0, 8), Matrix(0, 8)),
+                    "key has shape (0, 8); it must have at least one row and one column");
+
+  Matrix bad = q;
+  bad(0, 1) = kNaN;
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, bad, kv, kv),
+                    "query contains a non-finite value (nan) at [0, 1]; all values must be finite");
+  Matrix bad_v = kv;
+  bad_v(5, 7) = kInf;
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, bad_v),
+                    "value contains a non-finite value (inf) at [5, 7]; all values must be finite");
+
+  TorchMhaConfig sep = c;
+  sep.kdim = 5;
+  sep.vdim = 7;
+  TorchMhaParams sp;
+  sp.q_proj_weight = Matrix::Zero(8, 8);
+  sp.k_proj_weight = Matrix::Zero(8, 5);
+  sp.v_proj_weight = Matrix::Zero(8, 7);
+  sp.in_proj_bias = Vector::Zero(24);
+  sp.out_proj_weight = Matrix::Zero(8, 8);
+  sp.out_proj_bias = Vector::Zero(8);
+  CHECK_THROWS_WITH(torch_mha_forward(sep, sp, q, kv, Matrix::Ones(6, 7)),
+                    "key has 8 columns but must have kdim (5)");
+  CHECK_THROWS_WITH(torch_mha_forward(sep, sp, q, Matrix::Ones(6, 5), kv),
+                    "value has 8 columns but must have vdim (7)");
+}
+
+TEST_CASE("errors: torch_mha_forward masks", "[errors][torch]") {
+  using headwise::torch_mha_forward;
+  const TorchMhaConfig c = torch_config();
+  const TorchMhaParams p = torch_params();
+  const Matrix q = Matrix::Ones(5, 8);   // L = 5
+  const Matrix kv = Matrix::Ones(6, 8);  // S = 6
+
+  TorchForwardOptions o;
+  o.bool_attn_mask = BoolMatrix::Constant(5, 5, false);
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "attn_mask has shape (5, 5) but must be (5, 6)");
+  o = {};
+  o.float_attn_mask = Matrix::Zero(6, 6);
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "attn_mask has shape (6, 6) but must be (5, 6)");
+  o = {};
+  o.bool_attn_mask = BoolMatrix::Constant(5, 6, false);
+  o.float_attn_mask = Matrix::Zero(5, 6);
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "give attn_mask either as booleans or as floats, not both");
+  o = {};
+  o.float_attn_mask = Matrix::Zero(5, 6);
+  (*o.float_attn_mask)(1, 2) = kNaN;
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "attn_mask contains nan at [1, 2]; a float mask may hold finite values and "
+                    "-inf only");
+  (*o.float_attn_mask)(1, 2) = kInf;
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "attn_mask contains inf at [1, 2]; a float mask may hold finite values and "
+                    "-inf only");
+  (*o.float_attn_mask)(1, 2) = -kInf;
+  CHECK_NOTHROW(torch_mha_forward(c, p, q, kv, kv, o));
+  o = {};
+  o.key_padding_mask = BoolVector::Constant(5, false);
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                    "key_padding_mask has length 5 but must have length S (6)");
+}
+
+TEST_CASE("errors: allclose tolerances", "[errors][compare]") {
+  const Matrix a = Matrix::Zero(2, 2);
+  CHECK_THROWS_WITH(headwise::allclose(a, a, -1.0, 1e-8),
+                    "rtol (-1) must be a finite number >= 0");
+  CHECK_THROWS_WITH(headwise::allclose(a, a, 1e-5, kInf),
+                    "atol (inf) must be a finite number >= 0");
+  CHECK_THROWS_WITH(headwise::allclose(a, Matrix::Zero(2, 3)),
+                    "cannot compare shape (2, 2) with shape (2, 3); the shapes must be equal");
+  CHECK_THROWS_WITH(headwise::compare_heads({a, Matrix::Zero(3, 2)}),
+                    "cannot compare shape (2, 2) with shape (3, 2); the shapes must be equal");
+}
