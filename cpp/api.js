@@ -215,17 +215,33 @@
     return out;
   }
 
-  // An enumerable property computed on first read, then kept.
+  // An enumerable property computed on first read, then kept. It behaves like a plain data
+  // property: assigning replaces it, and a frozen result still reads (the value is then cached
+  // here, because the property can no longer be redefined).
   function lazy(target, name, compute) {
+    var done = false;
+    var value;
+    function settle(v) {
+      var d = Object.getOwnPropertyDescriptor(target, name);
+      if (d && d.configurable) {
+        Object.defineProperty(target, name, {
+          value: v, enumerable: true, configurable: true, writable: true
+        });
+      }
+    }
     Object.defineProperty(target, name, {
       enumerable: true,
       configurable: true,
       get: function () {
-        var value = compute();
-        Object.defineProperty(target, name, {
-          value: value, enumerable: true, configurable: true, writable: true
-        });
+        if (!done) {
+          value = compute();
+          done = true;
+        }
+        settle(value);
         return value;
+      },
+      set: function (v) {
+        settle(v);
       }
     });
   }

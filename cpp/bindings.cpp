@@ -7,17 +7,20 @@
 // wrapper rethrows as a JS Error: in Emscripten 3.1.6 a C++ exception would reach JS as a bare
 // number with no message.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "headwise/gemm.hpp"
 #include "headwise/headwise.hpp"
 
 using emscripten::val;
@@ -38,6 +41,36 @@ bool has(const val& obj, const char* key) {
 // The wrapper passes integers as JS numbers already checked to be safe integers.
 std::int64_t get_int(const val& obj, const char* key) {
   return static_cast<std::int64_t>(obj[key].as<double>());
+}
+
+// A size option as the core's Index, which is 32 bits in wasm32: a larger safe integer is
+// refused here instead of wrapping (4294967301 tokens would otherwise become 5). name is the
+// core's name for the quantity, as in its own messages.
+Index get_index(const val& obj, const char* key, const char* name) {
+  const std::int64_t v = get_int(obj, key);
+  if (v < std::numeric_limits<Index>::min()) {
+    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
+                                ") must be a positive integer");
+  }
+  if (v > std::numeric_limits<Index>::max()) {
+    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
+                                ") must be at most " +
+                                std::to_string(std::numeric_limits<Index>::max()));
+  }
+  return static_cast<Index>(v);
+}
+
+// embed_dim, kdim and vdim of nn.MultiheadAttention: at most 2^24, so that 3 * embed_dim fits
+// an Index and every parameter count (about 6 * 2^48 at most) is exact as a JS number.
+constexpr std::int64_t kMaxTorchDim = std::int64_t{1} << 24;
+
+Index get_torch_dim(const val& obj, const char* key, const char* name) {
+  const std::int64_t v = get_int(obj, key);
+  if (v > kMaxTorchDim) {
+    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
+                                ") must be at most " + std::to_string(kMaxTorchDim));
+  }
+  return get_index(obj, key, name);
 }
 
 // {data: Float64Array, rows, cols} -> Matrix (one bulk copy through a heap view).
@@ -89,7 +122,7 @@ Index optional_dim(const val& obj, const char* key) {
     throw std::invalid_argument(std::string(key) + " (" + std::to_string(d) +
                                 ") must be a positive integer");
   }
-  return static_cast<Index>(d);
+  return get_torch_dim(obj, key, key);
 }
 
 std::optional<Matrix> opt_matrix(const val& obj, const char* key) {
@@ -206,9 +239,12 @@ val seed_experiment(val o) {
   return guarded([&] {
     headwise::SeedExperimentConfig c;
     c.seed = get_int(o, "seed");
-    c.tokens = get_int(o, "tokens");
-    c.d_model = get_int(o, "dModel");
-    c.num_heads = get_int(o, "numHeads");
+    // The core's limits, checked on the 64-bit values before they are narrowed to Index.
+    const Index num_heads = get_index(o, "numHeads", "num_heads");
+    headwise::validate_sizes(get_int(o, "tokens"), get_int(o, "dModel"), num_heads);
+    c.tokens = get_index(o, "tokens", "tokens");
+    c.d_model = get_index(o, "dModel", "d_model");
+    c.num_heads = num_heads;
     c.bias = o["bias"].as<bool>();
     c.causal = o["causal"].as<bool>();
     const headwise::SeedExperiment e = headwise::seed_experiment(c);
@@ -223,8 +259,8 @@ val multi_head_attention(val o) {
   return guarded([&] {
     const Matrix x = get_matrix(o["x"]);
     const headwise::MhaWeights w = weights_in(o);
-    const headwise::MhaResult r =
-        headwise::multi_head_attention(x, w, get_int(o, "numHeads"), o["causal"].as<bool>());
+    const headwise::MhaResult r = headwise::multi_head_attention(
+        x, w, get_index(o, "numHeads", "num_heads"), o["causal"].as<bool>());
     return mha_result_out(r);
   });
 }
@@ -232,8 +268,8 @@ val multi_head_attention(val o) {
 val torch_multihead_attention(val o) {
   return guarded([&] {
     headwise::TorchMhaConfig c;
-    c.embed_dim = get_int(o, "embedDim");
-    c.num_heads = get_int(o, "numHeads");
+    c.embed_dim = get_torch_dim(o, "embedDim", "embed_dim");
+    c.num_heads = get_index(o, "numHeads", "num_heads");
     c.kdim = optional_dim(o, "kdim");
     c.vdim = optional_dim(o, "vdim");
     c.bias = has(o, "inProjBias") || has(o, "outProjBias");
@@ -277,8 +313,8 @@ val torch_multihead_attention(val o) {
 val parameter_count(val o) {
   return guarded([&] {
     headwise::TorchMhaConfig c;
-    c.embed_dim = get_int(o, "embedDim");
-    c.num_heads = get_int(o, "numHeads");
+    c.embed_dim = get_torch_dim(o, "embedDim", "embed_dim");
+    c.num_heads = get_index(o, "numHeads", "num_heads");
     c.bias = o["bias"].as<bool>();
     c.add_bias_kv = o["addBiasKv"].as<bool>();
     c.kdim = optional_dim(o, "kdim");
@@ -303,7 +339,28 @@ val parameter_count(val o) {
 
 val pack_lesson_weights(val o) {
   return guarded([&] {
-    const headwise::TorchMhaParams p = headwise::pack_lesson_weights(weights_in(o));
+    const headwise::MhaWeights w = weights_in(o);
+    // headwise::pack_lesson_weights checks the weights' shapes but not the biases: a bias of the
+    // wrong length would overrun (or leave unset) the packed (3E) bias, and an incomplete set
+    // would be dropped silently. Check them as multi_head_attention does.
+    const std::optional<Vector>* biases[] = {&w.bq, &w.bk, &w.bv, &w.bo};
+    const char* names[] = {"bq", "bk", "bv", "bo"};
+    int given = 0;
+    for (const auto* b : biases) given += b->has_value() ? 1 : 0;
+    if (given != 0 && given != 4) {
+      throw std::invalid_argument(
+          "biases must be given all together (bq, bk, bv, bo) or not at all; " +
+          std::to_string(given) + " of 4 were given");
+    }
+    // (A non-square wq is left to the core, which reports its shape first.)
+    for (int i = 0; i < given && w.wq.rows() == w.wq.cols(); ++i) {
+      if ((*biases[i])->size() != w.wq.rows()) {
+        throw std::invalid_argument(std::string(names[i]) + " has length " +
+                                    std::to_string((*biases[i])->size()) +
+                                    " but must have length " + std::to_string(w.wq.rows()));
+      }
+    }
+    const headwise::TorchMhaParams p = headwise::pack_lesson_weights(w);
     val out = val::object();
     out.set("inProjWeight", matrix_out(*p.in_proj_weight));
     out.set("outProjWeight", matrix_out(p.out_proj_weight));
@@ -381,6 +438,53 @@ val limits() {
   return out;
 }
 
+// ---- benchmark entry points (tests/bench) --------------------------------------------------
+// The forward alone, on inputs already in the WASM heap: no JS <-> WASM conversion is timed.
+// Not part of the public API; reached through the module object given to the factory.
+
+headwise::SeedExperiment& bench_inputs() {
+  static headwise::SeedExperiment inputs;
+  return inputs;
+}
+
+// Draws the lesson's inputs for (tokens, dModel) at seed 7 and keeps them for bench_run.
+val bench_prepare(val o) {
+  return guarded([&] {
+    headwise::SeedExperimentConfig c;
+    c.seed = 7;
+    c.tokens = get_int(o, "tokens");
+    c.d_model = get_int(o, "dModel");
+    c.num_heads = get_int(o, "numHeads");
+    bench_inputs() = headwise::seed_experiment(c);
+    val out = val::object();
+    out.set("kernel", headwise::gemm_description());
+    return out;
+  });
+}
+
+// Runs the forward `repeats` times on the prepared inputs; returns the mean time in ms and a
+// few numbers of the last result (to cross-check implementations).
+val bench_run(val o) {
+  return guarded([&] {
+    const headwise::SeedExperiment& in = bench_inputs();
+    const Index heads = get_int(o, "numHeads");
+    const std::int64_t repeats = get_int(o, "repeats");
+    headwise::MhaResult r;
+    const double t0 = emscripten_get_now();
+    for (std::int64_t i = 0; i < repeats; ++i) {
+      r = headwise::multi_head_attention(in.x, in.weights, heads);
+    }
+    const double ms = (emscripten_get_now() - t0) / static_cast<double>(repeats);
+    val out = val::object();
+    out.set("ms", ms);
+    out.set("output00", r.output(0, 0));
+    out.set("outputSum", r.output.sum());
+    out.set("weights000", r.head_weights[0](0, 0));
+    out.set("weightsLastSum", r.head_weights.back().row(r.output.rows() - 1).sum());
+    return out;
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(headwise) {
@@ -394,4 +498,6 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_maxAbsDiff", &max_abs_diff);
   emscripten::function("_heapStats", &heap_stats);
   emscripten::function("_limits", &limits);
+  emscripten::function("_benchPrepare", &bench_prepare);
+  emscripten::function("_benchRun", &bench_run);
 }

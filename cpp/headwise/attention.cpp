@@ -1,5 +1,6 @@
 #include "headwise/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -9,32 +10,34 @@
 
 namespace headwise {
 
-Matrix softmax_rows(const Matrix& scores) {
-  Matrix out(scores.rows(), scores.cols());
+void softmax_row(double* row, Index n) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (Index i = 0; i < scores.rows(); ++i) {
-    // 1. The row max: subtracting it makes every exponent <= 0, so exp cannot overflow.
-    double maxval = -std::numeric_limits<double>::infinity();
-    for (Index j = 0; j < scores.cols(); ++j) {
-      const double s = scores(i, j);
-      if (std::isnan(s) || s > maxval) maxval = s;
-      if (std::isnan(s)) break;
-    }
-    if (std::isnan(maxval) || maxval == -std::numeric_limits<double>::infinity()) {
-      // Every key masked (or a NaN score): torch.softmax yields NaN for the whole row.
-      out.row(i).setConstant(nan);
-      continue;
-    }
-    // 2. exp(score - max) and its sum (at least 1, from the max itself).
-    double sum = 0.0;
-    for (Index j = 0; j < scores.cols(); ++j) {
-      const double e = std::exp(scores(i, j) - maxval);
-      out(i, j) = e;
-      sum += e;
-    }
-    // 3. Normalise.
-    out.row(i) /= sum;
+  // 1. The row max: subtracting it makes every exponent <= 0, so exp cannot overflow.
+  double maxval = -std::numeric_limits<double>::infinity();
+  for (Index j = 0; j < n; ++j) {
+    const double s = row[j];
+    if (std::isnan(s) || s > maxval) maxval = s;
+    if (std::isnan(s)) break;
   }
+  if (std::isnan(maxval) || maxval == -std::numeric_limits<double>::infinity()) {
+    // Every key masked (or a NaN score): torch.softmax yields NaN for the whole row.
+    std::fill(row, row + n, nan);
+    return;
+  }
+  // 2. exp(score - max) and its sum (at least 1, from the max itself).
+  double sum = 0.0;
+  for (Index j = 0; j < n; ++j) {
+    const double e = std::exp(row[j] - maxval);
+    row[j] = e;
+    sum += e;
+  }
+  // 3. Normalise.
+  for (Index j = 0; j < n; ++j) row[j] /= sum;
+}
+
+Matrix softmax_rows(const Matrix& scores) {
+  Matrix out = scores;
+  for (Index i = 0; i < out.rows(); ++i) softmax_row(out.data() + i * out.cols(), out.cols());
   return out;
 }
 
@@ -52,6 +55,32 @@ Matrix bool_mask_to_additive(const BoolMatrix& mask) {
   for (Index i = 0; i < mask.rows(); ++i)
     for (Index j = 0; j < mask.cols(); ++j) m(i, j) = mask(i, j) ? neg_inf : 0.0;
   return m;
+}
+
+void attention_forward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
+                       const Matrix* additive_mask, bool causal, MatrixView weights,
+                       MatrixView output) {
+  // q: (L, d_k), k: (S, d_k), v: (S, d_v) -> weights: (L, S), output: (L, d_v)
+  const Index l = q.rows;
+  const Index s = k.rows;
+  const double neg_inf = -std::numeric_limits<double>::infinity();
+  const double scale = std::sqrt(static_cast<double>(q.cols));
+  // 1. scores = q k^T, straight into the weights' memory: (L, S)
+  gemm(q, k, true, weights);
+  for (Index i = 0; i < l; ++i) {
+    double* row = weights.data + i * weights.stride;
+    // 2. / sqrt(d_k), then the mask (-inf removes a key, finite values shift it)
+    for (Index j = 0; j < s; ++j) row[j] /= scale;
+    if (additive_mask != nullptr) {
+      for (Index j = 0; j < s; ++j) row[j] += (*additive_mask)(i, j);
+    } else if (causal) {
+      for (Index j = 0; j < s; ++j) row[j] += j > i ? neg_inf : 0.0;
+    }
+    // 3. softmax over keys
+    softmax_row(row, s);
+  }
+  // 4. the weighted sum of values: (L, S) @ (S, d_v) -> (L, d_v)
+  gemm(ConstMatrixView{weights.data, l, s, weights.stride}, v, false, output);
 }
 
 AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, const Matrix& v,
@@ -73,13 +102,10 @@ AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, c
     require_shape(*additive_mask, q.rows(), k.rows(), "attention mask");
   }
   AttentionResult r;
-  // 1. scores = q k^T / sqrt(d_k): (L, S)
-  Matrix scores = (q * k.transpose()) / std::sqrt(static_cast<double>(q.cols()));
-  // 2. add the mask (-inf removes a key, finite values shift it)
-  if (additive_mask != nullptr) scores += *additive_mask;
-  // 3. softmax over keys, then the weighted sum of values: (L, d_v)
-  r.weights = softmax_rows(scores);
-  r.output = r.weights * v;
+  r.weights.resize(q.rows(), k.rows());
+  r.output.resize(q.rows(), v.cols());
+  attention_forward(const_view(q), const_view(k), const_view(v), additive_mask, false,
+                    mutable_view(r.weights), mutable_view(r.output));
   return r;
 }
 

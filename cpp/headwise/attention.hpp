@@ -1,6 +1,7 @@
 // Softmax and scaled dot-product attention (one head), with PyTorch's mask semantics.
 #pragma once
 
+#include "headwise/gemm.hpp"
 #include "headwise/types.hpp"
 
 namespace headwise {
@@ -10,6 +11,8 @@ namespace headwise {
 // A row that is entirely -inf (every key masked) becomes all NaN, exactly as torch.softmax does.
 // NaN in a row propagates NaN to that row.
 Matrix softmax_rows(const Matrix& scores);
+// The same for one row of n scores, in place.
+void softmax_row(double* row, Index n);
 
 // Additive mask (L, S) for causal attention: 0 where key j <= query i, -inf where j > i.
 Matrix causal_mask(Index query_len, Index key_len);
@@ -27,5 +30,14 @@ struct AttentionResult {
 // Throws std::invalid_argument on shape mismatches or empty inputs.
 AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, const Matrix& v,
                                              const Matrix* additive_mask = nullptr);
+
+// The kernel behind it, on views into the caller's memory and without checks (the caller
+// guarantees the shapes): weights (L, S) = softmax(q k^T / sqrt(d_k) + mask), then
+// output (L, d_v) = weights @ v. The mask is additive_mask (L, S) when given, else the causal
+// mask when causal is true (the same -inf / 0 additions as causal_mask), else none.
+// q: (L, d_k), k: (S, d_k), v: (S, d_v); weights and output must not overlap the inputs.
+void attention_forward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
+                       const Matrix* additive_mask, bool causal, MatrixView weights,
+                       MatrixView output);
 
 }  // namespace headwise

@@ -21,7 +21,7 @@ void require_same_shape(const Matrix& a, const Matrix& b) {
 
 void require_tolerance(double value, const char* name) {
   if (!(value >= 0.0) || !std::isfinite(value)) {
-    throw std::invalid_argument(std::string(name) + " (" + std::to_string(value) +
+    throw std::invalid_argument(std::string(name) + " (" + number_string(value) +
                                 ") must be a finite number >= 0");
   }
 }
@@ -61,11 +61,14 @@ double max_abs_diff(const Matrix& a, const Matrix& b) {
 
 double js_divergence(const double* p, const double* q, Index n) {
   // JS(p, q) = (KL(p || m) + KL(q || m)) / 2 with m = (p + q) / 2; terms with p_i = 0 vanish.
+  // Each term p log(p / m) is written p log(2 (p / (p + q))): forming m = (p + q) / 2 first
+  // would round a subnormal p to 0 and turn the term into 0 * log(p / 0) = NaN. For p == q the
+  // ratio is exactly 1, so equal distributions give exactly 0.
   double js = 0.0;
   for (Index i = 0; i < n; ++i) {
-    const double m = 0.5 * (p[i] + q[i]);
-    if (p[i] > 0.0) js += 0.5 * p[i] * std::log(p[i] / m);
-    if (q[i] > 0.0) js += 0.5 * q[i] * std::log(q[i] / m);
+    const double sum = p[i] + q[i];
+    if (p[i] > 0.0) js += 0.5 * p[i] * std::log(2.0 * (p[i] / sum));
+    if (q[i] > 0.0) js += 0.5 * q[i] * std::log(2.0 * (q[i] / sum));
   }
   return js;
 }

@@ -4,11 +4,12 @@
 #include <string>
 
 #include "headwise/attention.hpp"
+#include "headwise/gemm.hpp"
 #include "headwise/shape.hpp"
 
 namespace headwise {
 
-Index head_dim(Index d_model, Index num_heads) {
+Index head_dim(std::int64_t d_model, std::int64_t num_heads) {
   require_positive(d_model, "d_model");
   require_positive(num_heads, "num_heads");
   if (d_model % num_heads != 0) {
@@ -16,7 +17,30 @@ Index head_dim(Index d_model, Index num_heads) {
                                 ") must be divisible by num_heads (" +
                                 std::to_string(num_heads) + ")");
   }
-  return d_model / num_heads;
+  if (d_model > kMaxDModel) {
+    throw std::invalid_argument("d_model (" + std::to_string(d_model) + ") must be at most " +
+                                std::to_string(kMaxDModel));
+  }
+  return static_cast<Index>(d_model / num_heads);
+}
+
+void validate_sizes(std::int64_t tokens, std::int64_t d_model, std::int64_t num_heads) {
+  require_positive(tokens, "tokens");
+  if (tokens > kMaxTokens) {
+    throw std::invalid_argument("tokens (" + std::to_string(tokens) + ") must be at most " +
+                                std::to_string(kMaxTokens));
+  }
+  head_dim(d_model, num_heads);  // d_model's range and divisibility; num_heads <= d_model
+  // x, q, k, v, concat, output, head outputs: 7 * n * d; weights: 4 * d * d; heads: h * n * n.
+  const std::int64_t elements =
+      7 * tokens * d_model + 4 * d_model * d_model + num_heads * tokens * tokens;
+  if (elements > kMaxElements) {
+    throw std::invalid_argument(
+        "tokens (" + std::to_string(tokens) + "), d_model (" + std::to_string(d_model) +
+        ") and num_heads (" + std::to_string(num_heads) + ") would need " +
+        std::to_string(elements * 8 / (1024 * 1024)) + " MiB; at most " +
+        std::to_string(kMaxElements * 8 / (1024 * 1024)) + " MiB is allowed");
+  }
 }
 
 Matrix split_head(const Matrix& m, Index num_heads, Index h) {
@@ -41,9 +65,7 @@ Matrix merge_heads(const std::vector<Matrix>& heads) {
   return out;
 }
 
-namespace {
-
-void validate_weights(const MhaWeights& w, Index d_model) {
+void validate_lesson_weights(const MhaWeights& w, Index d_model) {
   require_shape(w.wq, d_model, d_model, "wq");
   require_shape(w.wk, d_model, d_model, "wk");
   require_shape(w.wv, d_model, d_model, "wv");
@@ -68,43 +90,46 @@ void validate_weights(const MhaWeights& w, Index d_model) {
   }
 }
 
-}  // namespace
-
-MhaResult multi_head_attention(const Matrix& x, const MhaWeights& w, Index num_heads,
+MhaResult multi_head_attention(const Matrix& x, const MhaWeights& w, std::int64_t num_heads,
                                bool causal) {
   // x: (n, d_model); Wq, Wk, Wv, Wo: (d_model, d_model); returns weights (num_heads, n, n)
   require_nonempty(x, "x");
   const Index n = x.rows();
   const Index d_model = x.cols();
+  validate_sizes(n, d_model, num_heads);  // before any allocation
   const Index d_head = head_dim(d_model, num_heads);
-  validate_weights(w, d_model);
+  validate_lesson_weights(w, d_model);
   require_finite(x, "x");
 
   MhaResult r;
   r.d_head = d_head;
   // 1. Full-width projections, one GEMM each: (n, d_model) @ (d_model, d_model).
-  r.q.noalias() = x * w.wq;
-  r.k.noalias() = x * w.wk;
-  r.v.noalias() = x * w.wv;
+  r.q = matmul(x, w.wq);
+  r.k = matmul(x, w.wk);
+  r.v = matmul(x, w.wv);
   if (w.bq) {
     r.q.rowwise() += w.bq->transpose();
     r.k.rowwise() += w.bk->transpose();
     r.v.rowwise() += w.bv->transpose();
   }
-  // 2. Attention inside each head's column block (the reshape split), own softmax per head.
-  const Matrix mask = causal ? causal_mask(n, n) : Matrix();
+  // 2. Attention inside each head's column block (the reshape split), own softmax per head:
+  //    weights_h (n, n) = softmax(q_h k_h^T / sqrt(d_head) [+ causal mask]),
+  //    output_h (n, d_head) = weights_h v_h, written straight into its block of concat.
+  r.concat.resize(n, d_model);
   r.head_weights.reserve(static_cast<std::size_t>(num_heads));
   r.head_outputs.reserve(static_cast<std::size_t>(num_heads));
   for (Index h = 0; h < num_heads; ++h) {
-    AttentionResult a = scaled_dot_product_attention(
-        r.q.middleCols(h * d_head, d_head), r.k.middleCols(h * d_head, d_head),
-        r.v.middleCols(h * d_head, d_head), causal ? &mask : nullptr);
-    r.head_weights.push_back(std::move(a.weights));
-    r.head_outputs.push_back(std::move(a.output));
+    Matrix weights(n, n);
+    auto out_h = r.concat.middleCols(h * d_head, d_head);
+    attention_forward(const_view(r.q.middleCols(h * d_head, d_head)),
+                      const_view(r.k.middleCols(h * d_head, d_head)),
+                      const_view(r.v.middleCols(h * d_head, d_head)), nullptr, causal,
+                      mutable_view(weights), mutable_view(out_h));
+    r.head_weights.push_back(std::move(weights));
+    r.head_outputs.emplace_back(out_h);
   }
-  // 3. Concatenate heads back to (n, d_model), then the output projection.
-  r.concat = merge_heads(r.head_outputs);
-  r.output.noalias() = r.concat * w.wo;
+  // 3. The heads side by side are already the concat (n, d_model); the output projection.
+  r.output = matmul(r.concat, w.wo);
   if (w.bo) r.output.rowwise() += w.bo->transpose();
   return r;
 }

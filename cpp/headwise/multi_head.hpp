@@ -2,6 +2,7 @@
 // split into heads by reshape, attention per head, concat, output projection.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -25,9 +26,24 @@ struct MhaResult {
   Matrix output;                     // (n, d_model)
 };
 
+// Limits that keep every allocation of one call far below the WASM heap's maximum.
+constexpr Index kMaxTokens = 2048;
+constexpr Index kMaxDModel = 2048;
+// Upper bound on doubles one multi-head forward may hold (512 MiB).
+constexpr std::int64_t kMaxElements = 64LL * 1024 * 1024;
+
 // Throws std::invalid_argument unless num_heads >= 1 and d_model % num_heads == 0:
-// "d_model (10) must be divisible by num_heads (4)".
-Index head_dim(Index d_model, Index num_heads);
+// "d_model (10) must be divisible by num_heads (4)". Sizes are 64-bit so that a huge value
+// is reported as given, never narrowed first (Index is 32 bits in wasm32).
+Index head_dim(std::int64_t d_model, std::int64_t num_heads);
+
+// Throws std::invalid_argument if (tokens, d_model, num_heads) is out of range or would need
+// more than kMaxElements doubles, before anything is allocated.
+void validate_sizes(std::int64_t tokens, std::int64_t d_model, std::int64_t num_heads);
+
+// Throws unless Wq, Wk, Wv, Wo are finite (d_model, d_model) and the biases are all absent or
+// all present, each finite with length d_model.
+void validate_lesson_weights(const MhaWeights& w, Index d_model);
 
 // Head h of m: columns h*d_head .. (h+1)*d_head-1 of m (n, d_model) -> (n, d_head).
 // The same as M.reshape(n, num_heads, d_head).transpose(1, 0, 2)[h].
@@ -39,7 +55,7 @@ Matrix merge_heads(const std::vector<Matrix>& heads);
 // x: (n, d_model), returns the full pipeline's intermediates.
 // causal: query i may only attend to keys j <= i.
 // Throws std::invalid_argument for any shape mismatch, divisibility error or non-finite input.
-MhaResult multi_head_attention(const Matrix& x, const MhaWeights& w, Index num_heads,
+MhaResult multi_head_attention(const Matrix& x, const MhaWeights& w, std::int64_t num_heads,
                                bool causal = false);
 
 }  // namespace headwise

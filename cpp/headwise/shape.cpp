@@ -1,6 +1,7 @@
 #include "headwise/shape.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,6 +15,21 @@ std::string value_string(double x) {
 }
 
 }  // namespace
+
+std::string number_string(double x) {
+  if (!std::isfinite(x)) return value_string(x);
+  std::ostringstream out;
+  out.precision(17);
+  out << x;
+  // Shortest form that reads back as the same double.
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::ostringstream shorter;
+    shorter.precision(digits);
+    shorter << x;
+    if (std::strtod(shorter.str().c_str(), nullptr) == x) return shorter.str();
+  }
+  return out.str();
+}
 
 std::string shape_string(Index rows, Index cols) {
   return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";

@@ -8,8 +8,10 @@
 
 namespace headwise {
 
-// "name (rows, cols)".
+// "(rows, cols)".
 std::string shape_string(Index rows, Index cols);
+// A double as NumPy's repr would show it: "-1", "-1e-09", "0.5", "nan", "inf".
+std::string number_string(double x);
 
 // Throws unless m is (rows, cols): "wq has shape (3, 8) but must be (8, 8)".
 void require_shape(const Matrix& m, Index rows, Index cols, const std::string& name);

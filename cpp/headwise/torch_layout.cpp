@@ -6,19 +6,30 @@
 #include <string>
 
 #include "headwise/attention.hpp"
+#include "headwise/gemm.hpp"
 #include "headwise/shape.hpp"
 
 namespace headwise {
 
 namespace {
 
-Index resolved(Index dim, Index embed_dim) { return dim == 0 ? embed_dim : dim; }
+Index resolved(std::int64_t dim, std::int64_t embed_dim) {
+  return static_cast<Index>(dim == 0 ? embed_dim : dim);  // validated: at most kMaxTorchDim
+}
+
+void require_dim(std::int64_t value, const std::string& name) {
+  require_positive(value, name);
+  if (value > kMaxTorchDim) {
+    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be at most " +
+                                std::to_string(kMaxTorchDim));
+  }
+}
 
 void validate_config(const TorchMhaConfig& c) {
-  require_positive(c.embed_dim, "embed_dim");
+  require_dim(c.embed_dim, "embed_dim");
   require_positive(c.num_heads, "num_heads");
-  if (c.kdim < 0) require_positive(c.kdim, "kdim");
-  if (c.vdim < 0) require_positive(c.vdim, "vdim");
+  if (c.kdim != 0) require_dim(c.kdim, "kdim");
+  if (c.vdim != 0) require_dim(c.vdim, "vdim");
   if (c.embed_dim % c.num_heads != 0) {
     throw std::invalid_argument("embed_dim (" + std::to_string(c.embed_dim) +
                                 ") must be divisible by num_heads (" +
@@ -64,10 +75,8 @@ ParameterTable parameter_table(const TorchMhaConfig& c) {
 
 TorchMhaParams pack_lesson_weights(const MhaWeights& w) {
   const Index e = w.wq.rows();
-  require_shape(w.wq, e, e, "wq");
-  require_shape(w.wk, e, e, "wk");
-  require_shape(w.wv, e, e, "wv");
-  require_shape(w.wo, e, e, "wo");
+  require_nonempty(w.wq, "wq");
+  validate_lesson_weights(w, e);
   TorchMhaParams p;
   // nn.Linear computes x @ W^T, the lesson computes x @ W: each block is the transpose.
   Matrix in(3 * e, e);
@@ -111,7 +120,7 @@ MhaWeights unpack_lesson_weights(const TorchMhaParams& p) {
 namespace {
 
 void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
-  const Index e = c.embed_dim;
+  const Index e = static_cast<Index>(c.embed_dim);  // validated by validate_config
   if (same_embed_dim(c)) {
     if (!p.in_proj_weight) {
       throw std::invalid_argument(
@@ -176,8 +185,8 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   // query: (L, E), key: (S, kdim), value: (S, vdim); returns attn_output (L, E)
   validate_config(c);
   validate_params(c, p);
-  const Index e = c.embed_dim;
-  const Index h = c.num_heads;
+  const Index e = static_cast<Index>(c.embed_dim);  // validated: 1 .. kMaxTorchDim
+  const Index h = static_cast<Index>(c.num_heads);  // divides e
   const Index d_head = e / h;
   require_nonempty(query, "query");
   require_nonempty(key, "key");
@@ -206,6 +215,16 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   require_finite(value, "value");
   const Index l = query.rows();
   const Index s = key.rows();
+  if (l > kMaxTokens || s > kMaxTokens) {
+    throw std::invalid_argument("query length L (" + std::to_string(l) + ") and key length S (" +
+                                std::to_string(s) + ") must each be at most " +
+                                std::to_string(kMaxTokens));
+  }
+  if (std::int64_t{h} * l * s > kMaxElements) {
+    throw std::invalid_argument("num_heads x L x S (" + std::to_string(std::int64_t{h} * l * s) +
+                                ") attention weights must be at most " +
+                                std::to_string(kMaxElements));
+  }
   if (o.bool_attn_mask && o.float_attn_mask) {
     throw std::invalid_argument("give attn_mask either as booleans or as floats, not both");
   }
@@ -229,16 +248,16 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
                                 " but must have length S (" + std::to_string(s) + ")");
   }
 
-  // 1. Input projections (nn.Linear: x @ W^T + b).
+  // 1. Input projections (nn.Linear: x @ W^T + b), W (out, in) read in place as B^T.
   Matrix q, k, v;
   if (p.in_proj_weight) {
-    q.noalias() = query * p.in_proj_weight->topRows(e).transpose();
-    k.noalias() = key * p.in_proj_weight->middleRows(e, e).transpose();
-    v.noalias() = value * p.in_proj_weight->bottomRows(e).transpose();
+    q = matmul_transposed(query, p.in_proj_weight->topRows(e));
+    k = matmul_transposed(key, p.in_proj_weight->middleRows(e, e));
+    v = matmul_transposed(value, p.in_proj_weight->bottomRows(e));
   } else {
-    q.noalias() = query * p.q_proj_weight->transpose();
-    k.noalias() = key * p.k_proj_weight->transpose();
-    v.noalias() = value * p.v_proj_weight->transpose();
+    q = matmul_transposed(query, *p.q_proj_weight);
+    k = matmul_transposed(key, *p.k_proj_weight);
+    v = matmul_transposed(value, *p.v_proj_weight);
   }
   if (p.in_proj_bias) {
     q.rowwise() += p.in_proj_bias->segment(0, e).transpose();
@@ -273,11 +292,16 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   if (o.need_weights && o.average_attn_weights) sum_weights = Matrix::Zero(l, s_total);
   for (Index hh = 0; hh < h; ++hh) {
     const Matrix q_scaled = q.middleCols(hh * d_head, d_head) / scale;
-    Matrix scores = q_scaled * k.middleCols(hh * d_head, d_head).transpose();
-    if (masked) scores += mask;
-    Matrix weights = softmax_rows(scores);
-    concat.middleCols(hh * d_head, d_head).noalias() =
-        weights * v.middleCols(hh * d_head, d_head);
+    // scores (L, S') = q_scaled k_h^T, then + mask and softmax, row by row, in place.
+    Matrix weights(l, s_total);
+    gemm(const_view(q_scaled), const_view(k.middleCols(hh * d_head, d_head)), true,
+         mutable_view(weights));
+    if (masked) weights += mask;
+    for (Index i = 0; i < l; ++i) softmax_row(weights.data() + i * s_total, s_total);
+    // (L, S') @ (S', d_head), straight into head hh's block of concat.
+    auto out_h = concat.middleCols(hh * d_head, d_head);
+    gemm(const_view(weights), const_view(v.middleCols(hh * d_head, d_head)), false,
+         mutable_view(out_h));
     if (o.need_weights) {
       if (o.average_attn_weights) {
         sum_weights += weights;
@@ -291,7 +315,7 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   }
 
   // 4. Output projection.
-  r.attn_output.noalias() = concat * p.out_proj_weight.transpose();
+  r.attn_output = matmul_transposed(concat, p.out_proj_weight);
   if (p.out_proj_bias) r.attn_output.rowwise() += p.out_proj_bias->transpose();
   return r;
 }

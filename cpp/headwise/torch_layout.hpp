@@ -10,14 +10,19 @@
 
 namespace headwise {
 
+// Sizes are 64-bit so that any value a caller passes is checked as given.
 struct TorchMhaConfig {
-  Index embed_dim = 8;
-  Index num_heads = 1;
+  std::int64_t embed_dim = 8;
+  std::int64_t num_heads = 1;
   bool bias = true;
   bool add_bias_kv = false;
-  Index kdim = 0;  // 0 means embed_dim
-  Index vdim = 0;  // 0 means embed_dim
+  std::int64_t kdim = 0;  // 0 means embed_dim
+  std::int64_t vdim = 0;  // 0 means embed_dim
 };
+
+// Largest embed_dim, kdim and vdim accepted: 2^24 keeps every parameter count exact in a
+// double (the JS number) and every 3 * embed_dim within a 32-bit index.
+constexpr std::int64_t kMaxTorchDim = std::int64_t{1} << 24;
 
 struct TensorInfo {
   std::string name;                // as in named_parameters()
@@ -45,6 +50,7 @@ struct TorchMhaParams {
 };
 
 // in_proj_weight = [Wq^T; Wk^T; Wv^T] (3E, E), out_proj.weight = Wo^T, in_proj_bias = [bq; bk; bv].
+// The weights are checked as multi_head_attention checks them (shapes, finite, all or no biases).
 TorchMhaParams pack_lesson_weights(const MhaWeights& w);
 // The inverse of pack_lesson_weights (requires in_proj_weight).
 MhaWeights unpack_lesson_weights(const TorchMhaParams& p);

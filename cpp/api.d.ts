@@ -1,0 +1,348 @@
+// Types of dist/headwise.js (copied next to it as dist/headwise.d.ts by the build).
+//
+// In Node, `require('./dist/headwise.js')` returns createHeadwise; in a browser a classic
+// <script src="headwise.js"> defines the global createHeadwise. Matrices in and out are row-major
+// nested arrays (number[][], like tensor.tolist()). Every method takes one options object and
+// throws an Error whose message says what is wrong; results are plain data (nothing to .delete()).
+
+/**
+ * Loads the WebAssembly module and resolves to the API.
+ *
+ * @param moduleArg Optional Emscripten Module settings (rarely needed).
+ * @example
+ * const hw = await createHeadwise();
+ * hw.parameterCount({embedDim: 8, numHeads: 2, bias: false}).total; // 256
+ */
+declare function createHeadwise(
+  moduleArg?: createHeadwise.ModuleSettings
+): Promise<createHeadwise.Headwise>;
+
+declare namespace createHeadwise {
+  // ---- inputs ---------------------------------------------------------------------------------
+
+  /** One row of numbers: an array, or any typed array of numbers. */
+  type NumericRow =
+    | readonly number[]
+    | Float64Array
+    | Float32Array
+    | Int32Array
+    | Uint32Array
+    | Int16Array
+    | Uint16Array
+    | Int8Array
+    | Uint8Array
+    | Uint8ClampedArray;
+
+  /** A (rows, cols) matrix given as rows; every row must have the same length (>= 1). */
+  type MatrixInput = readonly NumericRow[];
+
+  /** A vector (n >= 1). */
+  type VectorInput = NumericRow;
+
+  /** A (rows, cols) matrix of booleans; true means "not allowed" (PyTorch's meaning). */
+  type BoolMatrixInput = readonly (readonly boolean[])[];
+
+  // ---- outputs --------------------------------------------------------------------------------
+
+  /** A (rows, cols) matrix, row-major: matrix[i][j]. */
+  type Matrix = number[][];
+
+  /** A stack of equally shaped matrices: stack[h][i][j]. */
+  type MatrixStack = number[][][];
+
+  /** Emscripten Module settings accepted by the factory (all optional). */
+  interface ModuleSettings {
+    /** Receives Emscripten's stdout lines. */
+    print?: (text: string) => void;
+    /** Receives Emscripten's stderr lines. */
+    printErr?: (text: string) => void;
+    [setting: string]: unknown;
+  }
+
+  // ---- seedExperiment / multiHeadAttention --------------------------------------------------
+
+  interface SeedExperimentOptions {
+    /** np.random.seed(seed): an integer 0 .. 4294967295. */
+    seed: number;
+    /** Number of tokens n: 1 .. 2048. */
+    tokens: number;
+    /** Model width d_model: 1 .. 2048, divisible by numHeads. */
+    dModel: number;
+    /** Number of heads h >= 1; d_head = dModel / numHeads. */
+    numHeads: number;
+    /** Also draw bq, bk, bv, bo = randn(dModel) x4 after the weights. Default false. */
+    bias?: boolean;
+    /** Query i attends only to keys j <= i. Default false. */
+    causal?: boolean;
+  }
+
+  interface MultiHeadAttentionOptions {
+    /** Input (n, d_model). */
+    x: MatrixInput;
+    /** Projections in the lesson's convention (Q = x @ wq + bq): each (d_model, d_model). */
+    wq: MatrixInput;
+    wk: MatrixInput;
+    wv: MatrixInput;
+    wo: MatrixInput;
+    /** Number of heads, dividing d_model. */
+    numHeads: number;
+    /** Biases (d_model each): all four or none. */
+    bq?: VectorInput;
+    bk?: VectorInput;
+    bv?: VectorInput;
+    bo?: VectorInput;
+    /** Query i attends only to keys j <= i. Default false. */
+    causal?: boolean;
+  }
+
+  /** Every intermediate of the lesson's pipeline. */
+  interface MhaResult {
+    /** d_model / numHeads. */
+    dHead: number;
+    numHeads: number;
+    causal: boolean;
+    /** x @ wq (+ bq), (n, d_model); likewise k and v. */
+    q: Matrix;
+    k: Matrix;
+    v: Matrix;
+    /** Per head softmax(q_h k_h^T / sqrt(d_head)): (numHeads, n, n), each row sums to 1. */
+    headWeights: MatrixStack;
+    /** Per head weights @ v_h: (numHeads, n, dHead). */
+    headOutputs: MatrixStack;
+    /** The head outputs side by side, (n, d_model). */
+    concat: Matrix;
+    /** concat @ wo (+ bo), (n, d_model). */
+    output: Matrix;
+  }
+
+  interface SeedExperimentResult extends MhaResult {
+    seed: number;
+    tokens: number;
+    dModel: number;
+    bias: boolean;
+    /** The draws: x (tokens, dModel), then wq, wk, wv, wo (dModel, dModel). */
+    x: Matrix;
+    wq: Matrix;
+    wk: Matrix;
+    wv: Matrix;
+    wo: Matrix;
+    /** Only when bias is true: bq, bk, bv, bo (dModel each). */
+    bq?: number[];
+    bk?: number[];
+    bv?: number[];
+    bo?: number[];
+  }
+
+  // ---- torchMultiheadAttention ----------------------------------------------------------------
+
+  interface TorchMultiheadAttentionOptions {
+    /** embed_dim E (at most 16777216), divisible by numHeads. */
+    embedDim: number;
+    numHeads: number;
+    /** (3E, E), when kdim and vdim equal embedDim. */
+    inProjWeight?: MatrixInput;
+    /** (E, E), (E, kdim), (E, vdim): when kdim or vdim differ from embedDim. */
+    qProjWeight?: MatrixInput;
+    kProjWeight?: MatrixInput;
+    vProjWeight?: MatrixInput;
+    /** (3E). Giving inProjBias and outProjBias means bias=True. */
+    inProjBias?: VectorInput;
+    /** out_proj.weight (E, E). */
+    outProjWeight: MatrixInput;
+    /** out_proj.bias (E). */
+    outProjBias?: VectorInput;
+    /** bias_k and bias_v (E each; PyTorch stores them as (1, 1, E)): add_bias_kv=True. */
+    biasK?: VectorInput;
+    biasV?: VectorInput;
+    /** Width of key and of value. Default embedDim. */
+    kdim?: number;
+    vdim?: number;
+    /** (L, E). */
+    query: MatrixInput;
+    /** (S, kdim). */
+    key: MatrixInput;
+    /** (S, vdim). */
+    value: MatrixInput;
+    /** (L, S): booleans (true = not allowed) or numbers added to the scores (or -Infinity). */
+    attnMask?: BoolMatrixInput | MatrixInput;
+    /** (S): true = ignore this key. */
+    keyPaddingMask?: readonly boolean[];
+    /** Return the attention weights. Default true. */
+    needWeights?: boolean;
+    /** Average the weights over heads (L, S') or keep them per head (h, L, S'). Default true. */
+    averageAttnWeights?: boolean;
+  }
+
+  /** S' = S, or S + 1 with biasK / biasV. A fully masked query row is NaN, as in PyTorch. */
+  interface TorchMultiheadAttentionResult {
+    /** (L, E). */
+    attnOutput: Matrix;
+    /** (L, S') averaged, (numHeads, L, S') per head, or null when needWeights is false. */
+    attnWeights: Matrix | MatrixStack | null;
+  }
+
+  // ---- parameterCount / packLessonWeights -----------------------------------------------------
+
+  interface ParameterCountOptions {
+    /** embed_dim E (at most 16777216), divisible by numHeads. */
+    embedDim: number;
+    numHeads: number;
+    /** in_proj_bias and out_proj.bias. Default true, like PyTorch. */
+    bias?: boolean;
+    /** bias_k and bias_v. Default false. */
+    addBiasKv?: boolean;
+    /** Default embedDim. */
+    kdim?: number;
+    vdim?: number;
+  }
+
+  interface TensorInfo {
+    /** As in named_parameters(): 'in_proj_weight', 'out_proj.weight', ... */
+    name: string;
+    shape: number[];
+    numel: number;
+  }
+
+  interface ParameterCountResult {
+    /** sum(p.numel() for p in mha.parameters()). */
+    total: number;
+    /** In named_parameters() order. */
+    tensors: TensorInfo[];
+  }
+
+  interface PackLessonWeightsOptions {
+    /** The lesson's weights, each (E, E). */
+    wq: MatrixInput;
+    wk: MatrixInput;
+    wv: MatrixInput;
+    wo: MatrixInput;
+    /** All four or none, E each. */
+    bq?: VectorInput;
+    bk?: VectorInput;
+    bv?: VectorInput;
+    bo?: VectorInput;
+  }
+
+  interface PackLessonWeightsResult {
+    /** [wq^T; wk^T; wv^T], (3E, E). */
+    inProjWeight: Matrix;
+    /** wo^T, (E, E). */
+    outProjWeight: Matrix;
+    /** [bq; bk; bv] (3E), only when biases were given. */
+    inProjBias?: number[];
+    /** bo (E), only when biases were given. */
+    outProjBias?: number[];
+  }
+
+  // ---- comparisons ----------------------------------------------------------------------------
+
+  interface CompareHeadsOptions {
+    /** (numHeads, L, S): one weight matrix per head, all the same shape. */
+    headWeights: readonly MatrixInput[];
+    /** np.allclose's rtol, finite >= 0. Default 1e-5. */
+    rtol?: number;
+    /** np.allclose's atol, finite >= 0. Default 1e-8. */
+    atol?: number;
+  }
+
+  interface HeadPair {
+    a: number;
+    b: number;
+    /** np.allclose(headWeights[a], headWeights[b], rtol, atol). */
+    allclose: boolean;
+    /** max |headWeights[a] - headWeights[b]|. */
+    maxAbsDiff: number;
+    /** Mean over query rows of the Jensen-Shannon divergence (natural log, 0 .. ln 2). */
+    meanJsDivergence: number;
+  }
+
+  interface AllcloseOptions {
+    /** Same shape as b. */
+    a: MatrixInput;
+    b: MatrixInput;
+    /** Default 1e-5. */
+    rtol?: number;
+    /** Default 1e-8. */
+    atol?: number;
+    /** NaN equals NaN. Default false. */
+    equalNan?: boolean;
+  }
+
+  interface MaxAbsDiffOptions {
+    /** Same shape as b. */
+    a: MatrixInput;
+    b: MatrixInput;
+  }
+
+  interface HeapStats {
+    /** Size of the WebAssembly memory in bytes (it only grows). */
+    heapBytes: number;
+    /** Bytes malloc has in use; 0 between calls. */
+    usedBytes: number;
+  }
+
+  interface Limits {
+    /** 4294967295. */
+    maxSeed: number;
+    /** 2048. */
+    maxTokens: number;
+    /** 2048. */
+    maxDModel: number;
+  }
+
+  // ---- the API --------------------------------------------------------------------------------
+
+  interface Headwise {
+    /**
+     * Exactly `np.random.seed(seed); X = randn(tokens, dModel); Wq, Wk, Wv, Wo = randn(dModel,
+     * dModel) x4` (then, only with bias, `bq, bk, bv, bo = randn(dModel) x4`), then the lesson's
+     * multi-head pipeline.
+     */
+    seedExperiment(options: SeedExperimentOptions): SeedExperimentResult;
+
+    /** The lesson's pipeline on given matrices. */
+    multiHeadAttention(options: MultiHeadAttentionOptions): MhaResult;
+
+    /**
+     * PyTorch 1.13 nn.MultiheadAttention.forward on unbatched input (eval, no dropout). The
+     * overloads narrow attnWeights: null without weights, per head when not averaged.
+     */
+    torchMultiheadAttention(
+      options: TorchMultiheadAttentionOptions & { needWeights: false }
+    ): TorchMultiheadAttentionResult & { attnWeights: null };
+    torchMultiheadAttention(
+      options: TorchMultiheadAttentionOptions & { needWeights?: true; averageAttnWeights: false }
+    ): TorchMultiheadAttentionResult & { attnWeights: MatrixStack };
+    torchMultiheadAttention(
+      options: TorchMultiheadAttentionOptions & { needWeights?: true; averageAttnWeights?: true }
+    ): TorchMultiheadAttentionResult & { attnWeights: Matrix };
+    torchMultiheadAttention(options: TorchMultiheadAttentionOptions): TorchMultiheadAttentionResult;
+
+    /** nn.MultiheadAttention's named_parameters(): names, shapes, counts, total. */
+    parameterCount(options: ParameterCountOptions): ParameterCountResult;
+
+    /** The lesson's weights in PyTorch's layout (nn.Linear computes x @ W^T). */
+    packLessonWeights(options: PackLessonWeightsOptions): PackLessonWeightsResult;
+
+    /** Every pair a < b of heads, in order (0,1), (0,2), ..., (1,2), ... */
+    compareHeads(options: CompareHeadsOptions): HeadPair[];
+
+    /** np.allclose with the same semantics (shapes must be equal; no broadcasting). */
+    allclose(options: AllcloseOptions): boolean;
+
+    /** max |a - b| (NaN if any difference is NaN). */
+    maxAbsDiff(options: MaxAbsDiffOptions): number;
+
+    /** Memory use of the module (for leak checks). */
+    heapStats(): HeapStats;
+
+    /** The size limits of seedExperiment. */
+    readonly limits: Readonly<Limits>;
+
+    /** The package version, e.g. '0.1.0'. */
+    readonly version: string;
+  }
+}
+
+export = createHeadwise;
+export as namespace createHeadwise;
