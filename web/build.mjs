@@ -1,0 +1,37 @@
+// Builds the static site into dist/: bundles web/src/main.js into dist/app.js (an IIFE, so it
+// runs from file:// as a classic script) and copies index.html, styles.css and favicon.svg.
+// dist/headwise.js (the WASM module, built by `npm run build:wasm`) is left untouched.
+
+import { build } from 'esbuild';
+import { copyFile, mkdir, access } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const root = dirname(web);
+const dist = join(root, 'dist');
+
+await mkdir(dist, { recursive: true });
+
+await build({
+  entryPoints: [join(web, 'src', 'main.js')],
+  outfile: join(dist, 'app.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  sourcemap: false,
+  minify: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+for (const file of ['index.html', 'styles.css', 'favicon.svg']) {
+  await copyFile(join(web, file), join(dist, file));
+}
+
+try {
+  await access(join(dist, 'headwise.js'));
+} catch {
+  console.warn('warning: dist/headwise.js is missing; run `npm run build:wasm` to build the module.');
+}
+console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js');

@@ -1,0 +1,78 @@
+// Colour scale for attention weights: a single-hue blue ramp (colour-blind safe, ordered by
+// lightness). The light scheme runs from near-white (0) to deep blue (1); the dark scheme from
+// near-background navy (0) to pale blue (1). Text on each cell is black or white, whichever has
+// the higher contrast, which is always at least 4.58:1 (the best of the two is >= sqrt(21)).
+
+/** @typedef {[number, number, number]} RGB */
+
+/** @type {RGB[]} ColorBrewer "Blues" (9 classes), light to dark. */
+const BLUES = [
+  [247, 251, 255], [222, 235, 247], [198, 219, 239], [158, 202, 225], [107, 174, 214],
+  [66, 146, 198], [33, 113, 181], [8, 81, 156], [8, 48, 107],
+];
+
+/** @type {RGB[]} A dark-scheme ramp: navy to pale blue, monotone in lightness. */
+const BLUES_DARK = [
+  [16, 26, 44], [18, 44, 82], [20, 64, 122], [27, 88, 160], [45, 115, 190],
+  [77, 145, 210], [118, 174, 226], [165, 203, 239], [214, 232, 250],
+];
+
+/** @returns {boolean} */
+export function prefersDark() {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+}
+
+/**
+ * @param {number} t in [0, 1] (clamped; NaN maps to the lowest colour)
+ * @param {boolean} dark
+ * @returns {RGB}
+ */
+export function rampRGB(t, dark) {
+  const stops = dark ? BLUES_DARK : BLUES;
+  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  const pos = x * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(pos));
+  const f = pos - i;
+  const a = stops[i];
+  const b = stops[i + 1];
+  /** @param {number} k */
+  const mix = (k) => Math.round(a[k] + (b[k] - a[k]) * f);
+  return [mix(0), mix(1), mix(2)];
+}
+
+/** @param {number} c 0..255 */
+function channel(c) {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+}
+
+/**
+ * WCAG relative luminance.
+ * @param {RGB} rgb
+ */
+export function luminance([r, g, b]) {
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+/**
+ * WCAG contrast ratio of two luminances.
+ * @param {number} l1
+ * @param {number} l2
+ */
+export function contrast(l1, l2) {
+  const [hi, lo] = l1 > l2 ? [l1, l2] : [l2, l1];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/**
+ * Background and text colour for a weight in [0, 1].
+ * @param {number} t
+ * @param {boolean} dark
+ * @returns {{bg: string, fg: string, rgb: RGB}}
+ */
+export function cellColors(t, dark) {
+  const rgb = rampRGB(t, dark);
+  const l = luminance(rgb);
+  const fg = contrast(l, 0) >= contrast(l, 1) ? '#000' : '#fff';
+  return { bg: `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`, fg, rgb };
+}

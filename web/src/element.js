@@ -1,0 +1,122 @@
+// Base class for every Headwise widget: a light-DOM custom element fed by a Store.
+// A widget builds its skeleton once (build), then updates from the store's state (update)
+// whenever the store changes. Widgets are self-sufficient: drop one on any page that loads
+// headwise.js and app.js and it renders from the shared store (or from `el.store = …`).
+
+import { getStore } from './store.js';
+import { h, replace } from './dom.js';
+import { messageOf } from './errors.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+export class HwElement extends HTMLElement {
+  constructor() {
+    super();
+    /** @type {Store|null} */
+    this._store = null;
+    this._built = false;
+    this._onChange = () => this.refresh();
+    /** @type {HTMLElement|null} */
+    this._status = null;
+  }
+
+  /** @returns {Store} */
+  get store() {
+    if (!this._store) this._store = getStore();
+    return this._store;
+  }
+
+  /** @param {Store} store */
+  set store(store) {
+    if (this._store) this._store.removeEventListener('change', this._onChange);
+    this._store = store;
+    if (this.isConnected) {
+      store.addEventListener('change', this._onChange);
+      this.refresh();
+    }
+  }
+
+  /** Inline elements (a number in a sentence) get no widget frame and no status line. */
+  static get inline() {
+    return false;
+  }
+
+  connectedCallback() {
+    if (!this._built) {
+      if (!(/** @type {typeof HwElement} */ (this.constructor)).inline) {
+        this.classList.add('hw-widget');
+        this._status = h('p', { class: 'hw-widget-status', role: 'status' });
+        this.appendChild(this._status);
+      }
+      this.build();
+      this._built = true;
+    }
+    this.store.addEventListener('change', this._onChange);
+    this.refresh();
+  }
+
+  disconnectedCallback() {
+    if (this._store) this._store.removeEventListener('change', this._onChange);
+  }
+
+  /** Re-render from the store. */
+  refresh() {
+    const store = this.store;
+    if (!store.hw) {
+      this.setStatus(store.loadError
+        ? `The computation module could not be loaded: ${store.loadError}`
+        : 'Loading the computation module…', Boolean(store.loadError));
+      this.toggleAttribute('data-ready', false);
+      return;
+    }
+    this.setStatus('');
+    try {
+      this.update(store);
+      this.toggleAttribute('data-ready', true);
+    } catch (e) {
+      console.error(`${this.localName}:`, e);
+      this.setStatus(`Something went wrong while drawing this part: ${messageOf(e)}`, true);
+    }
+  }
+
+  /**
+   * @param {string} text
+   * @param {boolean} [isError]
+   */
+  setStatus(text, isError = false) {
+    if (!this._status) return;
+    this._status.textContent = text;
+    this._status.hidden = text === '';
+    this._status.classList.toggle('hw-error', isError);
+  }
+
+  /**
+   * Mark the widget as showing the last valid settings while the current ones are invalid.
+   * @param {HTMLElement} slot  where the notice goes
+   * @param {boolean} stale
+   * @param {string} [what]
+   */
+  markStale(slot, stale, what = 'the last valid settings') {
+    this.toggleAttribute('data-stale', stale);
+    replace(slot, stale ? [h('span', { text: `Showing ${what}. Fix the setting marked in red to update this part.` })] : []);
+    slot.hidden = !stale;
+  }
+
+  /** Build the skeleton once. */
+  build() {}
+
+  /**
+   * Render from the store.
+   * @param {Store} _store
+   */
+  update(_store) {}
+}
+
+/**
+ * Register a custom element once (embedding pages may load app.js more than once).
+ * @param {string} name
+ * @param {CustomElementConstructor} ctor
+ */
+export function define(name, ctor) {
+  if (!customElements.get(name)) customElements.define(name, ctor);
+}

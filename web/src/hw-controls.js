@@ -1,0 +1,220 @@
+// <hw-controls>: the settings panel. Parses each field into a number and hands it to the store
+// unchanged; the module decides what is valid, and its message appears beside the control.
+
+import { HwElement, define } from './element.js';
+import { h, replace } from './dom.js';
+import { defaultLabel, labelOf } from './store.js';
+
+/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('./store.js').State} State */
+
+/**
+ * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
+ * @param {HTMLInputElement} input
+ * @returns {{value: number|null, problem: string|null}}
+ */
+export function parseNumberField(input) {
+  const raw = input.value.trim();
+  if (raw === '') {
+    return { value: null, problem: input.validity && input.validity.badInput ? 'Enter a number.' : 'Required: enter a number.' };
+  }
+  const n = Number(raw);
+  if (Number.isNaN(n)) return { value: null, problem: 'Enter a number.' };
+  return { value: n, problem: null };
+}
+
+/**
+ * Keep a number input in step with the state without fighting the student's typing.
+ * @param {HTMLInputElement} input
+ * @param {number|null} value
+ */
+export function reflectNumber(input, value) {
+  if (value === null) return; // the field holds what the student typed
+  const typed = input.value.trim() === '' ? null : Number(input.value);
+  if (typed !== value) input.value = String(value);
+}
+
+/**
+ * A labelled number field with its error slot.
+ * @param {string} id
+ * @param {string} label
+ * @param {string} hint
+ */
+export function numberField(id, label, hint) {
+  const input = /** @type {HTMLInputElement} */ (h('input', {
+    id, name: id, type: 'number', step: '1', inputmode: 'numeric', autocomplete: 'off',
+    'aria-describedby': `${id}-hint ${id}-error`,
+  }));
+  const error = h('p', { class: 'hw-error', id: `${id}-error`, 'data-error-for': id, role: 'alert' });
+  const wrap = h('div', { class: 'hw-field' }, [
+    h('label', { for: id, text: label }),
+    input,
+    h('p', { class: 'hw-hint', id: `${id}-hint`, text: hint }),
+    error,
+  ]);
+  return { wrap, input, error };
+}
+
+/**
+ * Show (or clear) an error message in a slot and mark the input invalid.
+ * @param {HTMLElement} slot
+ * @param {HTMLElement|null} input
+ * @param {string|undefined|null} message
+ */
+export function showError(slot, input, message) {
+  slot.textContent = message || '';
+  slot.hidden = !message;
+  if (input) {
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+}
+
+const FIELDS = /** @type {const} */ ([
+  ['seed', 'seed', 'Seed', 'np.random.seed(seed): X and the weights are drawn from it.'],
+  ['tokens', 'tokens', 'Tokens (n)', 'Rows of X: how many tokens attend to each other.'],
+  ['d-model', 'dModel', 'd_model', 'Width of X and of Wq, Wk, Wv, Wo.'],
+  ['num-heads', 'numHeads', 'num_heads', 'How many chunks each of Q, K, V is split into.'],
+]);
+
+class HwControls extends HwElement {
+  build() {
+    /** @type {Record<string, {input: HTMLInputElement, error: HTMLElement, field: keyof State}>} */
+    this.fields = {};
+    const form = h('form', { class: 'hw-controls', id: 'settings', 'aria-labelledby': 'settings-title' });
+    form.addEventListener('submit', (e) => e.preventDefault());
+    form.appendChild(h('h2', { id: 'settings-title', class: 'hw-controls-title', text: 'Settings' }));
+    form.appendChild(h('p', { class: 'hw-hint', text: 'Every number on the page is recomputed as you change these.' }));
+
+    const grid = h('div', { class: 'hw-controls-grid' });
+    for (const [id, field, label, hint] of FIELDS) {
+      const { wrap, input, error } = numberField(id, label, hint);
+      input.addEventListener('input', () => this.onNumber(id, field, input));
+      this.fields[id] = { input, error, field };
+      grid.appendChild(wrap);
+    }
+    form.appendChild(grid);
+
+    // Checkboxes.
+    this.bias = /** @type {HTMLInputElement} */ (h('input', { id: 'bias', name: 'bias', type: 'checkbox' }));
+    this.causal = /** @type {HTMLInputElement} */ (h('input', { id: 'causal', name: 'causal', type: 'checkbox' }));
+    this.bias.addEventListener('change', () => this.store.set({ bias: this.bias.checked }, 'bias'));
+    this.causal.addEventListener('change', () => this.store.set({ causal: this.causal.checked }, 'causal'));
+    form.appendChild(h('div', { class: 'hw-checks' }, [
+      h('div', { class: 'hw-check' }, [this.bias, h('label', { for: 'bias', text: 'Bias terms (bq, bk, bv, bo)' })]),
+      h('div', { class: 'hw-check' }, [this.causal, h('label', { for: 'causal', text: 'Causal mask (token i sees tokens 0…i only)' })]),
+    ]));
+
+    // Query token.
+    this.query = /** @type {HTMLSelectElement} */ (h('select', { id: 'query-token', name: 'query-token' }));
+    this.query.addEventListener('change', () => this.store.set({ query: Number(this.query.value) }, 'query-token'));
+    form.appendChild(h('div', { class: 'hw-field' }, [
+      h('label', { for: 'query-token', text: 'Query token (highlighted row)' }),
+      this.query,
+    ]));
+
+    // Token labels.
+    this.labelsBox = h('div', { class: 'hw-labels', id: 'token-labels' });
+    this.labelsDetails = /** @type {HTMLDetailsElement} */ (h('details', { class: 'hw-labels-details' }, [
+      h('summary', { text: 'Token labels' }),
+      h('p', { class: 'hw-hint', text: 'Names for the tokens, shown beside their index. X is random, so a label is only a name.' }),
+      this.labelsBox,
+    ]));
+    this.labelsDetails.addEventListener('toggle', () => this.renderLabels(true));
+    form.appendChild(this.labelsDetails);
+
+    this.general = h('p', { class: 'hw-error', 'data-error-for': 'general', role: 'alert' });
+    form.appendChild(this.general);
+
+    const reset = h('button', { type: 'button', class: 'hw-button', id: 'reset', text: 'Back to the lesson\'s settings' });
+    reset.addEventListener('click', () => {
+      for (const id of Object.keys(this.fields)) this.store.setInputError(id, null);
+      this.store.set({ seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false, query: 0, labels: [] }, 'reset');
+      this.refreshAll = true;
+    });
+    form.appendChild(h('div', { class: 'hw-controls-actions' }, [reset]));
+    this.appendChild(form);
+    this.labelsFor = -1;
+  }
+
+  /**
+   * @param {string} id
+   * @param {keyof State} field
+   * @param {HTMLInputElement} input
+   */
+  onNumber(id, field, input) {
+    const { value, problem } = parseNumberField(input);
+    this.store.setInputError(id, problem);
+    this.store.set({ [field]: value }, id);
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const s = store.state;
+    const errors = store.errors();
+    for (const [id, { input, error, field }] of Object.entries(this.fields)) {
+      if (this.refreshAll) input.value = String(s[field]);
+      else reflectNumber(input, /** @type {number|null} */ (s[field]));
+      showError(error, input, errors[id]);
+    }
+    this.refreshAll = false;
+    this.bias.checked = s.bias;
+    this.causal.checked = s.causal;
+    showError(this.general, null, errors.general);
+
+    // The query menu lists the tokens of the last run that computed.
+    const ex = store.experiment();
+    const run = ex.result || ex.lastGood;
+    const n = run ? run.tokens : 0;
+    const labelsKey = JSON.stringify([n, s.labels.slice(0, n)]);
+    if (labelsKey !== this.queryKey) {
+      this.queryKey = labelsKey;
+      const options = [];
+      for (let i = 0; i < n; i += 1) {
+        options.push(h('option', { value: String(i), text: `${i} · ${labelOf(s, i)}` }));
+      }
+      replace(this.query, options);
+    }
+    const q = Math.min(s.query, Math.max(0, n - 1));
+    if (this.query.value !== String(q)) this.query.value = String(q);
+
+    this.renderLabels(false);
+  }
+
+  /**
+   * Token-label inputs, built when the panel is open (up to the current token count).
+   * @param {boolean} force
+   */
+  renderLabels(force) {
+    if (!this.labelsDetails.open) return;
+    const s = this.store.state;
+    const ex = this.store.experiment();
+    const run = ex.result || ex.lastGood;
+    const n = run ? run.tokens : 0;
+    if (!force && n === this.labelsFor) {
+      // Keep values in step (e.g. after a hash change) without disturbing the focused field.
+      this.labelsBox.querySelectorAll('input').forEach((input, i) => {
+        if (document.activeElement !== input && input.value !== labelOf(s, i)) input.value = labelOf(s, i);
+      });
+      return;
+    }
+    this.labelsFor = n;
+    const rows = [];
+    for (let i = 0; i < n; i += 1) {
+      const input = /** @type {HTMLInputElement} */ (h('input', {
+        id: `label-${i}`, type: 'text', dir: 'auto', autocomplete: 'off', spellcheck: 'false',
+        'data-token': String(i),
+      }));
+      input.value = labelOf(s, i);
+      input.addEventListener('input', () => {
+        const labels = this.store.state.labels.slice();
+        labels[i] = input.value === '' ? defaultLabel(i) : input.value;
+        this.store.set({ labels }, 'labels');
+      });
+      rows.push(h('div', { class: 'hw-label-row' }, [h('label', { for: `label-${i}`, text: `Token ${i}` }), input]));
+    }
+    replace(this.labelsBox, rows);
+  }
+}
+
+define('hw-controls', HwControls);

@@ -1,0 +1,139 @@
+// <hw-exercise-dmodel>: exercise 2. The student's own d_model: every head count that divides
+// it, each with its parameter total from the module, and any head count they try, which the
+// module refuses with its own message when it does not divide d_model.
+
+import { HwElement, define } from './element.js';
+import { h, replace } from './dom.js';
+import { fmtInt } from './format.js';
+import { messageOf } from './errors.js';
+import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+/**
+ * The head counts to tabulate: the divisors of d (a listing, not a validity check: each one
+ * still goes through the module). Empty for values that are not whole numbers.
+ * @param {number} d
+ * @returns {number[]}
+ */
+function headCountsFor(d) {
+  if (!Number.isSafeInteger(d) || d < 1 || d > 1e12) return [];
+  const small = [];
+  const large = [];
+  for (let i = 1; i * i <= d; i += 1) {
+    if (d % i === 0) {
+      small.push(i);
+      if (i * i !== d) large.unshift(d / i);
+    }
+  }
+  return [...small, ...large];
+}
+
+class HwExerciseDModel extends HwElement {
+  build() {
+    const dm = numberField('ex2-d-model', 'Your d_model', 'Try 12, 64 or 768.');
+    const hd = numberField('ex2-heads', 'Try a head count', 'Pick one that does not divide your d_model to see it refused.');
+    this.dm = dm;
+    this.hd = hd;
+    dm.input.addEventListener('input', () => {
+      const { value, problem } = parseNumberField(dm.input);
+      this.store.setInputError('ex2-d-model', problem);
+      this.store.set({ ex2DModel: value }, 'ex2-d-model');
+    });
+    hd.input.addEventListener('input', () => {
+      const { value, problem } = parseNumberField(hd.input);
+      this.store.setInputError('ex2-heads', problem);
+      this.store.set({ ex2Heads: value }, 'ex2-heads');
+    });
+    this.tableBox = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Parameter totals by head count' });
+    this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex2-verdict', 'aria-live': 'polite' });
+    this.tryResult = h('p', { class: 'hw-try', 'data-testid': 'ex2-try', 'aria-live': 'polite' });
+    this.appendChild(h('div', { class: 'hw-ex-controls' }, [dm.wrap]));
+    this.appendChild(this.verdict);
+    this.appendChild(this.tableBox);
+    this.appendChild(h('div', { class: 'hw-ex-controls' }, [hd.wrap]));
+    this.appendChild(this.tryResult);
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const s = store.state;
+    reflectNumber(this.dm.input, s.ex2DModel);
+    reflectNumber(this.hd.input, s.ex2Heads);
+    const key = JSON.stringify([s.ex2DModel, s.ex2Heads, s.bias, store.inputErrors['ex2-d-model'], store.inputErrors['ex2-heads']]);
+    if (key === this.key) return;
+    this.key = key;
+    const bias = s.bias;
+
+    // The table of every dividing head count.
+    const dMissing = store.inputErrors['ex2-d-model'];
+    let dError = dMissing || null;
+    /** @type {{numHeads: number, total: number}[]} */
+    const rows = [];
+    if (!dMissing) {
+      try {
+        // Ask the module about d_model itself first (one head always divides).
+        store.memo(`pc|${s.ex2DModel}|1|${bias}`, () => store.hw.parameterCount({ embedDim: s.ex2DModel, numHeads: 1, bias }));
+        for (const numHeads of headCountsFor(/** @type {number} */ (s.ex2DModel))) {
+          const c = store.memo(`pc|${s.ex2DModel}|${numHeads}|${bias}`, () => store.hw.parameterCount({ embedDim: s.ex2DModel, numHeads, bias }));
+          rows.push({ numHeads, total: c.total });
+        }
+      } catch (e) {
+        dError = messageOf(e);
+      }
+    }
+    showError(this.dm.error, this.dm.input, dError);
+    if (dError || rows.length === 0) {
+      replace(this.tableBox, []);
+      replace(this.verdict, []);
+      this.verdict.dataset.equal = '';
+    } else {
+      const equal = rows.every((r) => r.total === rows[0].total);
+      this.verdict.dataset.equal = String(equal);
+      replace(this.verdict, [
+        h('strong', { text: equal ? 'Never changes. ' : 'Changes! ' }),
+        `${rows.length} head count${rows.length === 1 ? '' : 's'} divide d_model = ${s.ex2DModel}; every one gives ${equal ? fmtInt(rows[0].total) : 'a different total'} parameters${bias ? ' (with bias)' : ' (without bias)'}.`,
+      ]);
+      replace(this.tableBox, [h('table', { class: 'hw-table hw-ex2-table' }, [
+        h('caption', { text: `nn.MultiheadAttention(${s.ex2DModel}, num_heads, bias=${bias ? 'True' : 'False'})` }),
+        h('thead', {}, [h('tr', {}, [
+          h('th', { scope: 'col', text: 'num_heads' }),
+          h('th', { scope: 'col', class: 'hw-num', text: 'd_head' }),
+          h('th', { scope: 'col', class: 'hw-num', text: 'Total parameters' }),
+        ])]),
+        h('tbody', {}, rows.map((r) => h('tr', { 'data-testid': 'ex2-row', 'data-heads': String(r.numHeads) }, [
+          h('th', { scope: 'row', text: String(r.numHeads) }),
+          h('td', { class: 'hw-num', text: String(/** @type {number} */ (s.ex2DModel) / r.numHeads) }),
+          h('td', { class: 'hw-num', text: fmtInt(r.total) }),
+        ]))),
+      ])]);
+    }
+
+    // The head count the student tries.
+    const hMissing = store.inputErrors['ex2-heads'];
+    if (hMissing) {
+      showError(this.hd.error, this.hd.input, hMissing);
+      replace(this.tryResult, []);
+      return;
+    }
+    if (dMissing) {
+      showError(this.hd.error, this.hd.input, null);
+      replace(this.tryResult, []);
+      return;
+    }
+    try {
+      const c = store.memo(`pc|${s.ex2DModel}|${s.ex2Heads}|${bias}`, () => store.hw.parameterCount({ embedDim: s.ex2DModel, numHeads: s.ex2Heads, bias }));
+      showError(this.hd.error, this.hd.input, null);
+      this.tryResult.dataset.accepted = 'true';
+      replace(this.tryResult, [`Accepted: ${s.ex2Heads} head${s.ex2Heads === 1 ? '' : 's'} at d_model = ${s.ex2DModel} has ${fmtInt(c.total)} parameters, the same as every row above.`]);
+    } catch (e) {
+      const message = messageOf(e);
+      // A problem with d_model itself is already shown beside the d_model field.
+      showError(this.hd.error, this.hd.input, dError ? null : message);
+      this.tryResult.dataset.accepted = 'false';
+      replace(this.tryResult, dError ? [] : ['Refused by the module, as PyTorch refuses it too: each head needs an equal share of d_model.']);
+    }
+  }
+}
+
+define('hw-exercise-dmodel', HwExerciseDModel);

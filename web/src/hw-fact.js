@@ -1,0 +1,30 @@
+// <hw-fact name="h0-t2"></hw-fact>: one number from the lesson's run, computed by the module.
+
+import { HwElement, define } from './element.js';
+import { lessonFacts } from './facts.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+class HwFact extends HwElement {
+  static get inline() {
+    return true;
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const name = this.getAttribute('name') || '';
+    const facts = lessonFacts(store);
+    const value = facts[name];
+    this.textContent = value === undefined ? '?' : value;
+  }
+
+  refresh() {
+    if (!this.store.hw) {
+      if (this.textContent === '') this.textContent = '…';
+      return;
+    }
+    super.refresh();
+  }
+}
+
+define('hw-fact', HwFact);

@@ -1,0 +1,394 @@
+// <hw-head-weights>: every head's n×n attention weights side by side, the query token's row
+// highlighted in all of them, the "same pattern?" verdict and a comparison of every pair.
+// n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
+// values are read out on hover and with the arrow keys.
+
+import { HwElement, define } from './element.js';
+import { h, replace, code } from './dom.js';
+import { fmt3, fmtSig, numpyArrayStr } from './format.js';
+import { cellColors, prefersDark, rampRGB } from './color.js';
+import { tokenHeader, tokenText } from './tokens.js';
+import { messageOf } from './errors.js';
+
+/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('./store.js').State} State */
+
+/** Largest n drawn as tables; above it, canvases. */
+export const TABLE_MAX_TOKENS = 16;
+/** Heads drawn at once; more are paged. */
+const HEADS_PER_PAGE = 16;
+/** Pairwise comparisons are listed up to this many heads (120 pairs). */
+const PAIRS_MAX_HEADS = 16;
+/** The NumPy-style printout of the query rows is shown up to this many tokens. */
+const PRINT_MAX_TOKENS = 32;
+
+/**
+ * A divergence as shown: the module's number, or "n/a" when it could not be computed (NaN).
+ * @param {number} x
+ */
+export function divergenceText(x) {
+  return Number.isFinite(x) ? fmtSig(x) : 'n/a';
+}
+
+class HwHeadWeights extends HwElement {
+  build() {
+    this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
+    this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
+    this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
+    this.pairsBox = h('div', { class: 'hw-pairs' });
+    this.legend = h('div', { class: 'hw-legend', 'aria-hidden': 'true' });
+    this.pager = h('div', { class: 'hw-pager' });
+    this.grid = h('div', { class: 'hw-heads' });
+    this.appendChild(this.staleNote);
+    this.appendChild(h('div', { class: 'hw-verdict-box' }, [this.printout, this.verdict]));
+    this.appendChild(h('div', { class: 'hw-heads-head' }, [this.legend, this.pager]));
+    this.appendChild(this.grid);
+    this.appendChild(this.pairsBox);
+    this.firstHead = 0;
+    /** @type {{canvas: HTMLCanvasElement, head: number, weights: number[][], cursor: [number, number], readout: HTMLElement}[]} */
+    this.canvases = [];
+    if (typeof matchMedia === 'function') {
+      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+        this.drawKey = '';
+        this.refresh();
+      });
+    }
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const ex = store.experiment();
+    const run = ex.result || ex.lastGood;
+    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    if (!run) {
+      replace(this.grid, []);
+      this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
+      return;
+    }
+    const s = store.state;
+    const numHeads = run.numHeads;
+    if (this.firstHead >= numHeads) this.firstHead = 0;
+    const dark = prefersDark();
+    const drawKey = JSON.stringify([s.labels.slice(0, run.tokens), this.firstHead, dark]);
+    const resultChanged = this._run !== run;
+    this._run = run;
+    const query = Math.min(s.query, run.tokens - 1);
+    if (drawKey !== this.drawKey || resultChanged) {
+      this.drawKey = drawKey;
+      this.drawHeads(store, run, dark);
+      this.drawLegend(dark);
+      this.drawPairs(store, run);
+    }
+    this.highlightQuery(query);
+    this.drawPrintout(store, run, query);
+  }
+
+  /**
+   * @param {Store} store
+   * @param {any} run
+   */
+  drawPairs(store, run) {
+    const numHeads = run.numHeads;
+    this.verdict.dataset.same = '';
+    if (numHeads < 2) {
+      this.verdict.textContent = 'Only one head, so there is nothing to compare. Set num_heads to 2 or more.';
+      replace(this.pairsBox, []);
+      return;
+    }
+    let pairs;
+    try {
+      if (numHeads <= PAIRS_MAX_HEADS) {
+        pairs = store.hw.compareHeads({ headWeights: run.headWeights });
+      } else {
+        const w = run.headWeights;
+        pairs = [{ a: 0, b: 1, allclose: store.hw.allclose({ a: w[0], b: w[1] }), maxAbsDiff: store.hw.maxAbsDiff({ a: w[0], b: w[1] }), meanJsDivergence: NaN }];
+      }
+    } catch (e) {
+      this.verdict.textContent = `The heads could not be compared: ${messageOf(e)}`;
+      replace(this.pairsBox, []);
+      return;
+    }
+    const first = pairs[0];
+    const same = first.allclose;
+    this.verdict.dataset.same = String(same);
+    const sentence = [
+      h('strong', { text: `Same pattern? ${same ? 'Yes' : 'No'}.` }),
+      ' ',
+      code(`np.allclose(weights[0], weights[1])`),
+      ` is ${same ? 'True' : 'False'}`,
+    ];
+    if (numHeads > 2 && numHeads <= PAIRS_MAX_HEADS) {
+      const differing = pairs.filter((p) => !p.allclose).length;
+      sentence.push(differing === pairs.length
+        ? `; and all ${pairs.length} pairs of heads differ.`
+        : `; ${differing} of the ${pairs.length} pairs of heads differ.`);
+    } else {
+      sentence.push('.');
+    }
+    replace(this.verdict, sentence);
+
+    if (numHeads > PAIRS_MAX_HEADS) {
+      replace(this.pairsBox, [h('p', { class: 'hw-hint', text: `With ${numHeads} heads there are too many pairs to list; choose ${PAIRS_MAX_HEADS} heads or fewer to compare every pair.` })]);
+      return;
+    }
+    const rows = pairs.map((p) => h('tr', { 'data-testid': 'pair', 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
+      h('th', { scope: 'row', text: `${p.a} and ${p.b}` }),
+      h('td', { text: p.allclose ? 'same' : 'different' }),
+      h('td', { class: 'hw-num', text: fmtSig(p.maxAbsDiff) }),
+      h('td', { class: 'hw-num', 'data-testid': 'divergence', title: Number.isFinite(p.meanJsDivergence) ? null : 'The module returned NaN for this divergence', text: divergenceText(p.meanJsDivergence) }),
+    ]));
+    const table = h('table', { class: 'hw-table hw-pairs-table', 'data-testid': 'pairs' }, [
+      h('caption', { text: 'Every pair of heads, same input' }),
+      h('thead', {}, [h('tr', {}, [
+        h('th', { scope: 'col', text: 'Heads' }),
+        h('th', { scope: 'col', text: 'allclose?' }),
+        h('th', { scope: 'col', class: 'hw-num', text: 'max |Δ|' }),
+        h('th', { scope: 'col', class: 'hw-num', text: 'Divergence' }),
+      ])]),
+      h('tbody', {}, rows),
+    ]);
+    replace(this.pairsBox, [
+      h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Pairs of heads' }, [table]),
+      h('p', { class: 'hw-hint', text: 'max |Δ| is the largest difference between any two corresponding weights. Divergence is the Jensen–Shannon divergence (in nats) between the two heads\' rows, averaged over the query tokens: 0 means identical distributions, ln 2 ≈ 0.693 means no overlap at all.' }),
+    ]);
+  }
+
+  /**
+   * The lesson's printout: each head's row for the query token, as NumPy prints it.
+   * @param {Store} store
+   * @param {any} run
+   * @param {number} query
+   */
+  drawPrintout(store, run, query) {
+    const key = `${this.drawKey}|${query}`;
+    if (key === this.printKey) return;
+    this.printKey = key;
+    // Long rows are better read from the heatmaps; the Python section prints them all.
+    this.printout.hidden = run.tokens > PRINT_MAX_TOKENS;
+    if (this.printout.hidden) return;
+    const lines = [];
+    const last = Math.min(run.numHeads, this.firstHead + HEADS_PER_PAGE);
+    for (let head = this.firstHead; head < last; head += 1) {
+      // print("...:", array) puts NumPy's own line breaks after the prefix, as here.
+      lines.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
+    }
+    if (run.numHeads >= 2) {
+      // The verdict line mirrors print(np.allclose(weights[0], weights[1])).
+      lines.push(`same pattern? ${this.verdict.dataset.same === 'true' ? 'True' : 'False'}`);
+    }
+    this.printout.textContent = lines.join('\n');
+  }
+
+  /** @param {boolean} dark */
+  drawLegend(dark) {
+    const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => {
+      const { bg, fg } = cellColors(t, dark);
+      const sw = h('span', { class: 'hw-swatch', text: fmt3(t) });
+      sw.style.backgroundColor = bg;
+      sw.style.color = fg;
+      return sw;
+    });
+    replace(this.legend, [h('span', { class: 'hw-legend-label', text: 'weight' }), ...stops]);
+  }
+
+  /**
+   * @param {Store} store
+   * @param {any} run
+   * @param {boolean} dark
+   */
+  drawHeads(store, run, dark) {
+    const s = store.state;
+    const n = run.tokens;
+    const numHeads = run.numHeads;
+    const last = Math.min(numHeads, this.firstHead + HEADS_PER_PAGE);
+    this.drawPager(numHeads, last);
+    this.canvases = [];
+    const figures = [];
+    for (let head = this.firstHead; head < last; head += 1) {
+      const weights = run.headWeights[head];
+      const caption = [
+        h('span', { class: 'hw-head-name', text: `Head ${head}` }),
+        h('span', { class: 'hw-head-dims', text: ` · ${n}×${n}, d_head = ${run.dHead}` }),
+      ];
+      if (n <= TABLE_MAX_TOKENS) {
+        figures.push(h('figure', { class: 'hw-head', 'data-head': String(head) }, [this.table(s, head, weights, caption, dark)]));
+      } else {
+        figures.push(this.canvasFigure(s, head, weights, caption, dark));
+      }
+    }
+    replace(this.grid, figures);
+    this.grid.classList.toggle('hw-heads-canvas', n > TABLE_MAX_TOKENS);
+  }
+
+  /**
+   * @param {number} numHeads
+   * @param {number} last
+   */
+  drawPager(numHeads, last) {
+    if (numHeads <= HEADS_PER_PAGE) {
+      replace(this.pager, []);
+      return;
+    }
+    const prev = h('button', { type: 'button', class: 'hw-button', text: '← Previous heads', disabled: this.firstHead === 0 });
+    const next = h('button', { type: 'button', class: 'hw-button', text: 'Next heads →', disabled: last >= numHeads });
+    prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); this.drawKey = ''; this.refresh(); });
+    next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; this.drawKey = ''; this.refresh(); });
+    replace(this.pager, [
+      h('span', { 'aria-live': 'polite', text: `Heads ${this.firstHead}–${last - 1} of ${numHeads} ` }),
+      prev, next,
+    ]);
+  }
+
+  /**
+   * @param {State} s
+   * @param {number} head
+   * @param {number[][]} weights
+   * @param {HTMLElement[]} caption
+   * @param {boolean} dark
+   */
+  table(s, head, weights, caption, dark) {
+    const n = weights.length;
+    const headRow = h('tr', {}, [h('td', { class: 'hw-corner' }, [
+      h('span', { class: 'hw-corner-q', text: 'query ↓' }), h('span', { class: 'hw-corner-k', text: 'key →' }),
+    ])]);
+    for (let j = 0; j < n; j += 1) headRow.appendChild(h('th', { scope: 'col', 'data-col': String(j) }, tokenHeader(s, j)));
+    const body = [];
+    for (let i = 0; i < n; i += 1) {
+      const rowHeader = h('th', { scope: 'row', class: 'hw-row-head', title: 'Click to make this the query token' }, tokenHeader(s, i));
+      rowHeader.addEventListener('click', () => this.store.set({ query: i }, 'query-token'));
+      const tr = h('tr', { 'data-token': String(i) }, [rowHeader]);
+      for (let j = 0; j < n; j += 1) {
+        const w = weights[i][j];
+        const { bg, fg } = cellColors(w, dark);
+        const td = h('td', { 'data-row': String(i), 'data-col': String(j), 'data-value': String(w), title: `query ${tokenText(s, i)} → key ${tokenText(s, j)}: ${w}`, text: fmt3(w) });
+        td.style.backgroundColor = bg;
+        td.style.color = fg;
+        tr.appendChild(td);
+      }
+      body.push(tr);
+    }
+    return h('table', { class: 'hw-weights', 'data-head': String(head) }, [
+      h('caption', {}, caption),
+      h('thead', {}, [headRow]),
+      h('tbody', {}, body),
+    ]);
+  }
+
+  /**
+   * @param {State} s
+   * @param {number} head
+   * @param {number[][]} weights
+   * @param {HTMLElement[]} caption
+   * @param {boolean} dark
+   */
+  canvasFigure(s, head, weights, caption, dark) {
+    const n = weights.length;
+    const scale = Math.max(1, Math.ceil(320 / n));
+    const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', {
+      class: 'hw-heatmap', 'data-head': String(head), width: String(n * scale), height: String(n * scale), tabindex: '0', role: 'img',
+      'aria-label': `Head ${head}: ${n} by ${n} attention weights. Arrow keys move through the cells; Enter makes the current row the query token.`,
+    }));
+    const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: 'Hover or focus the map to read a weight.' });
+    // The colours, computed once per head.
+    const base = document.createElement('canvas');
+    base.width = n;
+    base.height = n;
+    const bctx = base.getContext('2d');
+    if (bctx) {
+      const img = bctx.createImageData(n, n);
+      for (let i = 0; i < n; i += 1) {
+        for (let j = 0; j < n; j += 1) {
+          const [r, g, b] = rampRGB(weights[i][j], dark);
+          const k = (i * n + j) * 4;
+          img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = 255;
+        }
+      }
+      bctx.putImageData(img, 0, 0);
+    }
+    const entry = { canvas, base, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
+    this.canvases.push(entry);
+    const show = () => {
+      const [i, j] = entry.cursor;
+      if (i < 0) return;
+      readout.textContent = `Head ${head}: query ${tokenText(this.store.state, i)} → key ${tokenText(this.store.state, j)} = ${fmt3(weights[i][j])}`;
+      this.paint(entry);
+    };
+    canvas.addEventListener('mousemove', (e) => {
+      const rect = canvas.getBoundingClientRect();
+      const j = Math.min(n - 1, Math.max(0, Math.floor(((e.clientX - rect.left) / rect.width) * n)));
+      const i = Math.min(n - 1, Math.max(0, Math.floor(((e.clientY - rect.top) / rect.height) * n)));
+      entry.cursor = [i, j];
+      show();
+    });
+    canvas.addEventListener('click', () => {
+      if (entry.cursor[0] >= 0) this.store.set({ query: entry.cursor[0] }, 'query-token');
+    });
+    canvas.addEventListener('focus', () => {
+      if (entry.cursor[0] < 0) entry.cursor = [Math.min(this.store.state.query, n - 1), 0];
+      show();
+    });
+    canvas.addEventListener('keydown', (e) => {
+      let [i, j] = entry.cursor;
+      if (i < 0) [i, j] = [0, 0];
+      const step = e.shiftKey ? 8 : 1;
+      switch (e.key) {
+        case 'ArrowUp': i -= step; break;
+        case 'ArrowDown': i += step; break;
+        case 'ArrowLeft': j -= step; break;
+        case 'ArrowRight': j += step; break;
+        case 'Home': j = 0; break;
+        case 'End': j = n - 1; break;
+        case 'Enter': case ' ': this.store.set({ query: i }, 'query-token'); e.preventDefault(); return;
+        default: return;
+      }
+      e.preventDefault();
+      entry.cursor = [Math.min(n - 1, Math.max(0, i)), Math.min(n - 1, Math.max(0, j))];
+      show();
+    });
+    this.paint(entry);
+    return h('figure', { class: 'hw-head hw-head-canvas', 'data-head': String(head) }, [
+      h('figcaption', {}, caption),
+      h('div', { class: 'hw-heatmap-axes' }, [
+        h('span', { class: 'hw-axis-k', text: `key → (0 … ${n - 1})` }),
+        h('span', { class: 'hw-axis-q', text: `query ↓ (0 … ${n - 1})` }),
+        canvas,
+      ]),
+      readout,
+    ]);
+  }
+
+  /**
+   * Draw a heatmap with the query row and the cursor outlined.
+   * @param {any} entry
+   */
+  paint(entry) {
+    const { canvas, base, scale, weights } = entry;
+    const n = weights.length;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(base, 0, 0, n * scale, n * scale);
+    const q = Math.min(this.store.state.query, n - 1);
+    const lw = Math.max(2, scale);
+    ctx.lineWidth = lw;
+    ctx.strokeStyle = entry.dark ? '#ffb000' : '#c2410c';
+    ctx.strokeRect(lw / 2, q * scale - lw / 2, n * scale - lw, scale + lw);
+    const [i, j] = entry.cursor;
+    if (i >= 0) {
+      ctx.strokeStyle = entry.dark ? '#fff' : '#000';
+      ctx.lineWidth = Math.max(1, scale / 2);
+      ctx.strokeRect(j * scale, i * scale, scale, scale);
+    }
+  }
+
+  /** @param {number} query */
+  highlightQuery(query) {
+    this.grid.querySelectorAll('tr[data-query]').forEach((tr) => tr.removeAttribute('data-query'));
+    this.grid.querySelectorAll(`tr[data-token="${query}"]`).forEach((tr) => tr.setAttribute('data-query', 'true'));
+    this.grid.querySelectorAll('th.hw-row-head[aria-current]').forEach((th) => th.removeAttribute('aria-current'));
+    this.grid.querySelectorAll(`tr[data-token="${query}"] > th`).forEach((th) => th.setAttribute('aria-current', 'true'));
+    for (const entry of this.canvases) this.paint(entry);
+  }
+}
+
+define('hw-head-weights', HwHeadWeights);

@@ -1,0 +1,94 @@
+// <hw-pipeline>: the lesson's pipeline drawn with the shapes of the current run:
+// X → Q, K, V (n, d_model) → split into heads (n, d_head) → attention per head → concat → ·Wo.
+
+import { HwElement, define } from './element.js';
+import { h, replace } from './dom.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+/** Heads drawn in full; beyond this the middle ones are elided. */
+const SHOWN_HEADS = 4;
+
+/**
+ * @param {string} name
+ * @param {string} shape
+ * @param {string} [kind]
+ */
+function box(name, shape, kind = '') {
+  return h('div', { class: `hw-box ${kind}` }, [
+    h('span', { class: 'hw-box-name', text: name }),
+    h('span', { class: 'hw-box-shape', text: shape }),
+  ]);
+}
+
+/** @param {string} text */
+function arrow(text) {
+  return h('div', { class: 'hw-arrow' }, [h('span', { text })]);
+}
+
+class HwPipeline extends HwElement {
+  build() {
+    this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
+    this.diagram = h('figure', { class: 'hw-pipeline', 'data-testid': 'pipeline' });
+    this.appendChild(this.staleNote);
+    this.appendChild(this.diagram);
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const ex = store.experiment();
+    const run = ex.result || ex.lastGood;
+    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    if (!run || run === this._run) return;
+    this._run = run;
+    const n = run.tokens;
+    const d = run.dModel;
+    const dh = run.dHead;
+    const numHeads = run.numHeads;
+    const nd = `(${n}, ${d})`;
+    const ndh = `(${n}, ${dh})`;
+
+    /** @type {number[]} */
+    let heads = [];
+    for (let i = 0; i < numHeads; i += 1) heads.push(i);
+    const elided = numHeads > SHOWN_HEADS;
+    if (elided) heads = [0, 1, -1, numHeads - 1];
+
+    const columns = heads.map((head) => {
+      if (head < 0) {
+        return h('div', { class: 'hw-head-col hw-head-col-elided', 'aria-label': `heads 2 to ${numHeads - 2}` }, [
+          h('span', { class: 'hw-elided', text: `… ${numHeads - 3} more …` }),
+        ]);
+      }
+      return h('div', { class: 'hw-head-col', 'data-head': String(head) }, [
+        h('p', { class: 'hw-head-col-title', text: `head ${head}` }),
+        box(`Q${sub(head)} K${sub(head)} V${sub(head)}`, ndh, 'hw-box-split'),
+        arrow('softmax(Q·Kᵀ/√' + dh + ')'),
+        box(`weights${sub(head)}`, `(${n}, ${n})`, 'hw-box-weights'),
+        arrow('· V' + sub(head)),
+        box(`out${sub(head)}`, ndh, 'hw-box-split'),
+      ]);
+    });
+
+    replace(this.diagram, [
+      h('div', { class: 'hw-pipe-row' }, [box('X', nd, 'hw-box-input')]),
+      arrow(`· Wq, · Wk, · Wv   (each ${d} × ${d})${run.bias ? ' + bias' : ''}`),
+      h('div', { class: 'hw-pipe-row hw-pipe-qkv' }, [box('Q', nd), box('K', nd), box('V', nd)]),
+      arrow(`split the ${d} columns into ${numHeads} chunk${numHeads === 1 ? '' : 's'} of d_head = ${dh}`),
+      h('div', { class: 'hw-pipe-row hw-pipe-heads' }, columns),
+      arrow(`concatenate the ${numHeads} outputs side by side`),
+      h('div', { class: 'hw-pipe-row' }, [box('concat', nd)]),
+      arrow(`· Wo (${d} × ${d})${run.bias ? ' + bo' : ''}`),
+      h('div', { class: 'hw-pipe-row' }, [box('output', nd, 'hw-box-output')]),
+      h('figcaption', { class: 'hw-hint', text: `Shapes for the current settings: n = ${n} tokens, d_model = ${d}, num_heads = ${numHeads}, so d_head = ${dh}.${run.causal ? ' With the causal mask, each weights matrix is zero above its diagonal.' : ''}` }),
+    ]);
+  }
+}
+
+/** @param {number} i */
+function sub(i) {
+  const digits = '₀₁₂₃₄₅₆₇₈₉';
+  return String(i).split('').map((c) => digits[Number(c)]).join('');
+}
+
+define('hw-pipeline', HwPipeline);

@@ -1,0 +1,272 @@
+// <hw-python>: copyable Python for the current settings that prints the numbers this page
+// shows: the NumPy pipeline, PyTorch's parameter counts, and exercise 3's cross-check.
+// The expected output under each block is formatted from the module's results.
+
+import { HwElement, define } from './element.js';
+import { h, replace, copyButton, code } from './dom.js';
+import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from './format.js';
+import { HEAD_COUNTS } from './hw-param-table.js';
+import { messageOf } from './errors.js';
+import { crossCheck } from './cross-check.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+/** Pairwise lines are printed up to this many heads, as on the page. */
+const PAIRS_MAX_HEADS = 16;
+
+/**
+ * The NumPy script (without its prints when `printing` is false).
+ * @param {any} run
+ * @param {number} query
+ * @param {boolean} printing
+ */
+export function numpyCode(run, query, printing) {
+  const bias = run.bias;
+  const causal = run.causal;
+  const lines = [
+    'import numpy as np',
+    '',
+    'np.set_printoptions(suppress=True)  # plain decimals, as on the page',
+    '',
+    '',
+    'def softmax(x, axis=-1):',
+    '    e = np.exp(x - np.max(x, axis=axis, keepdims=True))',
+    '    return e / e.sum(axis=axis, keepdims=True)',
+    '',
+    '',
+    'def attention(Q, K, V, mask=None):',
+    '    scores = Q @ K.T / np.sqrt(Q.shape[-1])',
+    '    if mask is not None:',
+    '        scores = np.where(mask, -np.inf, scores)  # masked keys get weight 0',
+    '    weights = softmax(scores, axis=-1)',
+    '    return weights @ V, weights',
+    '',
+    '',
+    'def split_heads(M, num_heads, d_head):',
+    '    return M.reshape(M.shape[0], num_heads, d_head).transpose(1, 0, 2)',
+    '',
+    '',
+    `np.random.seed(${run.seed})`,
+    `n, d_model, num_heads = ${run.tokens}, ${run.dModel}, ${run.numHeads}`,
+    'd_head = d_model // num_heads',
+    'X = np.random.randn(n, d_model)',
+    'Wq, Wk, Wv, Wo = [np.random.randn(d_model, d_model) for _ in range(4)]',
+  ];
+  if (bias) {
+    lines.push('bq, bk, bv, bo = [np.random.randn(d_model) for _ in range(4)]');
+    lines.push('Q, K, V = X @ Wq + bq, X @ Wk + bk, X @ Wv + bv');
+  } else {
+    lines.push('Q, K, V = X @ Wq, X @ Wk, X @ Wv');
+  }
+  lines.push(causal
+    ? 'mask = np.triu(np.ones((n, n), dtype=bool), k=1)  # causal: True where a key may not be seen'
+    : 'mask = None  # no mask');
+  lines.push(
+    '',
+    'Qh, Kh, Vh = (split_heads(m, num_heads, d_head) for m in (Q, K, V))',
+    'outs, weights = zip(*(attention(Qh[h], Kh[h], Vh[h], mask) for h in range(num_heads)))',
+    `mha_out = np.concatenate(outs, axis=-1) @ Wo${bias ? ' + bo' : ''}`,
+  );
+  if (!printing) return lines.join('\n');
+  lines.push(
+    '',
+    `query = ${query}`,
+    'for h in range(num_heads):',
+    '    print(f"head {h} weights, token {query}:", np.round(weights[h][query], 3))',
+  );
+  if (run.numHeads >= 2) {
+    lines.push('print("same pattern?", np.allclose(weights[0], weights[1]))');
+  }
+  if (run.numHeads >= 2 && run.numHeads <= PAIRS_MAX_HEADS) {
+    lines.push(
+      '',
+      '',
+      'def js_divergence(p, q):',
+      '    """Jensen-Shannon divergence in nats (0 = identical, ln 2 = no overlap)."""',
+      '    def kl_to_mean(a):  # KL(a || (p + q) / 2), safe for the tiniest weights',
+      '        nz = a > 0',
+      '        return np.sum(a[nz] * (np.log(2 * a[nz]) - np.log(p[nz] + q[nz])))',
+      '    return (kl_to_mean(p) + kl_to_mean(q)) / 2',
+      '',
+      '',
+      'for a in range(num_heads):',
+      '    for b in range(a + 1, num_heads):',
+      '        same = np.allclose(weights[a], weights[b])',
+      '        div = np.mean([js_divergence(weights[a][i], weights[b][i]) for i in range(n)])',
+      '        print(f"heads {a} and {b}: {\'same\' if same else \'different\'}, divergence {div:.3g}")',
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * What the NumPy script prints, from the module's results.
+ * @param {Store} store
+ * @param {any} run
+ * @param {number} query
+ */
+export function numpyOutput(store, run, query) {
+  const out = [];
+  for (let head = 0; head < run.numHeads; head += 1) {
+    out.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
+  }
+  if (run.numHeads >= 2 && run.numHeads <= PAIRS_MAX_HEADS) {
+    const pairs = store.hw.compareHeads({ headWeights: run.headWeights });
+    out.push(`same pattern? ${pairs[0].allclose ? 'True' : 'False'}`);
+    for (const p of pairs) out.push(`heads ${p.a} and ${p.b}: ${p.allclose ? 'same' : 'different'}, divergence ${Number.isFinite(p.meanJsDivergence) ? fmtSig(p.meanJsDivergence) : '(not computed here)'}`);
+  } else if (run.numHeads >= 2) {
+    out.push(`same pattern? ${store.hw.allclose({ a: run.headWeights[0], b: run.headWeights[1] }) ? 'True' : 'False'}`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * @param {number} dModel
+ * @param {boolean} bias
+ */
+function paramsCode(dModel, bias) {
+  return [
+    'import torch.nn as nn',
+    '',
+    `d_model = ${dModel}`,
+    `for num_heads in (${HEAD_COUNTS.join(', ')}):`,
+    '    try:',
+    `        mha = nn.MultiheadAttention(d_model, num_heads=num_heads, bias=${bias ? 'True' : 'False'}, batch_first=True)`,
+    '    except AssertionError as e:',
+    '        print(f"num_heads={num_heads}: refused:", e)',
+    '        continue',
+    '    for name, p in mha.named_parameters():',
+    '        print(f"  {name:16} {tuple(p.shape)} {p.numel()}")',
+    '    print(f"num_heads={num_heads}: total", sum(p.numel() for p in mha.parameters()))',
+  ].join('\n');
+}
+
+/**
+ * @param {Store} store
+ * @param {number} dModel
+ * @param {boolean} bias
+ */
+function paramsOutput(store, dModel, bias) {
+  const out = [];
+  for (const numHeads of HEAD_COUNTS) {
+    let c;
+    try {
+      c = store.memo(`pc|${dModel}|${numHeads}|${bias}`, () => store.hw.parameterCount({ embedDim: dModel, numHeads, bias }));
+    } catch (e) {
+      // PyTorch's own wording for the one refusal this loop can meet.
+      out.push(/divisible/.test(messageOf(e)) ? `num_heads=${numHeads}: refused: embed_dim must be divisible by num_heads` : `num_heads=${numHeads}: ${messageOf(e)}`);
+      continue;
+    }
+    for (const t of c.tensors) out.push(`  ${t.name.padEnd(16)} ${shapeStr(t.shape)} ${t.numel}`);
+    out.push(`num_heads=${numHeads}: total ${c.total}`);
+  }
+  return out.join('\n');
+}
+
+/** @param {any} run */
+function torchCode(run) {
+  const lines = [
+    numpyCode(run, 0, false),
+    '',
+    '# Exercise 3: the same weights in PyTorch\'s layout.',
+    'import torch',
+    'import torch.nn as nn',
+    '',
+    `mha = nn.MultiheadAttention(d_model, num_heads, bias=${run.bias ? 'True' : 'False'}, batch_first=True, dtype=torch.float64)`,
+    'with torch.no_grad():',
+    '    # PyTorch computes x @ W.T, so it stores each of the lesson\'s matrices transposed.',
+    '    mha.in_proj_weight.copy_(torch.from_numpy(np.concatenate([Wq.T, Wk.T, Wv.T])))',
+    '    mha.out_proj.weight.copy_(torch.from_numpy(Wo.T))',
+  ];
+  if (run.bias) {
+    lines.push(
+      '    mha.in_proj_bias.copy_(torch.from_numpy(np.concatenate([bq, bk, bv])))',
+      '    mha.out_proj.bias.copy_(torch.from_numpy(bo))',
+    );
+  }
+  lines.push(
+    '',
+    'x = torch.from_numpy(X).unsqueeze(0)  # a batch of one: (1, n, d_model)',
+    `out, w = mha(x, x, x, need_weights=True, average_attn_weights=False${run.causal ? ', attn_mask=torch.from_numpy(mask)' : ''})`,
+    'out, w = out.detach().numpy(), w.detach().numpy()',
+    '',
+    'print("in_proj_weight:", tuple(mha.in_proj_weight.shape))',
+    'print("per-head weights:", w.shape)',
+    'print("outputs match:", np.allclose(out[0], mha_out))',
+    'print("max |difference|:", np.abs(out[0] - mha_out).max())',
+    'print("per-head weights match:", np.allclose(w[0], np.stack(weights)))',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * @param {Store} store
+ * @param {any} run
+ */
+function torchOutput(store, run) {
+  const d = run.dModel;
+  const { packed, torch: t } = crossCheck(store, run);
+  const aw = t.attnWeights;
+  const sameWeights = aw.every((/** @type {number[][]} */ m, /** @type {number} */ i) => store.hw.allclose({ a: m, b: run.headWeights[i] }));
+  return [
+    `in_proj_weight: ${shapeStr([packed.inProjWeight.length, d])}`,
+    `per-head weights: ${shapeStr([1, aw.length, aw[0].length, aw[0][0].length])}`,
+    `outputs match: ${store.hw.allclose({ a: t.attnOutput, b: run.output }) ? 'True' : 'False'}`,
+    `max |difference|: ${pyRepr(store.hw.maxAbsDiff({ a: t.attnOutput, b: run.output }))}`,
+    `per-head weights match: ${sameWeights ? 'True' : 'False'}`,
+  ].join('\n');
+}
+
+/**
+ * A code block with its copy button and expected output.
+ * @param {string} id
+ * @param {string} title
+ * @param {string} source
+ * @param {string} output
+ * @param {(string|Node)[]} note
+ */
+function block(id, title, source, output, note) {
+  const codeEl = h('code', { class: 'language-python', text: source });
+  const pre = h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [codeEl]);
+  return h('section', { class: 'hw-code-block' }, [
+    h('h3', { text: title }),
+    copyButton(codeEl, `Copy: ${title}`),
+    pre,
+    h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
+    h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', text: output }),
+    note.length ? h('p', { class: 'hw-hint' }, note) : null,
+  ]);
+}
+
+class HwPython extends HwElement {
+  build() {
+    this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
+    this.body = h('div', { class: 'hw-python' });
+    this.appendChild(this.staleNote);
+    this.appendChild(this.body);
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const ex = store.experiment();
+    const run = ex.result || ex.lastGood;
+    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    if (!run) return;
+    const query = Math.min(store.state.query, run.tokens - 1);
+    if (run === this._run && query === this.query) return;
+    this._run = run;
+    this.query = query;
+    const big = run.dModel * run.dModel * 4 + run.tokens * run.dModel > 200000;
+    replace(this.body, [
+      block('python-numpy', 'NumPy: the pipeline and the head comparison', numpyCode(run, query, true), numpyOutput(store, run, query),
+        ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']),
+      block('python-params', 'PyTorch: parameter counts', paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []),
+      big
+        ? h('section', { class: 'hw-code-block' }, [h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }), h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' })])
+        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run), torchOutput(store, run),
+          ['The difference printed by your PyTorch will be a similarly tiny number (or 0); its last digits depend on the order in which your BLAS adds things up. ', code('dtype=torch.float64'), ' needs PyTorch 1.12 or later.']),
+    ]);
+  }
+}
+
+define('hw-python', HwPython);

@@ -1,0 +1,43 @@
+// <hw-status>: page-level messages — the module failed to load, or the link's settings could
+// not be read — plus the module version once it is running.
+
+import { HwElement, define } from './element.js';
+import { replace, h } from './dom.js';
+
+/** @typedef {import('./store.js').Store} Store */
+
+class HwStatus extends HwElement {
+  build() {
+    this.box = h('div', { class: 'hw-status-box', role: 'status' });
+    this.appendChild(this.box);
+  }
+
+  refresh() {
+    const store = this.store;
+    const messages = [];
+    if (store.loadError) {
+      messages.push(h('p', { class: 'hw-error', 'data-testid': 'load-error', text: `The computation module could not be started, so the numbers on this page are missing: ${store.loadError}` }));
+    }
+    if (store.notice) {
+      messages.push(h('p', { class: 'hw-notice', 'data-testid': 'hash-notice', text: store.notice }));
+    }
+    replace(this.box, messages);
+    this.hidden = messages.length === 0;
+    if (this._status) this._status.hidden = true;
+  }
+}
+
+define('hw-status', HwStatus);
+
+class HwVersion extends HwElement {
+  static get inline() {
+    return true;
+  }
+
+  refresh() {
+    const hw = this.store.hw;
+    this.textContent = hw ? `headwise ${hw.version}` : '';
+  }
+}
+
+define('hw-version', HwVersion);

@@ -1,0 +1,29 @@
+// Token headers: the index always, the label beside it (bidi-isolated, visually truncated).
+
+import { h } from './dom.js';
+import { labelOf } from './store.js';
+
+/** @typedef {import('./store.js').State} State */
+
+/**
+ * Content for a token's header cell.
+ * @param {State} state
+ * @param {number} i
+ * @returns {HTMLElement[]}
+ */
+export function tokenHeader(state, i) {
+  const label = labelOf(state, i);
+  return [
+    h('span', { class: 'hw-tok-idx', text: String(i) }),
+    h('span', { class: 'hw-tok-label', dir: 'auto', title: label, text: label }),
+  ];
+}
+
+/**
+ * "3 (cat)" as plain text, for readouts and aria labels.
+ * @param {State} state
+ * @param {number} i
+ */
+export function tokenText(state, i) {
+  return `${i} (${labelOf(state, i)})`;
+}
