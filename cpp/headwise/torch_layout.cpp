@@ -112,8 +112,15 @@ MhaWeights unpack_lesson_weights(const TorchMhaParams& p) {
     w.bq = p.in_proj_bias->segment(0, e);
     w.bk = p.in_proj_bias->segment(e, e);
     w.bv = p.in_proj_bias->segment(2 * e, e);
-    w.bo = p.out_proj_bias ? *p.out_proj_bias : Vector(Vector::Zero(e));
+    if (!p.out_proj_bias) {
+      throw std::invalid_argument("in_proj_bias was given without out_proj_bias; give both or neither");
+    }
+    require_length(*p.out_proj_bias, e, "out_proj_bias");
+    w.bo = *p.out_proj_bias;
+  } else if (p.out_proj_bias) {
+    throw std::invalid_argument("out_proj_bias was given without in_proj_bias; give both or neither");
   }
+  validate_lesson_weights(w, e);
   return w;
 }
 
@@ -132,7 +139,7 @@ void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
           "differ from embed_dim; give in_proj_weight instead");
     }
     require_shape(*p.in_proj_weight, 3 * e, e, "in_proj_weight");
-    require_finite(*p.in_proj_weight, "in_proj_weight");
+    if (!all_finite(*p.in_proj_weight)) require_finite(*p.in_proj_weight, "in_proj_weight");
   } else {
     if (p.in_proj_weight) {
       throw std::invalid_argument(
@@ -147,12 +154,12 @@ void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
     require_shape(*p.q_proj_weight, e, e, "q_proj_weight");
     require_shape(*p.k_proj_weight, e, resolved(c.kdim, e), "k_proj_weight");
     require_shape(*p.v_proj_weight, e, resolved(c.vdim, e), "v_proj_weight");
-    require_finite(*p.q_proj_weight, "q_proj_weight");
-    require_finite(*p.k_proj_weight, "k_proj_weight");
-    require_finite(*p.v_proj_weight, "v_proj_weight");
+    if (!all_finite(*p.q_proj_weight)) require_finite(*p.q_proj_weight, "q_proj_weight");
+    if (!all_finite(*p.k_proj_weight)) require_finite(*p.k_proj_weight, "k_proj_weight");
+    if (!all_finite(*p.v_proj_weight)) require_finite(*p.v_proj_weight, "v_proj_weight");
   }
   require_shape(p.out_proj_weight, e, e, "out_proj_weight");
-  require_finite(p.out_proj_weight, "out_proj_weight");
+  if (!all_finite(p.out_proj_weight)) require_finite(p.out_proj_weight, "out_proj_weight");
   if (c.bias) {
     if (!p.in_proj_bias || !p.out_proj_bias) {
       throw std::invalid_argument("in_proj_bias and out_proj_bias are required when bias is true");
@@ -210,9 +217,9 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
                                 std::to_string(value.rows()) +
                                 "; key and value must have the same length S");
   }
-  require_finite(query, "query");
-  require_finite(key, "key");
-  require_finite(value, "value");
+  if (!all_finite(query)) require_finite(query, "query");
+  if (!all_finite(key)) require_finite(key, "key");
+  if (!all_finite(value)) require_finite(value, "value");
   const Index l = query.rows();
   const Index s = key.rows();
   if (l > kMaxTokens || s > kMaxTokens) {

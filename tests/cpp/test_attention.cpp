@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "fixtures.hpp"
 #include "headwise/attention.hpp"
@@ -210,4 +211,36 @@ TEST_CASE("scaled_dot_product_attention: shape errors say what was given",
                     "k has shape (5, 0); it must have at least one row and one column");
   CHECK_THROWS_WITH(scaled_dot_product_attention(q, k, Matrix(0, 6)),
                     "v has shape (0, 6); it must have at least one row and one column");
+}
+
+TEST_CASE("softmax_row is softmax_rows on one row, in place", "[attention][softmax]") {
+  NumpyRandomState rng(31);
+  const Matrix scores = rng.randn(3, 7) * 3.0;
+  const Matrix all = softmax_rows(scores);
+  for (Index i = 0; i < 3; ++i) {
+    Matrix row = scores.row(i);  // (1, 7)
+    headwise::softmax_row(row.data(), row.cols());
+    expect_equal(row, Matrix(all.row(i)), "row " + std::to_string(i));
+  }
+  double masked[3] = {-kInf, -kInf, -kInf};
+  headwise::softmax_row(masked, 3);
+  CHECK(std::isnan(masked[0]));
+  CHECK(std::isnan(masked[2]));
+}
+
+TEST_CASE("attention_forward's causal flag is the causal mask, bit for bit", "[attention][sdpa]") {
+  NumpyRandomState rng(32);
+  const Matrix q = rng.randn(4, 3);  // (L=4, d_k=3)
+  const Matrix k = rng.randn(6, 3);  // (S=6, d_k=3): more keys than queries
+  const Matrix v = rng.randn(6, 2);  // (S=6, d_v=2)
+  const Matrix mask = causal_mask(4, 6);
+  const AttentionResult expected = scaled_dot_product_attention(q, k, v, &mask);
+  Matrix weights(4, 6), output(4, 2);
+  headwise::attention_forward(headwise::const_view(q), headwise::const_view(k),
+                              headwise::const_view(v), nullptr, /*causal=*/true,
+                              headwise::mutable_view(weights), headwise::mutable_view(output));
+  expect_equal(weights, expected.weights, "weights");
+  expect_equal(output, expected.output, "output");
+  CHECK(weights(0, 1) == 0.0);
+  CHECK(weights(3, 4) == 0.0);
 }

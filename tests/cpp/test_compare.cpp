@@ -148,3 +148,12 @@ TEST_CASE("compare_heads: one head has no pairs, and tolerances are passed to al
   CHECK_FALSE(compare_heads({a, b})[0].allclose);
   CHECK(compare_heads({a, b}, 1e-3, 0.0)[0].allclose);
 }
+
+TEST_CASE("js_divergence stays finite for subnormal probabilities", "[compare][js]") {
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  const double d = js({tiny, 1.0}, {0.0, 1.0});
+  CHECK(std::isfinite(d));
+  CHECK(d >= 0.0);
+  CHECK(d < 1e-300);
+  CHECK(js({tiny, 0.0}, {0.0, tiny}) == Approx(tiny * std::log(2.0)).margin(1e-323));
+}

@@ -297,6 +297,20 @@ TEST_CASE("errors: pack_lesson_weights and unpack_lesson_weights", "[errors][tor
   p.in_proj_bias = Vector::Zero(23);
   CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
                     "in_proj_bias has length 23 but must have length 24");
+  p = torch_params();
+  p.in_proj_bias = Vector::Zero(24);
+  p.out_proj_bias.reset();
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "in_proj_bias was given without out_proj_bias; give both or neither");
+  p = torch_params();
+  p.in_proj_bias.reset();
+  p.out_proj_bias = Vector::Zero(8);
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "out_proj_bias was given without in_proj_bias; give both or neither");
+  p = torch_params();
+  (*p.in_proj_weight)(3, 2) = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "wq contains a non-finite value (nan) at [2, 3]; all values must be finite");
 }
 
 TEST_CASE("errors: torch_mha_forward parameters", "[errors][torch]") {
@@ -431,45 +445,147 @@ TEST_CASE("errors: torch_mha_forward masks", "[errors][torch]") {
   const Matrix q = Matrix::Ones(5, 8);   // L = 5
   const Matrix kv = Matrix::Ones(6, 8);  // S = 6
 
-  TorchForwardOptions o;
-  o.bool_attn_mask = BoolMatrix::Constant(5, 5, false);
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "attn_mask has shape (5, 5) but must be (5, 6)");
-  o = {};
-  o.float_attn_mask = Matrix::Zero(6, 6);
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "attn_mask has shape (6, 6) but must be (5, 6)");
-  o = {};
-  o.bool_attn_mask = BoolMatrix::Constant(5, 6, false);
-  o.float_attn_mask = Matrix::Zero(5, 6);
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "give attn_mask either as booleans or as floats, not both");
-  o = {};
-  o.float_attn_mask = Matrix::Zero(5, 6);
-  (*o.float_attn_mask)(1, 2) = kNaN;
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "attn_mask contains nan at [1, 2]; a float mask may hold finite values and "
-                    "-inf only");
-  (*o.float_attn_mask)(1, 2) = kInf;
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "attn_mask contains inf at [1, 2]; a float mask may hold finite values and "
-                    "-inf only");
-  (*o.float_attn_mask)(1, 2) = -kInf;
-  CHECK_NOTHROW(torch_mha_forward(c, p, q, kv, kv, o));
-  o = {};
-  o.key_padding_mask = BoolVector::Constant(5, false);
-  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
-                    "key_padding_mask has length 5 but must have length S (6)");
+  {
+    TorchForwardOptions o;
+    o.bool_attn_mask = BoolMatrix::Constant(5, 5, false);
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask has shape (5, 5) but must be (5, 6)");
+  }
+  {
+    TorchForwardOptions o;
+    o.float_attn_mask = Matrix::Zero(6, 6);
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask has shape (6, 6) but must be (5, 6)");
+  }
+  {
+    TorchForwardOptions o;
+    o.bool_attn_mask = BoolMatrix::Constant(5, 6, false);
+    o.float_attn_mask = Matrix::Zero(5, 6);
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "give attn_mask either as booleans or as floats, not both");
+  }
+  {
+    TorchForwardOptions o;
+    o.float_attn_mask = Matrix::Zero(5, 6);
+    (*o.float_attn_mask)(1, 2) = kNaN;
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask contains nan at [1, 2]; a float mask may hold finite values and "
+                      "-inf only");
+    (*o.float_attn_mask)(1, 2) = kInf;
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask contains inf at [1, 2]; a float mask may hold finite values and "
+                      "-inf only");
+    (*o.float_attn_mask)(1, 2) = -kInf;
+    CHECK_NOTHROW(torch_mha_forward(c, p, q, kv, kv, o));
+  }
+  {
+    TorchForwardOptions o;
+    o.key_padding_mask = BoolVector(5);
+    o.key_padding_mask->setConstant(false);
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "key_padding_mask has length 5 but must have length S (6)");
+  }
 }
 
 TEST_CASE("errors: allclose tolerances", "[errors][compare]") {
   const Matrix a = Matrix::Zero(2, 2);
-  CHECK_THROWS_WITH(headwise::allclose(a, a, -1.0, 1e-8),
-                    "rtol (-1) must be a finite number >= 0");
+  CHECK_THROWS_WITH(headwise::allclose(a, a, -1.0, 1e-8), "rtol (-1) must be a finite number >= 0");
   CHECK_THROWS_WITH(headwise::allclose(a, a, 1e-5, kInf),
                     "atol (inf) must be a finite number >= 0");
   CHECK_THROWS_WITH(headwise::allclose(a, Matrix::Zero(2, 3)),
                     "cannot compare shape (2, 2) with shape (2, 3); the shapes must be equal");
   CHECK_THROWS_WITH(headwise::compare_heads({a, Matrix::Zero(3, 2)}),
                     "cannot compare shape (2, 2) with shape (3, 2); the shapes must be equal");
+}
+
+TEST_CASE("errors: size limits of the lesson pipeline", "[errors][multi_head][limits]") {
+  using headwise::head_dim;
+  using headwise::multi_head_attention;
+  CHECK(headwise::kMaxTokens == 2048);
+  CHECK(headwise::kMaxDModel == 2048);
+  CHECK(head_dim(2048, 2) == 1024);
+  CHECK_THROWS_WITH(head_dim(4096, 2), "d_model (4096) must be at most 2048");
+  // Checked before anything is allocated or multiplied.
+  CHECK_THROWS_WITH(multi_head_attention(Matrix::Ones(2049, 8), valid_weights(), 2),
+                    "tokens (2049) must be at most 2048");
+  CHECK_THROWS_WITH(multi_head_attention(Matrix::Ones(2, 2050), valid_weights(), 2),
+                    "d_model (2050) must be at most 2048");
+  CHECK_THROWS_WITH(
+      multi_head_attention(Matrix::Ones(5, 8), valid_weights(), std::int64_t{1} << 40),
+      "d_model (8) must be divisible by num_heads (1099511627776)");
+}
+
+TEST_CASE("errors: validate_lesson_weights and pack_lesson_weights check the weights",
+          "[errors][multi_head][torch]") {
+  using headwise::pack_lesson_weights;
+  using headwise::validate_lesson_weights;
+  CHECK_NOTHROW(validate_lesson_weights(valid_weights(), 8));
+  CHECK_NOTHROW(validate_lesson_weights(valid_weights_with_bias(), 8));
+  CHECK_THROWS_WITH(validate_lesson_weights(valid_weights(), 4),
+                    "wq has shape (8, 8) but must be (4, 4)");
+  MhaWeights w = valid_weights();
+  w.wv(0, 0) = kNaN;
+  CHECK_THROWS_WITH(validate_lesson_weights(w, 8),
+                    "wv contains a non-finite value (nan) at [0, 0]; all values must be finite");
+  CHECK_THROWS_WITH(pack_lesson_weights(w),
+                    "wv contains a non-finite value (nan) at [0, 0]; all values must be finite");
+  w = valid_weights();
+  w.bk = Vector::Zero(8);
+  CHECK_THROWS_WITH(pack_lesson_weights(w),
+                    "biases must be given all together (bq, bk, bv, bo) or not at all; "
+                    "1 of 4 were given");
+  w = valid_weights_with_bias();
+  w.bo = Vector::Zero(3);
+  CHECK_THROWS_WITH(pack_lesson_weights(w), "bo has length 3 but must have length 8");
+  MhaWeights empty;
+  CHECK_THROWS_WITH(pack_lesson_weights(empty),
+                    "wq has shape (0, 0); it must have at least one row and one column");
+}
+
+TEST_CASE("errors: size limits of the PyTorch layer", "[errors][torch][limits]") {
+  using headwise::kMaxTorchDim;
+  using headwise::parameter_table;
+  using headwise::torch_mha_forward;
+  CHECK(kMaxTorchDim == 16777216);
+  TorchMhaConfig c;
+  c.embed_dim = kMaxTorchDim;
+  c.num_heads = 1;
+  // 4 E^2 + 4 E is still exact in a double (the JS number).
+  CHECK(parameter_table(c).total == 4 * kMaxTorchDim * kMaxTorchDim + 4 * kMaxTorchDim);
+  c.embed_dim = kMaxTorchDim + 1;
+  CHECK_THROWS_WITH(parameter_table(c), "embed_dim (16777217) must be at most 16777216");
+  c = torch_config();
+  c.kdim = kMaxTorchDim + 1;
+  CHECK_THROWS_WITH(parameter_table(c), "kdim (16777217) must be at most 16777216");
+  c = torch_config();
+  c.vdim = std::int64_t{1} << 40;
+  CHECK_THROWS_WITH(parameter_table(c), "vdim (1099511627776) must be at most 16777216");
+
+  const Matrix kv = Matrix::Ones(6, 8);
+  CHECK_THROWS_WITH(
+      torch_mha_forward(torch_config(), torch_params(), Matrix::Ones(2049, 8), kv, kv),
+      "query length L (2049) and key length S (6) must each be at most 2048");
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), torch_params(), Matrix::Ones(3, 8),
+                                      Matrix::Ones(2049, 8), Matrix::Ones(2049, 8)),
+                    "query length L (3) and key length S (2049) must each be at most 2048");
+
+  // 32 heads x 2048 x 2048 weights exceed kMaxElements.
+  TorchMhaConfig wide;
+  wide.embed_dim = 32;
+  wide.num_heads = 32;
+  wide.bias = false;
+  TorchMhaParams p;
+  p.in_proj_weight = Matrix::Zero(96, 32);
+  p.out_proj_weight = Matrix::Zero(32, 32);
+  const Matrix big = Matrix::Zero(2048, 32);
+  CHECK_THROWS_WITH(torch_mha_forward(wide, p, big, big, big),
+                    "num_heads x L x S (134217728) attention weights must be at most 67108864");
+}
+
+TEST_CASE("errors: tolerances are shown as NumPy would print them", "[errors][compare]") {
+  const Matrix a = Matrix::Zero(1, 1);
+  CHECK_THROWS_WITH(headwise::allclose(a, a, -1e-9), "rtol (-1e-09) must be a finite number >= 0");
+  CHECK_THROWS_WITH(headwise::allclose(a, a, 1e-5, -0.5),
+                    "atol (-0.5) must be a finite number >= 0");
+  CHECK_THROWS_WITH(headwise::allclose(a, a, kNaN), "rtol (nan) must be a finite number >= 0");
 }
