@@ -435,7 +435,27 @@
     return Object.freeze(api);
   }
 
+  // The module uses WebAssembly SIMD (its matrix kernel is f64x2 code). Without it, compiling
+  // the module would fail with an opaque CompileError, so say so first. The probe is the
+  // smallest module using one SIMD instruction (i8x16.splat): it validates only with SIMD.
+  var SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1,
+    8, 0, 65, 0, 253, 15, 253, 98, 11];
+  var BROWSERS = 'Headwise needs Chrome or Edge 91+, Firefox 89+ or Safari 16.4+ (or Node.js 16.4+)';
+
+  function missingFeature() {
+    if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
+      return 'This browser does not support WebAssembly; ' + BROWSERS + '.';
+    }
+    if (!WebAssembly.validate(new Uint8Array(SIMD_PROBE))) {
+      return 'This browser does not support WebAssembly SIMD (128-bit vector instructions), ' +
+        'which the attention kernels use; ' + BROWSERS + '.';
+    }
+    return null;
+  }
+
   function factory(moduleArg) {
+    var missing = missingFeature();
+    if (missing) return Promise.reject(new Error('createHeadwise: ' + missing));
     return rawFactory(moduleArg || {}).then(wrap);
   }
 

@@ -25,9 +25,12 @@ void softmax_row(double* row, Index n) {
     return;
   }
   // 2. exp(score - max) and its sum (at least 1, from the max itself).
+  //    Below -750, exp is exactly +0 (it underflows past the smallest subnormal, exp(-745.13));
+  //    returning it directly skips libm's slow underflow path, which sharp heads hit often.
   double sum = 0.0;
   for (Index j = 0; j < n; ++j) {
-    const double e = std::exp(row[j] - maxval);
+    const double x = row[j] - maxval;
+    const double e = x < -750.0 ? 0.0 : std::exp(x);
     row[j] = e;
     sum += e;
   }

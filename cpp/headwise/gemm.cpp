@@ -55,6 +55,8 @@ VecD load(const double* p) {
 
 void store(double* p, VecD v) { std::memcpy(p, &v, sizeof v); }
 
+Index round_up(Index x, Index to) { return (x + to - 1) / to * to; }
+
 // ---- packing ------------------------------------------------------------------------------
 
 // A block (mc, kc) starting at a -> micro-panels of kMr rows, each stored k-major:
@@ -76,27 +78,40 @@ void pack_a(const double* a, Index lda, Index mc, Index kc, double* out) {
 // B block (kc, nc) -> micro-panels of kNr columns, each stored k-major:
 // panel[k * kNr + j] = b[k][j]. Columns past nc are zero.
 // transposed: the block is read from bt (nc, kc), b[k][j] = bt[j][k].
+// Both read the source row by row, in memory order: a walk down a column panel of a wide
+// row-major matrix would jump a whole row (4 KiB for d_model 512) per element and defeat the
+// hardware prefetchers.
 void pack_b(const double* b, Index ldb, bool transposed, Index kc, Index nc, double* out) {
-  for (Index j0 = 0; j0 < nc; j0 += kNr) {
-    const Index cols = std::min(kNr, nc - j0);
-    if (!transposed) {
-      for (Index k = 0; k < kc; ++k) {
-        const double* src = b + k * ldb + j0;
-        double* dst = out + k * kNr;
-        for (Index j = 0; j < cols; ++j) dst[j] = src[j];
-        for (Index j = cols; j < kNr; ++j) dst[j] = 0.0;
+  const Index full = nc / kNr * kNr;  // columns in whole panels
+  if (!transposed) {
+    // Eight rows at a time: eight sequential read streams, and 8 * kNr contiguous writes per panel.
+    for (Index k0 = 0; k0 < kc; k0 += 8) {
+      const Index k1 = std::min(kc, k0 + 8);
+      for (Index j0 = 0; j0 < full; j0 += kNr) {
+        for (Index k = k0; k < k1; ++k) {
+          const double* src = b + k * ldb + j0;
+          double* dst = out + j0 * kc + k * kNr;
+          for (Index j = 0; j < kNr; ++j) dst[j] = src[j];
+        }
       }
-    } else {
-      for (Index j = 0; j < kNr; ++j) {
-        if (j < cols) {
-          const double* src = b + (j0 + j) * ldb;
-          for (Index k = 0; k < kc; ++k) out[k * kNr + j] = src[k];
-        } else {
-          for (Index k = 0; k < kc; ++k) out[k * kNr + j] = 0.0;
+      if (full < nc) {
+        for (Index k = k0; k < k1; ++k) {
+          const double* src = b + k * ldb;
+          double* dst = out + full * kc + k * kNr;
+          for (Index j = 0; j < kNr; ++j) dst[j] = full + j < nc ? src[full + j] : 0.0;
         }
       }
     }
-    out += kNr * kc;
+    return;
+  }
+  for (Index j = 0; j < round_up(nc, kNr); ++j) {
+    double* dst = out + (j / kNr) * kNr * kc + j % kNr;
+    if (j < nc) {
+      const double* src = b + j * ldb;
+      for (Index k = 0; k < kc; ++k) dst[k * kNr] = src[k];
+    } else {
+      for (Index k = 0; k < kc; ++k) dst[k * kNr] = 0.0;
+    }
   }
 }
 
@@ -158,9 +173,22 @@ struct Scratch {
   double* data;
 };
 
-Index round_up(Index x, Index to) { return (x + to - 1) / to * to; }
-
 }  // namespace
+
+bool all_finite(const double* p, Index n) {
+  // x * 0 is 0 for every finite x and NaN for +-inf and NaN; one NaN makes the sum NaN.
+  VecD acc0 = {}, acc1 = {};
+  Index i = 0;
+  for (; i + 2 * kLanes <= n; i += 2 * kLanes) {
+    acc0 = acc0 + load(p + i) * 0.0;
+    acc1 = acc1 + load(p + i + kLanes) * 0.0;
+  }
+  const VecD acc = acc0 + acc1;
+  double sum = 0.0;
+  for (Index l = 0; l < kLanes; ++l) sum += acc[l];
+  for (; i < n; ++i) sum += p[i] * 0.0;
+  return sum == 0.0;
+}
 
 std::string gemm_description() {
   const char* isa =

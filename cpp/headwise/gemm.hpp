@@ -37,6 +37,15 @@ struct MatrixView {
 // c must not overlap a or b. Shapes are the caller's contract (checked with assert only).
 void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c);
 
+// True when every one of the n values at p is finite: the fast O(n) pass that guards the
+// products (inputs to them are checked with it first, and only a failure pays for the slower
+// require_finite that names the first bad element).
+bool all_finite(const double* p, Index n);
+template <typename Derived>
+bool all_finite(const Eigen::PlainObjectBase<Derived>& m) {
+  return all_finite(m.data(), m.size());
+}
+
 // The kernel this build uses, e.g. "2 x f64 lanes (SSE2 / WASM SIMD), 4 x 4 tile".
 std::string gemm_description();
 
