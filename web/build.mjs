@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { copyFile, mkdir, access } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildEmbed } from './build-embed.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -29,9 +30,13 @@ for (const file of ['index.html', 'styles.css', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
 }
 
+// Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
+const embedFiles = await buildEmbed({ web, dist });
+
 try {
   await access(join(dist, 'headwise.js'));
 } catch {
   console.warn('warning: dist/headwise.js is missing; run `npm run build:wasm` to build the module.');
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js');
+console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);

@@ -22,7 +22,7 @@ export class HwElement extends HTMLElement {
 
   /** @returns {Store} */
   get store() {
-    if (!this._store) this._store = getStore();
+    if (!this._store) this._store = contextStore(this) || getStore();
     return this._store;
   }
 
@@ -110,6 +110,22 @@ export class HwElement extends HTMLElement {
    * @param {Store} _store
    */
   update(_store) {}
+}
+
+/**
+ * The store of the nearest enclosing embed: an ancestor (across shadow roots) that carries a
+ * `hwStore` property, as every <mha-*> element does. The lesson page has none.
+ * @param {Node} node
+ * @returns {Store|null}
+ */
+function contextStore(node) {
+  /** @type {any} */
+  let n = node.parentNode;
+  while (n) {
+    if (n.hwStore) return n.hwStore;
+    n = n.parentNode || n.host || null;
+  }
+  return null;
 }
 
 /**

@@ -129,7 +129,9 @@ class HwControls extends HwElement {
     const reset = h('button', { type: 'button', class: 'hw-button', id: 'reset', text: 'Back to the lesson\'s settings' });
     reset.addEventListener('click', () => {
       for (const id of Object.keys(this.fields)) this.store.setInputError(id, null);
-      this.store.set({ seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false, query: 0, labels: [] }, 'reset');
+      // An embedding page may give its store its own starting point (store.resetState).
+      const start = /** @type {any} */ (this.store).resetState;
+      this.store.set(start ? { ...start, labels: start.labels.slice() } : { seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false, query: 0, labels: [] }, 'reset');
       this.refreshAll = true;
     });
     form.appendChild(h('div', { class: 'hw-controls-actions' }, [reset]));
@@ -194,7 +196,8 @@ class HwControls extends HwElement {
     if (!force && n === this.labelsFor) {
       // Keep values in step (e.g. after a hash change) without disturbing the focused field.
       this.labelsBox.querySelectorAll('input').forEach((input, i) => {
-        if (document.activeElement !== input && input.value !== labelOf(s, i)) input.value = labelOf(s, i);
+        const focused = /** @type {Document|ShadowRoot} */ (this.getRootNode()).activeElement;
+        if (focused !== input && input.value !== labelOf(s, i)) input.value = labelOf(s, i);
       });
       return;
     }

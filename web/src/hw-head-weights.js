@@ -33,7 +33,7 @@ export function divergenceText(x) {
 class HwHeadWeights extends HwElement {
   build() {
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
-    this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
+    this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
     this.pairsBox = h('div', { class: 'hw-pairs' });
     this.legend = h('div', { class: 'hw-legend', 'aria-hidden': 'true' });

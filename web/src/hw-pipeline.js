@@ -56,7 +56,7 @@ class HwPipeline extends HwElement {
 
     const columns = heads.map((head) => {
       if (head < 0) {
-        return h('div', { class: 'hw-head-col hw-head-col-elided', 'aria-label': `heads 2 to ${numHeads - 2}` }, [
+        return h('div', { class: 'hw-head-col hw-head-col-elided', role: 'group', 'aria-label': `heads 2 to ${numHeads - 2}` }, [
           h('span', { class: 'hw-elided', text: `… ${numHeads - 3} more …` }),
         ]);
       }

@@ -124,7 +124,7 @@ export function numpyOutput(store, run, query) {
  * @param {number} dModel
  * @param {boolean} bias
  */
-function paramsCode(dModel, bias) {
+export function paramsCode(dModel, bias) {
   return [
     'import torch.nn as nn',
     '',
@@ -165,9 +165,16 @@ function paramsOutput(store, dModel, bias) {
 
 /** @param {any} run */
 function torchCode(run) {
+  return `${numpyCode(run, 0, false)}\n\n${torchTail(run)}`;
+}
+
+/**
+ * Exercise 3's PyTorch part. It runs after the NumPy script (numpyCode), which defines X, the
+ * weights, mask, weights and mha_out.
+ * @param {any} run
+ */
+export function torchTail(run) {
   const lines = [
-    numpyCode(run, 0, false),
-    '',
     '# Exercise 3: the same weights in PyTorch\'s layout.',
     'import torch',
     'import torch.nn as nn',

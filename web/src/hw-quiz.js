@@ -119,6 +119,7 @@ class HwQuiz extends HwElement {
         feedback.dataset.correct = String(ok);
         replace(feedback, [h('strong', { text: ok ? 'Correct. ' : 'Not quite. ' }), o.why]);
         this.updateScore(5);
+        this.report(qi, q.id, oi, o, ok);
       });
       return h('div', { class: 'hw-option' }, [input, h('label', { for: id }, o.text)]);
     });
@@ -133,6 +134,33 @@ class HwQuiz extends HwElement {
       fieldset.classList.toggle('hw-revealed', !answer.hidden);
     });
     return h('li', { class: 'hw-quiz-item' }, [fieldset, feedback, h('div', { class: 'hw-controls-actions' }, [reveal]), answer]);
+  }
+
+  /**
+   * Tell the host page about an answer: a "headwise-quiz" event that bubbles out of shadow roots
+   * (an embedding course site may record it; the iframe embed forwards it with postMessage).
+   * @param {number} qi
+   * @param {string} id
+   * @param {number} oi
+   * @param {Question['options'][number]} option
+   * @param {boolean} correct
+   */
+  report(qi, id, oi, option, correct) {
+    const results = Object.values(this.results);
+    this.dispatchEvent(new CustomEvent('headwise-quiz', {
+      bubbles: true,
+      composed: true,
+      detail: {
+        question: qi + 1,
+        questionId: id,
+        answer: oi,
+        answerText: option.text.map((t) => (typeof t === 'string' ? t : t.textContent)).join(''),
+        correct,
+        score: results.filter(Boolean).length,
+        answered: results.length,
+        total: 5,
+      },
+    }));
   }
 
   /** @param {number} total */

@@ -50,6 +50,8 @@ const NUMERIC_KEYS = /** @type {const} */ ({
 });
 const BOOLEAN_KEYS = /** @type {const} */ ({ bias: 'bias', causal: 'causal' });
 const MAX_LABEL_INDEX = 4096;
+/** Longest URL hash read (characters after '#'); a longer one is refused as a whole. */
+const MAX_HASH_LENGTH = 65536;
 
 /**
  * Default label of token i.
@@ -80,6 +82,9 @@ export function parseHash(hash) {
   /** @type {State} */
   const state = { ...DEFAULTS, labels: [] };
   if (text === '') return state;
+  if (text.length > MAX_HASH_LENGTH) {
+    throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
+  }
   let params;
   try {
     params = new URLSearchParams(text);
@@ -204,6 +209,10 @@ export class Store extends EventTarget {
   }
 
   readHash() {
+    // An in-page link such as the skip link's #settings is navigation, not a permalink: the
+    // settings stay as they are (notify() then writes them back into the hash).
+    const fragment = window.location.hash.replace(/^#/, '');
+    if (/^[A-Za-z][\w-]*$/.test(fragment) && document.getElementById(fragment)) return;
     try {
       this.state = parseHash(window.location.hash);
       this.notice = null;

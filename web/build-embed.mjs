@@ -1,0 +1,67 @@
+// Builds the embedding side of dist/ (called by build.mjs):
+//   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise.js next to itself)
+//   headwise-elements.css  the lesson's styles for shadow roots (styles.css with :root/html/body
+//                          turned into :host) followed by elements.css
+//   embed.html, embed-page.js, embed-page.css   the iframe embed (one widget from the query string)
+//   headwise-embed.js      the host-page helper that sizes embed iframes and relays their events
+//   gallery.html, gallery.js, gallery.css       every widget with its copy-paste snippets
+
+import { build } from 'esbuild';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * The lesson page's <main> element, to be rendered by <mha-lesson>.
+ * @param {string} html
+ */
+export function lessonMarkup(html) {
+  const start = html.indexOf('<main');
+  const end = html.indexOf('</main>');
+  if (start < 0 || end < start) throw new Error('web/index.html has no <main> element for <mha-lesson>');
+  return `<hw-status></hw-status>\n${html.slice(start, end + '</main>'.length)}`;
+}
+
+/**
+ * styles.css for a shadow root: the page-level selectors (:root, html, body) become :host, and
+ * :host starts from `all: initial` so nothing inherited from the host page leaks in.
+ * @param {string} css
+ */
+export function shadowCss(css) {
+  const scoped = css.replace(/(^|[\s,{}])(:root|html|body)(?=\s*[{,])/g, '$1:host');
+  return [
+    '/* Headwise widgets inside shadow roots: generated from styles.css and elements.css by web/build-embed.mjs. */',
+    ':host { all: initial; display: block; }',
+    ':host([hidden]) { display: none !important; }',
+    '',
+    scoped,
+  ].join('\n');
+}
+
+/**
+ * @param {{web: string, dist: string}} dirs
+ */
+export async function buildEmbed({ web, dist }) {
+  const src = join(web, 'src');
+  const common = /** @type {const} */ ({
+    bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: false, legalComments: 'none', logLevel: 'warning',
+  });
+  const markup = lessonMarkup(await readFile(join(web, 'index.html'), 'utf8'));
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: [join(src, 'mha-elements.js')],
+      outfile: join(dist, 'headwise-elements.js'),
+      define: { __HEADWISE_LESSON_MARKUP__: JSON.stringify(markup) },
+    }),
+    build({ ...common, entryPoints: [join(src, 'embed-page.js')], outfile: join(dist, 'embed-page.js') }),
+    build({ ...common, entryPoints: [join(src, 'embed-host.js')], outfile: join(dist, 'headwise-embed.js') }),
+    build({ ...common, entryPoints: [join(src, 'gallery.js')], outfile: join(dist, 'gallery.js') }),
+  ]);
+  const styles = await readFile(join(web, 'styles.css'), 'utf8');
+  const extra = await readFile(join(web, 'elements.css'), 'utf8');
+  await writeFile(join(dist, 'headwise-elements.css'), `${shadowCss(styles)}\n${extra}`);
+  for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
+    await copyFile(join(web, file), join(dist, file));
+  }
+  return ['headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'embed-page.css', 'headwise-embed.js', 'gallery.html', 'gallery.js', 'gallery.css'];
+}

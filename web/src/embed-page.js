@@ -1,0 +1,147 @@
+// The iframe embed (embed.html): one widget chosen by the query string, e.g.
+//   embed.html?widget=heads&seed=7&tokens=5&dModel=8&heads=2&controls=seed,heads&lock=dModel&id=w1
+// The parameters become the <mha-*> element's attributes. The page tells its parent how tall
+// its content is and what the student answers in the quiz, with postMessage (see web/EMBED.md):
+//   {type: 'headwise:ready',  id, widget, error}
+//   {type: 'headwise:height', id, height}
+//   {type: 'headwise:quiz',   id, question, questionId, answer, answerText, correct, score, answered, total}
+//   {subject: 'lti.frameResize', height}   (the LTI convention some LMSs follow)
+// A parent may send {type: 'headwise:request-height'} to have the height sent again.
+// It needs nothing from its parent, so it runs in <iframe sandbox="allow-scripts">.
+
+/** widget= value → element. */
+export const WIDGETS = /** @type {Record<string, string>} */ ({
+  heads: 'mha-heads',
+  params: 'mha-params',
+  ex1: 'mha-exercise-seeds',
+  ex2: 'mha-exercise-dmodel',
+  ex3: 'mha-exercise-torch',
+  quiz: 'mha-quiz',
+  python: 'mha-python',
+  lesson: 'mha-lesson',
+});
+
+/** Query parameter → attribute. The lesson's permalink names (d_model, ex1_seed, …) work too. */
+const PARAMS = /** @type {Record<string, string>} */ ({
+  seed: 'seed',
+  tokens: 'tokens',
+  dModel: 'd-model',
+  d_model: 'd-model',
+  heads: 'heads',
+  numHeads: 'heads',
+  bias: 'bias',
+  causal: 'causal',
+  query: 'query-token',
+  labels: 'labels',
+  ex1Seed: 'ex1-seed',
+  ex1_seed: 'ex1-seed',
+  ex2DModel: 'ex2-d-model',
+  ex2_d_model: 'ex2-d-model',
+  ex2Heads: 'ex2-heads',
+  ex2_heads: 'ex2-heads',
+  controls: 'controls',
+  lock: 'locked',
+  exports: 'exports',
+});
+
+const BOOLEAN_ATTRS = new Set(['bias', 'causal']);
+const MAX_HEIGHT = 100000;
+
+/** @param {string} text */
+function message(text, cls = 'mha-embed-message') {
+  const p = document.createElement('p');
+  p.className = cls;
+  p.setAttribute('role', cls === 'mha-embed-message' ? 'alert' : 'status');
+  p.textContent = text;
+  return p;
+}
+
+/**
+ * @param {Record<string, unknown>} data
+ */
+function post(data) {
+  if (window.parent === window) return;
+  window.parent.postMessage(data, '*');
+}
+
+function start() {
+  const main = /** @type {HTMLElement} */ (document.getElementById('embed'));
+  const params = new URLSearchParams(window.location.search);
+  const id = (params.get('id') || '').slice(0, 200);
+  const widget = params.get('widget') || 'lesson';
+  const tag = Object.prototype.hasOwnProperty.call(WIDGETS, widget) ? WIDGETS[widget] : null;
+
+  // Height: the content's own height (never the viewport's), sent whenever it changes.
+  let sent = -1;
+  const sendHeight = (force = false) => {
+    const root = document.documentElement;
+    // A horizontal scrollbar, if any, takes room below the content.
+    const scrollbar = Math.max(0, window.innerHeight - root.clientHeight);
+    const height = Math.min(MAX_HEIGHT, Math.ceil(root.getBoundingClientRect().height + scrollbar));
+    if (height === sent && !force) return;
+    sent = height;
+    post({ type: 'headwise:height', id, height });
+    // The same, in the form Canvas (and other LMSs that resize LTI tools) understand.
+    post({ subject: 'lti.frameResize', height });
+  };
+  // Browsers pause rendering (and so ResizeObserver) in cross-origin frames that are out of view,
+  // so changes to the content also trigger a measurement; reading the layout works regardless.
+  let timer = 0;
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = window.setTimeout(() => sendHeight(), 20);
+  };
+  new ResizeObserver(schedule).observe(document.documentElement);
+  const watch = new MutationObserver(schedule);
+  watch.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
+  window.addEventListener('resize', schedule);
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    const data = event.data;
+    if (data && typeof data === 'object' && data.type === 'headwise:request-height') sendHeight(true);
+  });
+
+  if (!tag) {
+    main.appendChild(message(`"${widget.slice(0, 40)}" is not a Headwise widget. Use widget=${Object.keys(WIDGETS).join(', ')}.`));
+    post({ type: 'headwise:ready', id, widget, error: 'unknown widget' });
+    sendHeight();
+    return;
+  }
+
+  const el = document.createElement(tag);
+  /** @type {string[]} */
+  const labels = [];
+  const unknown = [];
+  for (const [key, value] of params) {
+    if (key === 'id' || key === 'widget') continue;
+    const label = /^label\.(\d{1,4})$/.exec(key);
+    if (label) {
+      labels[Number(label[1])] = value;
+    } else if (Object.prototype.hasOwnProperty.call(PARAMS, key)) {
+      const attr = PARAMS[key];
+      if (BOOLEAN_ATTRS.has(attr) && ['0', 'false', 'no', 'off'].includes(value.trim().toLowerCase())) el.removeAttribute(attr);
+      else el.setAttribute(attr, value);
+    } else {
+      unknown.push(key.slice(0, 40));
+    }
+  }
+  if (labels.length && !el.hasAttribute('labels')) el.setAttribute('labels', Array.from(labels, (l) => l || '').join(','));
+  if (unknown.length) {
+    main.appendChild(message(`Ignored: ${unknown.map((k) => `"${k}"`).join(', ')} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} of this embed.`, 'mha-embed-notice'));
+  }
+  el.addEventListener('headwise-quiz', (event) => {
+    post({ type: 'headwise:quiz', id, ...(/** @type {CustomEvent} */ (event)).detail });
+  });
+  el.addEventListener('headwise-ready', (event) => {
+    post({ type: 'headwise:ready', id, widget, error: (/** @type {CustomEvent} */ (event)).detail.error });
+  });
+  main.appendChild(el);
+  if (el.shadowRoot) watch.observe(el.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
+  if (!customElements.get(tag)) {
+    main.appendChild(message('headwise-elements.js did not load, so this part of the lesson cannot be shown.'));
+  }
+  sendHeight();
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+else start();
