@@ -1,0 +1,354 @@
+// Accessibility: axe-core finds no WCAG 2.2 AA violations (light and dark, several settings);
+// every control is reached with Tab and operated with the keyboard alone; the number in every
+// shaded weight cell has at least 4.5:1 contrast against its cell.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import AxeBuilderModule from '@axe-core/playwright';
+import {
+  collectCsp, gotoFresh, headTable, launch, openPage, serveDist, settle, waitReady,
+} from './helpers.mjs';
+
+const AxeBuilder = AxeBuilderModule.default || AxeBuilderModule;
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveDist();
+});
+
+after(async () => {
+  await server?.close();
+  await browser?.close();
+});
+
+async function withPage(hash, options, body) {
+  const { context, page, log } = await openPage(browser, options);
+  try {
+    await page.goto(server.url('/index.html') + hash);
+    await waitReady(page);
+    await body(page);
+    await collectCsp(page, log);
+    log.assertClean(server.origin);
+  } finally {
+    await context.close();
+  }
+}
+
+/** axe's violations, one readable line per failing element. */
+async function axeViolations(page) {
+  const result = await new AxeBuilder({ page }).withTags(WCAG_22_AA).analyze();
+  assert.ok(result.passes.length > 20, 'axe ran its checks');
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}: ${n.failureSummary.replace(/\s+/g, ' ')}`));
+}
+
+describe('axe-core: zero WCAG 2.2 AA violations', () => {
+  const cases = [
+    ['the lesson\'s defaults', ''],
+    ['8 heads', '#heads=8'],
+    ['an invalid setting (d_model 10, 4 heads)', '#d_model=10&heads=4'],
+    ['20 tokens (heatmaps), bias and causal mask', '#tokens=20&bias=1&causal=1'],
+  ];
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [name, hash] of cases) {
+      test(`${name}, ${colorScheme}`, async () => {
+        await withPage(hash, { colorScheme }, async (page) => {
+          if (hash.includes('d_model=10')) assert.ok(await page.isVisible('[data-error-for="num-heads"]'));
+          // Open everything that starts closed, so it is checked too.
+          await page.click('hw-controls summary');
+          await page.click('#challenge-reveal');
+          for (const b of await page.$$('hw-quiz button[aria-controls]')) await b.click();
+          await page.check('fieldset[data-question="1"] input[data-correct="false"] >> nth=0');
+          await page.check('fieldset[data-question="2"] input[data-correct="true"]');
+          await settle(page);
+          assert.deepEqual(await axeViolations(page), []);
+        });
+      });
+    }
+  }
+  test('360 px wide, dark, with an error and labels', async () => {
+    await withPage('#heads=3&label.0=%D8%A7%D9%84%D9%82%D8%B7&label.1=%F0%9F%90%88', { colorScheme: 'dark', viewport: { width: 360, height: 740 } }, async (page) => {
+      await page.click('hw-controls summary');
+      assert.deepEqual(await axeViolations(page), []);
+    });
+  });
+});
+
+/** A short description of the focused element. */
+function focused(page) {
+  return page.evaluate(() => {
+    const e = /** @type {HTMLElement|null} */ (document.activeElement);
+    if (!e || e === document.body) return { key: 'BODY', visible: true };
+    const key = e.id ? `#${e.id}` : e.matches('canvas.hw-heatmap') ? `canvas[data-head="${e.dataset.head}"]`
+      : e.matches('hw-quiz button') ? `quiz-reveal:${e.getAttribute('aria-controls')}` : e.matches('.hw-copy') ? `copy:${e.getAttribute('aria-label')}`
+        : e.matches('summary') ? 'summary' : e.matches('.hw-pager button') ? `pager:${e.textContent}` : `${e.localName}.${e.className}`;
+    const cs = getComputedStyle(e);
+    const visible = e.matches(':focus-visible') && ((cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none');
+    return { key, visible };
+  });
+}
+
+/** Tab from the top of the page to its end; every stop, in order. */
+async function tabStops(page) {
+  await page.evaluate(() => { /** @type {HTMLElement} */ (document.activeElement)?.blur(); window.scrollTo(0, 0); });
+  const stops = [];
+  for (let i = 0; i < 400; i += 1) {
+    await page.keyboard.press('Tab');
+    const f = await focused(page);
+    if (f.key === 'BODY' || (stops.length && f.key === stops[0].key)) break;
+    stops.push(f);
+  }
+  return stops;
+}
+
+/**
+ * Focus a control by pressing Tab until it has focus (proves it is in the tab order).
+ * @param {import('playwright-core').Page} page
+ * @param {string|RegExp} key
+ */
+async function tabTo(page, key) {
+  for (let i = 0; i < 400; i += 1) {
+    await page.keyboard.press('Tab');
+    const k = (await focused(page)).key;
+    if (typeof key === 'string' ? k === key : key.test(k)) return;
+  }
+  assert.fail(`${key} was never reached with Tab`);
+}
+
+/** Replace a focused field's content by keyboard. */
+async function typeKeys(page, text) {
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await settle(page);
+}
+
+describe('keyboard', () => {
+  test('every control is reached with Tab, in order, with a visible focus indicator', async () => {
+    await withPage('', {}, async (page) => {
+      const stops = await tabStops(page);
+      const keys = stops.map((s) => s.key);
+      const required = ['#seed', '#tokens', '#d-model', '#num-heads', '#bias', '#causal', '#query-token', 'summary', '#reset',
+        '#ex1-seed', '#ex2-d-model', '#ex2-heads', '#challenge-answer', '#challenge-reveal',
+        '#q1-o0', 'quiz-reveal:q1-answer', '#q2-o0', 'quiz-reveal:q2-answer', '#q3-o0', 'quiz-reveal:q3-answer',
+        '#q4-o0', 'quiz-reveal:q4-answer', '#q5-o0', 'quiz-reveal:q5-answer'];
+      for (const key of required) assert.ok(keys.includes(key), `${key} is not in the tab order: ${keys.join(' ')}`);
+      // Settings first, in reading order; one stop per quiz question (arrows move within it).
+      assert.equal(keys[0], 'a.hw-skip');
+      assert.deepEqual(keys.slice(1, 10), required.slice(0, 9));
+      assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 3);
+      const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
+      assert.deepEqual(invisible, [], 'focused without a visible indicator');
+    });
+  });
+
+  test('the settings are operated with the keyboard alone', async () => {
+    await withPage('', {}, async (page) => {
+      const row0 = async () => (await headTable(page, 0))[0];
+      await tabTo(page, '#seed');
+      await typeKeys(page, '11');
+      assert.match(page.url(), /seed=11&/);
+      assert.notDeepEqual(await row0(), ['0', '0', '0.424', '0.576', '0']);
+      await page.keyboard.press('ArrowUp'); // a number field steps with the arrows
+      await settle(page);
+      assert.equal(await page.inputValue('#seed'), '12');
+      assert.match(page.url(), /seed=12&/);
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, '#tokens');
+      await typeKeys(page, '6');
+      assert.equal((await row0()).length, 6);
+      await page.keyboard.press('Tab');
+      await typeKeys(page, '12');
+      await page.keyboard.press('Tab');
+      await typeKeys(page, '3');
+      assert.equal((await page.$$('hw-head-weights table.hw-weights[data-head]')).length, 3);
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, '#bias');
+      await page.keyboard.press('Space');
+      await settle(page);
+      assert.equal(await page.isChecked('#bias'), true);
+      assert.match(page.url(), /bias=1/);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Space');
+      await settle(page);
+      assert.equal(await page.isChecked('#causal'), true);
+      assert.deepEqual(await row0(), ['1', '0', '0', '0', '0', '0']); // token 0 sees only itself
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, '#query-token');
+      await page.keyboard.press('ArrowDown');
+      await settle(page);
+      assert.equal(await page.inputValue('#query-token'), '1');
+      assert.equal(await page.getAttribute('hw-head-weights table[data-head="0"] tr[data-token="1"]', 'data-query'), 'true');
+      // The token labels open with Enter; their fields follow in the tab order.
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, 'summary');
+      await page.keyboard.press('Enter');
+      await settle(page);
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, '#label-0');
+      await typeKeys(page, 'cat');
+      assert.equal(await page.textContent('hw-head-weights table[data-head="0"] thead th[data-col="0"] .hw-tok-label'), 'cat');
+      // Back to the lesson's settings.
+      await tabTo(page, '#reset');
+      await page.keyboard.press('Enter');
+      await settle(page);
+      assert.deepEqual(await row0(), ['0', '0', '0.424', '0.576', '0']);
+      assert.equal(await page.inputValue('#seed'), '7');
+    });
+  });
+
+  test('the exercises, the challenge and the quiz are operated with the keyboard alone', async () => {
+    await withPage('', {}, async (page) => {
+      await tabTo(page, '#ex1-seed');
+      await typeKeys(page, '99');
+      assert.match(await page.textContent('[data-testid=ex1-verdict][data-heads="4"]'), /6 of 6 pairs differ/);
+      await tabTo(page, '#ex2-d-model');
+      await typeKeys(page, '20');
+      assert.deepEqual(await page.$$eval('[data-testid=ex2-row] th', (t) => t.map((x) => x.textContent)), ['1', '2', '4', '5', '10', '20']);
+      await tabTo(page, '#ex2-heads');
+      await typeKeys(page, '3');
+      assert.match(await page.textContent('[data-error-for="ex2-heads"]'), /embed_dim \(20\) must be divisible by num_heads \(3\)/);
+      await tabTo(page, '#challenge-answer');
+      await page.keyboard.type('Fewer separate patterns.');
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, '#challenge-reveal');
+      await page.keyboard.press('Enter');
+      assert.ok(await page.isVisible('[data-testid=challenge-discussion]'));
+      // Quiz: Tab reaches the group, Space chooses, the arrows move to (and choose) the next option.
+      await tabTo(page, '#q1-o0');
+      await page.keyboard.press('Space');
+      assert.equal(await page.isChecked('#q1-o0'), true);
+      assert.match(await page.textContent('[data-testid=quiz-feedback][data-question="1"]'), /^Not quite\./);
+      await page.keyboard.press('ArrowDown');
+      assert.equal(await page.isChecked('#q1-o1'), true);
+      assert.match(await page.textContent('[data-testid=quiz-feedback][data-question="1"]'), /^Correct\./);
+      await page.keyboard.press('Tab');
+      assert.equal((await focused(page)).key, 'quiz-reveal:q1-answer');
+      await page.keyboard.press('Space');
+      assert.ok(await page.isVisible('[data-testid=quiz-answer][data-question="1"]'));
+      await page.keyboard.press('Enter');
+      assert.ok(await page.isHidden('[data-testid=quiz-answer][data-question="1"]'));
+      // A copy button works from the keyboard (clipboard, or selection where it is refused).
+      await tabTo(page, /^copy:/);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => /Copied|Selected/.test(document.querySelector('.hw-copy-status')?.textContent || ''));
+    });
+  });
+
+  test('at 360 px no focused control is hidden behind the floating "Settings" link, which keeps the settings', async () => {
+    await withPage('', { viewport: { width: 360, height: 740 } }, async (page) => {
+      await page.fill('#seed', '11');
+      await settle(page);
+      await page.evaluate(() => { /** @type {HTMLElement} */ (document.activeElement)?.blur(); window.scrollTo(0, 0); });
+      const hidden = [];
+      let stops = 0;
+      for (let i = 0; i < 400; i += 1) {
+        await page.keyboard.press('Tab');
+        const r = await page.evaluate(() => {
+          const e = /** @type {HTMLElement|null} */ (document.activeElement);
+          if (!e || e === document.body) return null;
+          const a = e.getBoundingClientRect();
+          const b = /** @type {HTMLElement} */ (document.querySelector('.hw-to-settings')).getBoundingClientRect();
+          const covered = a.left >= b.left && a.right <= b.right && a.top >= b.top && a.bottom <= b.bottom;
+          const offscreen = a.bottom <= 0 || a.top >= innerHeight;
+          return { key: e.id || e.className || e.localName, covered: covered && !e.matches('.hw-to-settings'), offscreen };
+        });
+        if (!r) break;
+        stops += 1;
+        if (r.covered || r.offscreen) hidden.push(r);
+        if (r.key === 'hw-to-settings') {
+          // The floating link is the last stop; following it moves to the settings, keeping them.
+          await page.keyboard.press('Enter');
+          await settle(page);
+          assert.equal(await page.inputValue('#seed'), '11');
+          assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
+          assert.ok(await page.evaluate(() => /** @type {HTMLElement} */ (document.getElementById('settings')).getBoundingClientRect().top < innerHeight));
+          break;
+        }
+      }
+      assert.ok(stops > 30, `only ${stops} tab stops`);
+      assert.deepEqual(hidden, []);
+    });
+  });
+
+  test('heatmaps (more than 16 tokens) and the head pager are operated with the keyboard', async () => {
+    await withPage('#tokens=20&d_model=64&heads=32', {}, async (page) => {
+      const stops = (await tabStops(page)).map((s) => s.key);
+      for (let head = 0; head < 16; head += 1) assert.ok(stops.includes(`canvas[data-head="${head}"]`), `heatmap ${head} in the tab order`);
+      assert.ok(stops.includes('pager:Next heads →'));
+      await tabTo(page, 'canvas[data-head="0"]');
+      const readout = page.locator('hw-head-weights figure[data-head="0"] [data-testid=readout]');
+      assert.match(await readout.textContent(), /^Head 0: query 0 \(t0\) → key 0 \(t0\) = /);
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      assert.match(await readout.textContent(), /^Head 0: query 2 \(t2\) → key 1 \(t1\) = \d/);
+      await page.keyboard.press('End');
+      assert.match(await readout.textContent(), /→ key 19 \(t19\) = /);
+      await page.keyboard.press('Enter');
+      await settle(page);
+      assert.equal(await page.inputValue('#query-token'), '2');
+      await tabTo(page, 'pager:Next heads →');
+      await page.keyboard.press('Enter');
+      await settle(page);
+      const heads = await page.$$eval('hw-head-weights canvas.hw-heatmap', (cs) => cs.map((c) => c.dataset.head));
+      assert.deepEqual(heads, Array.from({ length: 16 }, (_, i) => String(16 + i)));
+    });
+  });
+});
+
+/** Contrast of every shaded cell: [description, ratio] for those under 4.5, and how many were checked. */
+function shadedCellContrast(page) {
+  return page.evaluate(() => {
+    /** @param {string} css */
+    const rgb = (css) => {
+      const m = css.match(/rgba?\(([^)]+)\)/);
+      if (!m) throw new Error(`unreadable colour ${css}`);
+      const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      if (a !== 1) throw new Error(`translucent colour ${css}`);
+      return [r, g, b];
+    };
+    /** @param {number[]} c */
+    const lum = (c) => {
+      const [r, g, b] = c.map((v) => { const s = v / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const cells = [...document.querySelectorAll('table.hw-weights td, .hw-swatch')].filter((el) => /** @type {HTMLElement} */ (el).style.backgroundColor);
+    const low = [];
+    for (const el of cells) {
+      const cs = getComputedStyle(el);
+      const [l1, l2] = [lum(rgb(cs.color)), lum(rgb(cs.backgroundColor))];
+      const ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+      let opacity = 1;
+      for (let e = /** @type {Element|null} */ (el); e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+      if (ratio < 4.5 || opacity !== 1) low.push(`${el.textContent} on ${cs.backgroundColor} in ${cs.color}: ${ratio.toFixed(2)}:1, opacity ${opacity}`);
+    }
+    return { checked: cells.length, low };
+  });
+}
+
+describe('contrast of the numbers in shaded cells', () => {
+  for (const colorScheme of ['light', 'dark']) {
+    test(`every shaded cell is at least 4.5:1 (${colorScheme})`, async () => {
+      await withPage('', { colorScheme }, async (page) => {
+        for (const hash of ['', '#heads=8&d_model=16&tokens=9&bias=1', '#causal=1&heads=4&seed=3&query=2']) {
+          await gotoFresh(page, server.url('/index.html') + hash);
+          await waitReady(page);
+          const { checked, low } = await shadedCellContrast(page);
+          // Head tables, exercise 1's and 3's rows, and the legend.
+          assert.ok(checked >= 60, `${hash}: only ${checked} shaded cells found`);
+          assert.deepEqual(low, [], hash);
+        }
+        // The last valid tables, kept (marked stale) while a setting is invalid.
+        await page.fill('#d-model', '10');
+        await settle(page);
+        assert.equal(await page.getAttribute('hw-head-weights', 'data-stale'), '');
+        const { checked, low } = await shadedCellContrast(page);
+        assert.ok(checked >= 60, `stale: only ${checked} shaded cells found`);
+        assert.deepEqual(low, [], 'stale tables');
+      });
+    });
+  }
+});

@@ -1,0 +1,278 @@
+// Bad input on the page: links whose settings cannot be read (garbage, random bytes, 100 KB),
+// token labels that are hard to render (emoji, right-to-left scripts, 10,000 characters), and
+// numbers the module refuses typed into every field. The page never throws, shows the
+// module's message beside the control concerned, and recovers once the input is valid again.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  MODES, collectCsp, gotoFresh, headTable, launch, openPage, pageUrl, serveDist, settle, waitReady,
+} from './helpers.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveDist();
+});
+
+after(async () => {
+  await server?.close();
+  await browser?.close();
+});
+
+const LESSON_ROW_H0 = ['0', '0', '0.424', '0.576', '0'];
+const MAIN_CONTROLS = ['seed', 'tokens', 'd-model', 'num-heads'];
+
+/** Deterministic pseudo-random bytes (xorshift32). */
+function randomBytes(n, seed) {
+  let x = seed >>> 0;
+  const out = [];
+  for (let i = 0; i < n; i += 1) {
+    x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0;
+    out.push(x & 0xff);
+  }
+  return out;
+}
+
+/** Main-settings error slots that show something: {controlId: message}. */
+function shownErrors(page) {
+  return page.evaluate((ids) => Object.fromEntries(ids
+    .map((id) => [id, document.querySelector(`[data-error-for="${id}"]`)])
+    .filter(([, e]) => e && !e.hidden && e.textContent)
+    .map(([id, e]) => [id, e.textContent])), [...MAIN_CONTROLS, 'general']);
+}
+
+/** The page shows the lesson's defaults and responds. */
+async function assertLessonDefaults(page, what) {
+  assert.deepEqual(
+    await Promise.all(['#seed', '#tokens', '#d-model', '#num-heads'].map((s) => page.inputValue(s))),
+    ['7', '5', '8', '2'], what,
+  );
+  assert.deepEqual((await headTable(page, 0))[0], LESSON_ROW_H0, what);
+  assert.deepEqual(await shownErrors(page), {}, what);
+}
+
+const randomEncoded = `#${randomBytes(300, 42).map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')}`;
+const randomPrintable = `#${randomBytes(300, 7).map((b) => String.fromCharCode(33 + (b % 94))).join('')}`;
+
+/** [name, hash, what the notice must say] */
+const BAD_HASHES = [
+  ['percent signs', '#%%%', /"%%%" is not a setting this page knows/],
+  ['a seed that is not a number', '#seed=abc', /"seed" is not a number/],
+  ['an empty value', '#tokens=', /"tokens" is not a number/],
+  ['Infinity', '#seed=Infinity', /"seed" is not a number/],
+  ['a number too big for a double', '#heads=1e400', /"heads" is not a number/],
+  ['a setting given twice', '#seed=1&seed=2', /"seed" appears twice/],
+  ['a checkbox that is not 0 or 1', '#bias=2', /"bias" must be 0 or 1/],
+  ['a negative query token', '#query=-1', /"query" must be a token index/],
+  ['a label index out of range', '#label.4096=x', /"label.4096" is out of range/],
+  ['an unknown word', '#nonsense', /"nonsense" is not a setting this page knows/],
+  ['300 random bytes, percent-encoded', randomEncoded, /is not a setting this page knows|could not be decoded|appears twice|is not a number|must be/],
+  ['300 random printable characters', randomPrintable, /is not a setting this page knows|appears twice|is not a number|must be/],
+  ['100 KB of garbage', `#${'x'.repeat(100 * 1024)}`, /the link is too long \(102400 characters after the #; at most 65536\)/],
+  ['100 KB in one well-formed label', `#seed=7&label.0=${'a'.repeat(100 * 1024)}`, /the link is too long/],
+];
+
+for (const mode of MODES) {
+  describe(`links that cannot be read, over ${mode}://`, () => {
+    test('garbage and oversized hashes fall back to the defaults with a visible notice', async () => {
+      const { context, page, log } = await openPage(browser);
+      try {
+        for (const [name, hash, notice] of BAD_HASHES) {
+          await gotoFresh(page, pageUrl(mode, server, hash));
+          await waitReady(page);
+          const shown = page.locator('[data-testid=hash-notice]');
+          assert.ok(await shown.isVisible(), `${name}: notice visible`);
+          const text = await shown.textContent();
+          assert.match(text, /^This link's settings could not be read \(.*\), so the page shows the lesson's defaults instead\.$/s, name);
+          assert.match(text, notice, name);
+          assert.ok(text.length < 400, `${name}: the notice quotes at most a short piece of the link`);
+          await assertLessonDefaults(page, name);
+          // The address now holds the defaults, so a copied link works.
+          assert.ok(new URL(page.url()).hash.startsWith('#seed=7&tokens=5&d_model=8&heads=2&'), `${name}: ${page.url().slice(0, 200)}`);
+        }
+        // The page still responds, and the notice goes once the student changes something.
+        await page.fill('#num-heads', '4');
+        await settle(page);
+        assert.equal((await page.$$('hw-head-weights table.hw-weights[data-head]')).length, 4);
+        assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
+        await collectCsp(page, log);
+        log.assertClean(mode === 'http' ? server.origin : null);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}
+
+const LABELS = [
+  '🐈‍⬛ cat 👩🏽‍🔬🇯🇵',
+  'القطة السوداء',
+  'החתול השחור',
+  'x'.repeat(10000),
+  'abc القط 123 חתול',
+];
+
+describe('token labels that are hard to render', () => {
+  for (const width of [360, 1280]) {
+    test(`emoji, right-to-left text and 10,000 characters are shown literally at ${width} px`, async () => {
+      const { context, page, log } = await openPage(browser, { viewport: { width, height: 800 } });
+      try {
+        await page.goto(server.url('/index.html'));
+        await waitReady(page);
+        await page.click('hw-controls summary');
+        for (const [i, label] of LABELS.entries()) {
+          await page.fill(`#label-${i}`, label);
+          await settle(page);
+        }
+        const check = async (what) => {
+          const shown = await page.evaluate((n) => Array.from({ length: n }, (_, i) => {
+            const th = document.querySelector(`hw-head-weights table[data-head="0"] thead th[data-col="${i}"]`);
+            const idx = th.querySelector('.hw-tok-idx').getBoundingClientRect();
+            const label = th.querySelector('.hw-tok-label');
+            const lr = label.getBoundingClientRect();
+            return {
+              text: label.textContent,
+              option: document.querySelector(`#query-token option[value="${i}"]`).textContent,
+              rowLabel: document.querySelector(`hw-head-weights table[data-head="0"] tr[data-token="${i}"] th .hw-tok-label`).textContent,
+              indexFirst: idx.right <= lr.left + 1 || idx.bottom <= lr.top + 1, // the index is not pulled into the RTL run
+              headerWidth: th.getBoundingClientRect().width,
+            };
+          }), LABELS.length);
+          for (const [i, label] of LABELS.entries()) {
+            assert.equal(shown[i].text, label, `${what}: label ${i}`);
+            assert.equal(shown[i].rowLabel, label, `${what}: row label ${i}`);
+            assert.equal(shown[i].option, `${i} · ${label}`, `${what}: option ${i}`);
+            assert.ok(shown[i].indexFirst, `${what}: label ${i} keeps its index before it`);
+            assert.ok(shown[i].headerWidth < 200, `${what}: label ${i}'s header is ${shown[i].headerWidth}px wide`);
+          }
+          const layout = await page.evaluate(() => ({
+            page: document.documentElement.scrollWidth,
+            body: document.body.scrollWidth,
+            inner: window.innerWidth,
+          }));
+          assert.ok(layout.page <= width && layout.body <= width, `${what}: no horizontal page overflow (${JSON.stringify(layout)})`);
+        };
+        await check('typed');
+        // The labels travel in the link and come back the same.
+        await gotoFresh(page, page.url());
+        await waitReady(page);
+        await check('from the link');
+        assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
+        await collectCsp(page, log);
+        log.assertClean(server.origin);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
+/** [control id, typed, the message beside it] */
+const BAD_NUMBERS = [
+  ['seed', '1.5', /seed must be an integer, got 1\.5/],
+  ['seed', '-1', /seed \(-1\) must be an integer between 0 and 4294967295/],
+  ['seed', '4294967296', /seed \(4294967296\) must be an integer between 0 and 4294967295/],
+  ['seed', '1e308', /seed \(1e\+308\) is too large/],
+  ['seed', '', /^Required: enter a number\.$/],
+  ['seed', '1e', /^Enter a number\.$/],
+  ['tokens', '2.5', /tokens must be an integer, got 2\.5/],
+  ['tokens', '0', /tokens \(0\) must be a positive integer/],
+  ['tokens', '-3', /tokens \(-3\) must be a positive integer/],
+  ['tokens', '2049', /tokens \(2049\) must be at most 2048/],
+  ['tokens', '1e9', /tokens \(1000000000\) must be at most 2048/],
+  ['d-model', '8.5', /dModel must be an integer, got 8\.5/],
+  ['d-model', '0', /d_model \(0\) must be a positive integer/],
+  ['d-model', '-8', /d_model \(-8\) must be a positive integer/],
+  ['d-model', '4096', /d_model \(4096\) must be at most 2048/],
+  ['d-model', '1e9', /d_model \(1000000000\) must be at most 2048/],
+  ['num-heads', '1.5', /numHeads must be an integer, got 1\.5/],
+  ['num-heads', '0', /num_heads \(0\) must be a positive integer/],
+  ['num-heads', '-2', /num_heads \(-2\) must be a positive integer/],
+  ['num-heads', '3', /d_model \(8\) must be divisible by num_heads \(3\)/],
+  ['num-heads', '1e6', /d_model \(8\) must be divisible by num_heads \(1000000\)/],
+];
+
+const EXERCISE_NUMBERS = [
+  ['ex1-seed', '0.5', /seed must be an integer, got 0\.5/],
+  ['ex1-seed', '-7', /seed \(-7\) must be an integer between 0 and 4294967295/],
+  ['ex1-seed', '', /^Required: enter a number\.$/],
+  ['ex2-d-model', '12.5', /embedDim must be an integer, got 12\.5/],
+  ['ex2-d-model', '-4', /embed_dim \(-4\) must be a positive integer/],
+  ['ex2-d-model', '1e9', /embed_dim \(1000000000\) must be at most 16777216/],
+  ['ex2-d-model', '', /^Required: enter a number\.$/],
+  ['ex2-heads', '0', /num_heads \(0\) must be a positive integer/],
+  ['ex2-heads', '2.5', /numHeads must be an integer, got 2\.5/],
+  ['ex2-heads', '', /^Required: enter a number\.$/],
+];
+
+/** Type into a number field with the keyboard (so "1e" stays unparseable, as a student's would). */
+async function typeNumber(page, id, text) {
+  await page.focus(`#${id}`);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  if (text) await page.keyboard.type(text);
+  await settle(page);
+}
+
+describe('numbers the module refuses, typed into the page', () => {
+  test('the settings: the module\'s message beside the control, and recovery', async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 360, height: 800 } });
+    try {
+      await page.goto(server.url('/index.html'));
+      await waitReady(page);
+      const valid = { seed: '7', tokens: '5', 'd-model': '8', 'num-heads': '2' };
+      for (const [id, typed, message] of BAD_NUMBERS) {
+        const what = `${id} = ${JSON.stringify(typed)}`;
+        await typeNumber(page, id, typed);
+        const errors = await shownErrors(page);
+        assert.deepEqual(Object.keys(errors), [id], `${what}: ${JSON.stringify(errors)}`);
+        assert.match(errors[id], message, what);
+        assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', what);
+        // The last valid tables (here those of the last keystroke that was valid) stay, marked as such.
+        assert.equal(await page.getAttribute('hw-head-weights', 'data-stale'), '', what);
+        assert.match(await page.textContent('hw-head-weights .hw-stale'), /Showing the last valid settings/, what);
+        assert.ok((await page.$$('hw-head-weights figure[data-head]')).length > 0, what);
+        assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 360, `${what}: no horizontal overflow`);
+        await typeNumber(page, id, valid[id]);
+        assert.deepEqual(await shownErrors(page), {}, `${what}, then fixed`);
+        assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), null, what);
+        assert.equal(await page.getAttribute('hw-head-weights', 'data-stale'), null, what);
+      }
+      await assertLessonDefaults(page, 'after every bad number');
+      await collectCsp(page, log);
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the exercises\' own fields: the module\'s message beside the field, and recovery', async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/index.html'));
+      await waitReady(page);
+      const valid = { 'ex1-seed': '2024', 'ex2-d-model': '12', 'ex2-heads': '6' };
+      await typeNumber(page, 'ex2-heads', '6');
+      for (const [id, typed, message] of EXERCISE_NUMBERS) {
+        const what = `${id} = ${JSON.stringify(typed)}`;
+        await typeNumber(page, id, typed);
+        const slot = page.locator(`[data-error-for="${id}"]`);
+        assert.ok(await slot.isVisible(), what);
+        assert.match(await slot.textContent(), message, what);
+        assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', what);
+        assert.deepEqual(await shownErrors(page), {}, `${what}: the main settings are untouched`);
+        await typeNumber(page, id, valid[id]);
+        assert.ok(await slot.isHidden(), `${what}, then fixed`);
+      }
+      assert.equal((await page.$$('[data-testid=ex1-pair]')).length, 7);
+      assert.deepEqual(await page.$$eval('[data-testid=ex2-row] th', (t) => t.map((x) => x.textContent)), ['1', '2', '3', '4', '6', '12']);
+      assert.equal(await page.getAttribute('[data-testid=ex2-try]', 'data-accepted'), 'true');
+      await collectCsp(page, log);
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,132 @@
+// Nothing a student types or puts in the URL becomes HTML. Script payloads go in through the
+// token labels, the challenge's answer box and the URL hash; each would call the `pwn` binding or
+// set window.__pwned if it ran. The pages here are opened with bypassCSP, so the page's own
+// Content-Security-Policy cannot be what stops them: only text-only rendering does.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  MODES, collectCsp, gotoFresh, launch, openPage, pageUrl, serveDist, settle, typeInto, waitReady,
+} from './helpers.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveDist();
+});
+
+after(async () => {
+  await server?.close();
+  await browser?.close();
+});
+
+const PAYLOADS = [
+  '<img src=x onerror="window.__pwned=1;pwn(\'img\')">',
+  '"><svg onload="window.__pwned=1;pwn(\'svg\')">',
+  'javascript:window.__pwned=1;pwn(\'js\')',
+  '</script><script>window.__pwned=1;pwn(\'script\')</script>',
+  '\'><iframe srcdoc="<script>parent.pwn(\'iframe\')</script>"></iframe>',
+  '<a id="pwnlink" href="javascript:pwn(\'a\')">x</a>',
+  '${pwn(\'template\')}{{constructor.constructor("pwn(\'ng\')")()}}',
+];
+
+/** Open a page whose CSP is bypassed, with the `pwn` binding recording calls. */
+async function openUnprotected(mode, hash) {
+  const { context, page, log } = await openPage(browser, { bypassCSP: true });
+  const calls = [];
+  await page.exposeBinding('pwn', (_source, what) => { calls.push(String(what)); });
+  await page.goto(pageUrl(mode, server, hash));
+  await waitReady(page);
+  return { context, page, log, calls };
+}
+
+/** Nothing ran and no markup from a payload reached the DOM. */
+async function assertNothingRan(page, calls) {
+  await page.waitForTimeout(100); // give any injected onerror/onload its chance
+  assert.deepEqual(calls, [], 'the pwn binding was called');
+  assert.equal(await page.evaluate(() => /** @type {any} */ (window).__pwned), undefined);
+  const injected = await page.evaluate(() => [
+    ...document.querySelectorAll('[onerror], [onload], iframe, script:not([src]), img[src="x"], #pwnlink, [href^="javascript:"], [src^="javascript:"]'),
+  ].map((e) => e.outerHTML.slice(0, 80)));
+  assert.deepEqual(injected, []);
+  // Every script element is one of the page's own two.
+  const scripts = await page.$$eval('script', (ss) => ss.map((s) => s.getAttribute('src')));
+  assert.deepEqual(scripts, ['headwise.js', 'app.js']);
+}
+
+/** The label of token i as shown in head 0's column header, its title, and the query menu. */
+function shownLabel(page, i) {
+  return page.evaluate((k) => {
+    const span = document.querySelector(`hw-head-weights table[data-head="0"] thead th[data-col="${k}"] .hw-tok-label`);
+    const option = document.querySelector(`#query-token option[value="${k}"]`);
+    const ex1 = document.querySelectorAll('[data-testid=ex1-rows] thead th .hw-tok-label')[k];
+    return { header: span?.textContent, title: span?.getAttribute('title'), option: option?.textContent, ex1: ex1?.textContent };
+  }, i);
+}
+
+for (const mode of MODES) {
+  describe(`no script injection over ${mode}://`, () => {
+    test('payloads typed as token labels are shown literally and never run', async () => {
+      const { context, page, log, calls } = await openUnprotected(mode, '#tokens=7');
+      try {
+        await page.click('hw-controls summary');
+        for (let i = 0; i < PAYLOADS.length; i += 1) await typeInto(page, `#label-${i}`, PAYLOADS[i]);
+        for (let i = 0; i < PAYLOADS.length; i += 1) {
+          assert.deepEqual(await shownLabel(page, i), { header: PAYLOADS[i], title: PAYLOADS[i], option: `${i} · ${PAYLOADS[i]}`, ex1: PAYLOADS[i] });
+        }
+        // Hovering and clicking the labelled headers (title tooltips, query selection) too.
+        await page.hover('hw-head-weights table[data-head="0"] thead th[data-col="0"]');
+        await page.click('hw-head-weights table[data-head="1"] tr[data-token="3"] th');
+        await settle(page);
+        assert.equal(await page.inputValue('#query-token'), '3');
+        // The challenge's answer box, saved and restored from storage.
+        await page.fill('#challenge-answer', PAYLOADS.join('\n'));
+        await assertNothingRan(page, calls);
+        // The permalink carries the labels; opening it shows them literally again.
+        const link = page.url();
+        await gotoFresh(page, link);
+        await waitReady(page);
+        for (let i = 0; i < PAYLOADS.length; i += 1) assert.equal((await shownLabel(page, i)).header, PAYLOADS[i]);
+        assert.equal(await page.inputValue('#challenge-answer'), PAYLOADS.join('\n'));
+        await assertNothingRan(page, calls);
+        await collectCsp(page, log);
+        log.assertClean(mode === 'http' ? server.origin : null);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test('payloads in the URL hash are shown literally or refused, and never run', async () => {
+      const cases = [
+        // [hash, what the page must show]
+        ...PAYLOADS.map((p) => [`#label.1=${encodeURIComponent(p)}`, { label: p }]),
+        [`#label.1=${PAYLOADS[0]}`, { label: PAYLOADS[0] }], // unencoded, as typed into the address bar
+        [`#${encodeURIComponent(PAYLOADS[0])}=1`, { notice: /is not a setting this page knows/ }],
+        [`#seed=${encodeURIComponent(PAYLOADS[1])}`, { notice: /"seed" is not a number/ }],
+        ['#javascript:pwn(\'hash\')', { notice: /is not a setting this page knows/ }],
+        [`#query=${encodeURIComponent(PAYLOADS[3])}`, { notice: /"query" must be a token index/ }],
+      ];
+      const { context, page, log, calls } = await openUnprotected(mode, '');
+      try {
+        for (const [hash, expect] of cases) {
+          await gotoFresh(page, pageUrl(mode, server, hash));
+          await waitReady(page);
+          if (expect.label) {
+            assert.equal((await shownLabel(page, 1)).header, expect.label, hash);
+            assert.equal(await page.isVisible('[data-testid=hash-notice]'), false, hash);
+          } else {
+            const notice = await page.textContent('[data-testid=hash-notice]');
+            assert.match(notice, expect.notice, hash);
+            assert.equal(await page.inputValue('#seed'), '7', hash); // the defaults
+          }
+          await assertNothingRan(page, calls);
+        }
+        await collectCsp(page, log);
+        log.assertClean(mode === 'http' ? server.origin : null);
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

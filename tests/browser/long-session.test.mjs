@@ -1,0 +1,89 @@
+// A long session: 10,000 recomputes in the page, driven through the real controls (input events
+// on #seed and #num-heads; one in ten is refused by the module, so its error path runs too). Each is followed by the store's notify(), so every element redraws each time
+// rather than once per animation frame. The WASM heap and the DOM node count stay flat.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { collectCsp, headTable, launch, openPage, serveDist, settle, waitReady } from './helpers.mjs';
+
+let browser;
+let server;
+
+before(async () => {
+  browser = await launch();
+  server = await serveDist();
+});
+
+after(async () => {
+  await server?.close();
+  await browser?.close();
+});
+
+const TOTAL = 10000;
+const CHUNK = 1000;
+
+/**
+ * Runs in the page: `count` recomputes starting at step `from`, then back to the lesson's
+ * settings; returns the module's heap stats and the DOM node count there.
+ */
+function recompute({ from, count }) {
+  const store = /** @type {any} */ (document.querySelector('hw-controls')).store;
+  /** @param {string} id @param {string|number} value */
+  const set = (id, value) => {
+    const input = /** @type {HTMLInputElement} */ (document.getElementById(id));
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  let errors = 0;
+  for (let step = from; step < from + count; step += 1) {
+    set('seed', 100000 + step);
+    // Mostly 2 heads; 4 heads now and then; 3 heads (refused: 8 is not divisible by 3) once in ten.
+    set('num-heads', step % 10 === 9 ? 3 : step % 10 === 4 ? 4 : 2);
+    store.notify();
+    if (store.experiment().error) errors += 1;
+  }
+  set('seed', 7); set('num-heads', 2);
+  store.notify();
+  return {
+    errors,
+    heap: store.hw.heapStats(),
+    nodes: document.getElementsByTagName('*').length,
+    shownHeads: document.querySelectorAll('hw-head-weights table.hw-weights[data-head]').length,
+  };
+}
+
+test('10,000 recomputes: WASM heap and DOM node count flat, no console errors', { timeout: 150000 }, async () => {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(server.url('/index.html'));
+    await waitReady(page);
+    // Warm-up: every shape and the error path once, so later growth would be a leak.
+    const warm = await page.evaluate(recompute, { from: 0, count: 200 });
+    assert.equal(warm.errors, 20);
+    const samples = [];
+    let errors = 0;
+    for (let from = 200; from < 200 + TOTAL; from += CHUNK) {
+      const s = await page.evaluate(recompute, { from, count: CHUNK });
+      errors += s.errors;
+      samples.push(s);
+    }
+    assert.equal(errors, TOTAL / 10, 'one recompute in ten is refused by the module');
+    for (const [i, s] of samples.entries()) {
+      const at = `after ${(i + 1) * CHUNK} recomputes`;
+      assert.equal(s.heap.heapBytes, warm.heap.heapBytes, `WASM memory size ${at}`);
+      assert.equal(s.heap.usedBytes, warm.heap.usedBytes, `WASM bytes in use ${at}`);
+      assert.equal(s.nodes, warm.nodes, `DOM node count ${at}`);
+      assert.equal(s.shownHeads, 2);
+    }
+    // The page still shows the lesson's numbers and still responds to a frame-paced change.
+    await settle(page);
+    assert.deepEqual((await headTable(page, 0))[0], ['0', '0', '0.424', '0.576', '0']);
+    assert.deepEqual((await headTable(page, 1))[0], ['0', '0', '0', '0', '1']);
+    await page.fill('#num-heads', '4');
+    await settle(page);
+    assert.equal((await page.$$('hw-head-weights table.hw-weights[data-head]')).length, 4);
+    await collectCsp(page, log);
+    log.assertClean(server.origin);
+  } finally {
+    await context.close();
+  }
+});
