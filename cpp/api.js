@@ -440,7 +440,8 @@
   // smallest module using one SIMD instruction (i8x16.splat): it validates only with SIMD.
   var SIMD_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1,
     8, 0, 65, 0, 253, 15, 253, 98, 11];
-  var BROWSERS = 'Headwise needs Chrome or Edge 91+, Firefox 89+ or Safari 16.4+ (or Node.js 16.4+)';
+  var BROWSERS =
+    'Headwise needs Chrome or Edge 91+, Firefox 113+ or Safari 16.4+ (or Node.js 18+)';
 
   function missingFeature() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
@@ -449,6 +450,11 @@
     if (!WebAssembly.validate(new Uint8Array(SIMD_PROBE))) {
       return 'This browser does not support WebAssembly SIMD (128-bit vector instructions), ' +
         'which the attention kernels use; ' + BROWSERS + '.';
+    }
+    // The embedded module is zlib-compressed (cpp/postlink.mjs); cpp/loader.js inflates it.
+    if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
+      return 'This browser cannot decompress the embedded module (no DecompressionStream); ' +
+        BROWSERS + '.';
     }
     return null;
   }

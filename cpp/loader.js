@@ -4,10 +4,21 @@
 // try fetch() on that URL in browsers, which a strict Content-Security-Policy (no data: in
 // connect-src) refuses and reports as a violation, before falling back to decoding it. This
 // hook decodes the embedded bytes directly and instantiates them, so no request is made.
+//
+// cpp/postlink.mjs stores those bytes zlib-compressed (base64 defeats gzip, so a served
+// headwise.js is much smaller this way): they are inflated here with the platform's
+// DecompressionStream. A WebAssembly binary starts with "\0asm", a zlib stream with 0x78.
 /* global Module, wasmBinaryFile, tryParseAsDataURI, readyPromiseReject */
+function inflateWasm(bytes) {
+  if (bytes[0] === 0) return Promise.resolve(bytes);
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Response(stream).arrayBuffer();
+}
+
 Module['instantiateWasm'] = function (imports, receiveInstance) {
-  var bytes = tryParseAsDataURI(wasmBinaryFile);
-  WebAssembly.instantiate(bytes, imports).then(function (output) {
+  inflateWasm(tryParseAsDataURI(wasmBinaryFile)).then(function (bytes) {
+    return WebAssembly.instantiate(bytes, imports);
+  }).then(function (output) {
     receiveInstance(output.instance, output.module);
   }, function (error) {
     readyPromiseReject(error);

@@ -43,7 +43,7 @@ export function shadowCss(css) {
 export async function buildEmbed({ web, dist }) {
   const src = join(web, 'src');
   const common = /** @type {const} */ ({
-    bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: false, legalComments: 'none', logLevel: 'warning',
+    bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning',
   });
   const markup = lessonMarkup(await readFile(join(web, 'index.html'), 'utf8'));
   await Promise.all([

@@ -2,8 +2,8 @@
 // runs from file:// as a classic script) and copies index.html, styles.css and favicon.svg.
 // dist/headwise.js (the WASM module, built by `npm run build:wasm`) is left untouched.
 
-import { build } from 'esbuild';
-import { copyFile, mkdir, access } from 'node:fs/promises';
+import { build, transform } from 'esbuild';
+import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbed } from './build-embed.mjs';
@@ -21,14 +21,18 @@ await build({
   format: 'iife',
   target: ['es2020'],
   sourcemap: false,
-  minify: false,
+  minify: true,
   legalComments: 'none',
   logLevel: 'warning',
 });
 
-for (const file of ['index.html', 'styles.css', 'favicon.svg']) {
+for (const file of ['index.html', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
 }
+// The stylesheet, minified: every byte counts for pages embedded in course sites.
+const css = await transform(await readFile(join(web, 'styles.css'), 'utf8'),
+  { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
+await writeFile(join(dist, 'styles.css'), css.code);
 
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist });

@@ -7,35 +7,62 @@
 #include <string>
 
 #include "headwise/shape.hpp"
+#include "headwise/simd.hpp"
 
 namespace headwise {
 
 void softmax_row(double* row, Index n) {
+  using simd::kLanes;
+  using simd::VecD;
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double neg_inf = -std::numeric_limits<double>::infinity();
   // 1. The row max: subtracting it makes every exponent <= 0, so exp cannot overflow.
-  double maxval = -std::numeric_limits<double>::infinity();
+  //    A NaN anywhere makes the whole row NaN (below), so the max need not see it.
+  bool has_nan = false;
+  double maxval = neg_inf;
   for (Index j = 0; j < n; ++j) {
     const double s = row[j];
-    if (std::isnan(s) || s > maxval) maxval = s;
-    if (std::isnan(s)) break;
+    has_nan |= std::isnan(s);
+    maxval = s > maxval ? s : maxval;
   }
-  if (std::isnan(maxval) || maxval == -std::numeric_limits<double>::infinity()) {
+  if (has_nan || maxval == neg_inf) {
     // Every key masked (or a NaN score): torch.softmax yields NaN for the whole row.
     std::fill(row, row + n, nan);
     return;
   }
-  // 2. exp(score - max) and its sum (at least 1, from the max itself).
-  //    Below -750, exp is exactly +0 (it underflows past the smallest subnormal, exp(-745.13));
-  //    returning it directly skips libm's slow underflow path, which sharp heads hit often.
-  double sum = 0.0;
-  for (Index j = 0; j < n; ++j) {
-    const double x = row[j] - maxval;
-    const double e = x < -750.0 ? 0.0 : std::exp(x);
-    row[j] = e;
-    sum += e;
+  // 2. exp(score - max) (simd::exp_nonpositive: within 2 ulp of libm's) and its sum (at least 1,
+  //    from the max itself), summed as four interleaved partial sums s_(j mod 4), then
+  //    (s_0 + s_1) + (s_2 + s_3), then the tail: the same order for every SIMD width.
+  static_assert(4 % kLanes == 0, "the partial sums are whole vectors");
+  double partial[4] = {0.0, 0.0, 0.0, 0.0};
+  Index j = 0;
+  if (n >= 4) {
+    VecD acc[4 / kLanes] = {};
+    for (; j + 4 <= n; j += 4) {
+      for (Index v = 0; v < 4 / kLanes; ++v) {
+        // (Sharp heads are mostly exact zeros: whole vectors of them skip the exp.)
+        const VecD x = simd::load(row + j + v * kLanes) - maxval;
+        const VecD e = simd::all_below(x, simd::kExpZeroBelow) ? VecD{} : simd::exp_nonpositive(x);
+        simd::store(row + j + v * kLanes, e);
+        acc[v] = acc[v] + e;
+      }
+    }
+    for (Index v = 0; v < 4 / kLanes; ++v) simd::store(partial + v * kLanes, acc[v]);
+  }
+  double sum = (partial[0] + partial[1]) + (partial[2] + partial[3]);
+  if (j < n) {
+    alignas(32) double tail[4] = {neg_inf, neg_inf, neg_inf, neg_inf};
+    for (Index t = j; t < n; ++t) tail[t - j] = row[t] - maxval;
+    for (Index v = 0; v < 4 / kLanes; ++v) {
+      simd::store(tail + v * kLanes, simd::exp_nonpositive(simd::load(tail + v * kLanes)));
+    }
+    for (Index t = j; t < n; ++t) {
+      row[t] = tail[t - j];
+      sum += tail[t - j];
+    }
   }
   // 3. Normalise.
-  for (Index j = 0; j < n; ++j) row[j] /= sum;
+  for (Index t = 0; t < n; ++t) row[t] /= sum;
 }
 
 Matrix softmax_rows(const Matrix& scores) {
@@ -93,8 +120,8 @@ AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, c
   require_nonempty(k, "k");
   require_nonempty(v, "v");
   if (k.cols() != q.cols()) {
-    throw std::invalid_argument("k has " + std::to_string(k.cols()) +
-                                " columns but q has " + std::to_string(q.cols()) +
+    throw std::invalid_argument("k has " + std::to_string(k.cols()) + " columns but q has " +
+                                std::to_string(q.cols()) +
                                 "; q and k must have the same feature size");
   }
   if (v.rows() != k.rows()) {

@@ -6,22 +6,17 @@
 #include <cstring>
 #include <memory>
 
+#include "headwise/simd.hpp"
+
 namespace headwise {
 
 namespace {
 
-// ---- SIMD width and tiles ------------------------------------------------------------------
-// One vector type for the whole kernel: 4 doubles with AVX (also on AVX-512 machines: on the
-// Zen 4 this was tuned on, 512-bit operations run as two 256-bit halves and were no faster),
-// otherwise 2 doubles: SSE2 (the x86-64 baseline), WebAssembly SIMD, or plain scalar code
-// when the target has no SIMD at all.
-#if defined(__AVX__)
-#define HEADWISE_LANES 4
-#else
-#define HEADWISE_LANES 2
-#endif
-constexpr Index kLanes = HEADWISE_LANES;
-typedef double VecD __attribute__((vector_size(8 * HEADWISE_LANES)));
+// ---- tiles ------------------------------------------------------------------------------------
+using simd::kLanes;
+using simd::load;
+using simd::store;
+using simd::VecD;
 
 // Register tile of the micro-kernel: kMr rows x kNr columns of C, in kMr * kNv accumulators,
 // sized to fill the register file without spilling (each multiply needs a temporary, since
@@ -46,14 +41,6 @@ constexpr Index kADup = kLanes == 2 ? 2 : 1;
 // (kKc, kNc) block of B, which is packed once per k block.
 constexpr Index kMc = (64 / kMr) * kMr;
 constexpr Index kNc = 2048;
-
-VecD load(const double* p) {
-  VecD v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
-void store(double* p, VecD v) { std::memcpy(p, &v, sizeof v); }
 
 Index round_up(Index x, Index to) { return (x + to - 1) / to * to; }
 
@@ -233,7 +220,8 @@ void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c) 
     // 2. Blocks of the k sum, in increasing k: the first writes C, the rest add to it.
     for (Index pc = 0; pc < k; pc += kKc) {
       const Index kc = std::min(kKc, k - pc);
-      const double* b_block = transpose_b ? b.data + jc * b.stride + pc : b.data + pc * b.stride + jc;
+      const double* b_block =
+          transpose_b ? b.data + jc * b.stride + pc : b.data + pc * b.stride + jc;
       pack_b(b_block, b.stride, transpose_b, kc, nc, packed_b.data);
       // 3. Row blocks of C (kMc tall): pack A's block, then sweep the register tiles.
       for (Index ic = 0; ic < m; ic += kMc) {
@@ -243,8 +231,8 @@ void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c) 
           const double* b_panel = packed_b.data + (jr / kNr) * kNr * kc;
           for (Index ir = 0; ir < mc; ir += kMr) {
             micro_kernel(kc, packed_a.data + (ir / kMr) * kMr * kc * kADup, b_panel,
-                         c.data + (ic + ir) * c.stride + jc + jr, c.stride,
-                         std::min(kMr, mc - ir), std::min(kNr, nc - jr), pc > 0);
+                         c.data + (ic + ir) * c.stride + jc + jr, c.stride, std::min(kMr, mc - ir),
+                         std::min(kNr, nc - jr), pc > 0);
           }
         }
       }

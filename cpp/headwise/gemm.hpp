@@ -53,8 +53,7 @@ std::string gemm_description();
 // (m.middleCols(h * d_head, d_head) is the view of head h's columns).
 template <typename Derived>
 ConstMatrixView const_view(const Eigen::DenseBase<Derived>& m) {
-  static_assert(Derived::IsRowMajor || Derived::ColsAtCompileTime == 1,
-                "gemm views are row-major");
+  static_assert(Derived::IsRowMajor || Derived::ColsAtCompileTime == 1, "gemm views are row-major");
   return {m.derived().data(), m.rows(), m.cols(), m.derived().outerStride()};
 }
 template <typename Derived>

@@ -2,7 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
+#include <cstdio>
 #include <stdexcept>
 
 namespace headwise {
@@ -18,17 +18,14 @@ std::string value_string(double x) {
 
 std::string number_string(double x) {
   if (!std::isfinite(x)) return value_string(x);
-  std::ostringstream out;
-  out.precision(17);
-  out << x;
-  // Shortest form that reads back as the same double.
+  // Shortest %g form that reads back as the same double (snprintf, not iostreams: streams
+  // would pull C++ locales into the WASM module, a third of its size).
+  char buffer[32];
   for (int digits = 1; digits <= 17; ++digits) {
-    std::ostringstream shorter;
-    shorter.precision(digits);
-    shorter << x;
-    if (std::strtod(shorter.str().c_str(), nullptr) == x) return shorter.str();
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, x);
+    if (std::strtod(buffer, nullptr) == x) break;
   }
-  return out.str();
+  return buffer;
 }
 
 std::string shape_string(Index rows, Index cols) {

@@ -300,7 +300,9 @@ describe('iframe embed (sandbox="allow-scripts", another origin)', () => {
   test('reports quiz answers to the host with postMessage', async () => {
     const quiz = page.frameLocator('#frame-quiz');
     await quiz.locator('hw-quiz[data-ready]').waitFor();
-    await quiz.locator('#q3-o2').check();
+    // Bring the frame, then the option inside it, to the middle of the view before clicking.
+    await reveal(page.locator('#frame-quiz'));
+    await (await reveal(quiz.locator('#q3-o2'))).check();
     const got = await until(() => page.evaluate(() => window.hostLog.frameQuiz[0]), 'a quiz event from the frame');
     assert.equal(got.frame, 'frame-quiz');
     assert.deepEqual(

@@ -1,0 +1,858 @@
+#!/usr/bin/env node
+// The benchmark behind `npm run bench`: the multi-head attention forward side by side, in one
+// run, interleaved, medians of repeated runs after warm-up.
+//
+//   native            the core, -O3 -march=native (CMake preset `bench`)
+//   native-baseline   the core for the x86-64 baseline (SSE2, 128-bit vectors like WASM's) at
+//                     the WASM module's optimisation levels (preset `native-baseline`)
+//   wasm-node         dist/headwise.js in Node: core (inputs already in the WASM heap) and api
+//                     (hw.multiHeadAttention on nested arrays)
+//   wasm-chromium     the same in headless Chromium (/usr/bin/chromium)
+//   numpy             the lesson's pipeline in NumPy on OpenBLAS (Debian python3-numpy)
+//   pytorch           nn.MultiheadAttention (Debian python3-torch, torch.set_num_threads(1))
+//
+// All float64, one thread, on the lesson's inputs (np.random.seed(7) draws). Then: time against
+// tokens (16 ... 1024, d_model 768, 12 heads) for native and WASM, plotted; the page (bytes of
+// everything dist/ serves, raw and gzipped; time to the first verified table; one full update at
+// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes.
+//
+// Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
+// with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
+//
+// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
+//          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
+//          --from=tests/bench/results.json (print a recorded run's table and targets again)
+import {spawn, spawnSync} from 'node:child_process';
+import {
+  copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync,
+  writeFileSync
+} from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import {dirname, extname, join, relative, resolve, sep} from 'node:path';
+import {createInterface} from 'node:readline';
+import {fileURLToPath} from 'node:url';
+import {gzipSync} from 'node:zlib';
+import {createRequire} from 'node:module';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const outDir = join(root, 'build', 'bench');
+const require = createRequire(import.meta.url);
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const a = argv.find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : fallback;
+};
+const QUICK = flag('quick');
+const ROUNDS = Number(option('rounds', QUICK ? 3 : 7));
+const SAMPLES_PER_ROUND = 3;
+const TARGET_SAMPLE_MS = 3;  // forwards are batched until one sample takes at least this long
+const ONLY = option('only', null)?.split(',');
+
+const SIZES = option('sizes', '5x8x2,64x256x4,128x512x8,128x768x12,512x768x12')
+                  .split(',')
+                  .map((s) => s.split('x').map(Number));
+const SCALING_TOKENS = [16, 32, 64, 128, 256, 512, 1024];
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run'
+];
+const PYTHON = '/usr/bin/python3';
+
+// Every benchmarked process keeps the memory it frees (glibc tunables), instead of returning big
+// blocks to the operating system at once: otherwise each forward pays page faults for fresh
+// pages for its results (1,300 per forward at (128, 768, 12) for the core, which returns every
+// intermediate). The same setting for every implementation; --glibc-malloc-defaults drops it.
+const MALLOC_ENV = flag('glibc-malloc-defaults') ? {} : {
+  GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824'
+};
+
+const log = (...a) => console.log(...a);
+const flops = (n, d) => 8 * n * d * d + 4 * n * n * d;  // projections + scores + weights @ v
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// ---- building ----------------------------------------------------------------------------------
+
+function run(cmd, args, opts = {}) {
+  log(`$ ${[cmd, ...args].join(' ')}`);
+  const r = spawnSync(cmd, args, {cwd: root, stdio: 'inherit', ...opts});
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.status})`);
+}
+
+function build() {
+  for (const preset of ['bench', 'native-baseline']) {
+    run('cmake', ['--preset', preset], {stdio: ['ignore', 'ignore', 'inherit']});
+    run('cmake', ['--build', '--preset', preset, '-j2']);
+  }
+  run('npm', ['run', '--silent', 'build:wasm']);
+  if (existsSync(join(root, 'web', 'build.mjs'))) {
+    try {
+      run('npm', ['run', '--silent', 'build:web']);
+    } catch (e) {
+      log(`note: ${e.message}; the page measurements use whatever dist/ holds.`);
+    }
+  }
+}
+
+// ---- workers: one line in, one JSON line out ------------------------------------------------
+
+class ProcessWorker {
+  constructor(name, cmd, args, env) {
+    this.name = name;
+    this.proc = spawn(cmd, args, {cwd: root, env, stdio: ['pipe', 'pipe', 'inherit']});
+    this.pending = [];
+    this.exited = null;
+    createInterface({input: this.proc.stdout}).on('line', (line) => {
+      const p = this.pending.shift();
+      if (!p) return;
+      try {
+        p.resolve(JSON.parse(line));
+      } catch {
+        p.reject(new Error(`${name}: not JSON: ${line.slice(0, 200)}`));
+      }
+    });
+    this.proc.on('exit', (code) => {
+      this.exited = code;
+      for (const p of this.pending.splice(0)) p.reject(new Error(`${name} exited (${code})`));
+    });
+    this.proc.on('error', (e) => {
+      for (const p of this.pending.splice(0)) p.reject(e);
+    });
+  }
+
+  request(line) {
+    if (this.exited !== null) return Promise.reject(new Error(`${this.name} exited`));
+    return new Promise((resolve, reject) => {
+      this.pending.push({resolve, reject});
+      this.proc.stdin.write(line + '\n');
+    });
+  }
+
+  close() {
+    if (this.exited === null && !this.closed) this.proc.stdin.end('quit\n');
+    this.closed = true;
+  }
+}
+
+class ChromiumWorker {
+  constructor(page) {
+    this.name = 'wasm-chromium';
+    this.page = page;
+  }
+
+  async request(line) {
+    const [op, ...a] = line.split(' ');
+    if (op === 'info') return this.page.evaluate(() => window.bench.info());
+    return this.page.evaluate(([n, d, h, s, b, mode]) => {
+      try {
+        return window.bench.time(n, d, h, s, b, mode);
+      } catch (e) {
+        return {error: String(e && e.message || e)};
+      }
+    }, [...a.slice(0, 5).map(Number), a[5]]);
+  }
+
+  close() {}
+}
+
+// ---- a static server for dist/ and the bench page (cross-origin isolated: 5 µs timers) -----
+
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.ts': 'text/plain'
+};
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = resolve(root, '.' + path);
+    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    res.writeHead(200, {
+      'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
+      'Cache-Control': 'no-store',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Cross-Origin-Embedder-Policy': 'require-corp',
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+// ---- timing -----------------------------------------------------------------------------------
+
+// Implementations: {key, label, worker, mode}. The WASM workers serve two modes each.
+async function startWorkers(baseUrl, browser) {
+  const impls = [];
+  const infos = {};
+  const want = (key) => !ONLY || ONLY.includes(key);
+  const tryStart = async (key, start) => {
+    if (!want(key)) return null;
+    try {
+      const w = await start();
+      const info = await w.request('info');
+      if (info.error) throw new Error(info.error);
+      infos[key] = info;
+      return w;
+    } catch (e) {
+      log(`note: ${key} is not available (${e.message}); its columns are left empty.`);
+      return null;
+    }
+  };
+  const nativeEnv = {...process.env, ...MALLOC_ENV};
+  const native = await tryStart(
+      'native',
+      () => new ProcessWorker(
+          'native', join(root, 'build/bench-native/bench_native'), ['--serve'], nativeEnv));
+  if (native) impls.push({key: 'native', label: 'native', worker: native});
+  const baseline = await tryStart(
+      'native-baseline',
+      () => new ProcessWorker(
+          'native-baseline', join(root, 'build/bench-baseline/bench_native'), ['--serve'],
+          nativeEnv));
+  if (baseline) impls.push({key: 'native-baseline', label: 'native baseline', worker: baseline});
+  const wasmNode = await tryStart(
+      'wasm-node',
+      () => new ProcessWorker(
+          'wasm-node', process.execPath, [join(here, 'bench_wasm_node.mjs')],
+          {...process.env, ...MALLOC_ENV}));
+  if (wasmNode) {
+    impls.push({key: 'wasm-node', label: 'WASM Node (core)', worker: wasmNode, mode: 'core'});
+    impls.push({key: 'wasm-node-api', label: 'WASM Node (API)', worker: wasmNode, mode: 'api'});
+  }
+  if (browser && want('wasm-chromium')) {
+    const chromium = await tryStart('wasm-chromium', async () => {
+      const page = await browser.newPage();
+      page.on('pageerror', (e) => log(`chromium page error: ${e.message}`));
+      await page.goto(`${baseUrl}/tests/bench/bench.html`);
+      await page.evaluate(async () => {
+        window.bench = await window.HeadwiseBench.setup(window.createHeadwise);
+      });
+      return new ChromiumWorker(page);
+    });
+    if (chromium) {
+      infos['wasm-chromium'].crossOriginIsolated =
+          await chromium.page.evaluate(() => self.crossOriginIsolated);
+      impls.push(
+          {key: 'wasm-chromium', label: 'WASM Chromium (core)', worker: chromium, mode: 'core'});
+      impls.push(
+          {key: 'wasm-chromium-api', label: 'WASM Chromium (API)', worker: chromium, mode: 'api'});
+    }
+  }
+  // Python: OpenBLAS one thread; OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE removed for these
+  // commands only, so OpenBLAS picks its kernels for this CPU itself (reported in info).
+  const pyEnv = {
+    ...process.env,
+    ...MALLOC_ENV,
+    OPENBLAS_NUM_THREADS: '1',
+    OMP_NUM_THREADS: '1',
+    MKL_NUM_THREADS: '1'
+  };
+  delete pyEnv.OPENBLAS_CORETYPE;
+  delete pyEnv.OPENBLAS_L2_SIZE;
+  for (const [key, label] of [['numpy', 'NumPy'], ['pytorch', 'PyTorch']]) {
+    const w = await tryStart(
+        key,
+        () => new ProcessWorker(
+            key, PYTHON,
+            [join(here, 'bench_python.py'), key === 'pytorch' ? 'torch' : 'numpy', '--serve'],
+            pyEnv));
+    if (w) impls.push({key, label, worker: w});
+  }
+  return {impls, infos};
+}
+
+async function sample(impl, n, d, h, samples, batch) {
+  const mode = impl.mode ? ` ${impl.mode}` : '';
+  const r = await impl.worker.request(`time ${n} ${d} ${h} ${samples} ${batch}${mode}`);
+  if (r.error) throw new Error(`${impl.key} at (${n}, ${d}, ${h}): ${r.error}`);
+  return r;
+}
+
+// Interleaved: warm-up and batch size per implementation, then rounds over all
+// implementations (a different one first each round), SAMPLES_PER_ROUND samples each.
+async function timeSize(impls, n, d, h, rounds) {
+  const state = new Map();
+  for (const impl of impls) {
+    try {
+      await sample(impl, n, d, h, 1, 1);
+      const est = median((await sample(impl, n, d, h, 3, 1)).times_ms);
+      const batch = Math.max(1, Math.min(5000, Math.ceil(TARGET_SAMPLE_MS / Math.max(est, 1e-4))));
+      state.set(impl.key, {batch, times: [], check: null});
+    } catch (e) {
+      log(`note: ${e.message}`);
+    }
+  }
+  const live = impls.filter((i) => state.has(i.key));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < live.length; k++) {
+      const impl = live[(k + r) % live.length];
+      const s = state.get(impl.key);
+      const res = await sample(impl, n, d, h, SAMPLES_PER_ROUND, s.batch);
+      s.times.push(...res.times_ms);
+      s.check = res.check;
+    }
+  }
+  const out = {};
+  for (const impl of live) {
+    const s = state.get(impl.key);
+    const ms = median(s.times);
+    out[impl.key] = {
+      median_ms: ms,
+      min_ms: Math.min(...s.times),
+      samples: s.times.length,
+      batch: s.batch,
+      gflops: flops(n, d) / (ms * 1e6),
+      check: s.check
+    };
+  }
+  return out;
+}
+
+// Every implementation computes the same forward: its check numbers must agree.
+function crossCheck(result) {
+  const ref = result.native || Object.values(result)[0];
+  const bad = [];
+  for (const [key, r] of Object.entries(result)) {
+    for (const [f, v] of Object.entries(ref.check)) {
+      const w = r.check[f];
+      if (!(Math.abs(w - v) <= 1e-9 * Math.max(1, Math.abs(v))))
+        bad.push(`${key}.${f}: ${w} vs ${v}`);
+    }
+  }
+  return bad;
+}
+
+// ---- the page -------------------------------------------------------------------------------
+
+function walk(dir) {
+  const files = [];
+  for (const e of readdirSync(dir, {withFileTypes: true})) {
+    const p = join(dir, e.name);
+    if (e.isDirectory())
+      files.push(...walk(p));
+    else if (e.isFile())
+      files.push(p);
+  }
+  return files;
+}
+
+// gzip -9 of a file (GNU gzip when installed, else zlib at level 9).
+function gzipSize(file, data) {
+  const r = spawnSync('gzip', ['-9', '-c', '-n', file], {maxBuffer: 1 << 28});
+  return r.status === 0 ? r.stdout.length : gzipSync(data, {level: 9}).length;
+}
+
+function sizes(files) {
+  let raw = 0;
+  let gz = 0;
+  const each = files.map((f) => {
+    const data = readFileSync(f);
+    const g = gzipSize(f, data);
+    raw += data.length;
+    gz += g;
+    return {file: relative(root, f), raw: data.length, gzip: g};
+  });
+  return {raw, gzip: gz, files: each};
+}
+
+// One full update: the hash changes (as a control or a permalink would), the store recomputes
+// and redraws synchronously in its hashchange handler. work = until the handlers have run and
+// style and layout are done (forced); frame = until after the next frame (which also waits
+// for the frame clock).
+const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
+  const t0 = performance.now();
+  window.addEventListener('hashchange', () => {
+    const t1 = performance.now();
+    void document.documentElement.getBoundingClientRect().height;  // style + layout, now
+    const t2 = performance.now();
+    requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () =>
+          resolveUpdate({js: t1 - t0, work: t2 - t0, frame: performance.now() - t0});
+      ch.port2.postMessage(0);
+    });
+  }, {once: true});
+  window.location.hash = hash;
+});
+
+const pageHash = (seed, n, d, h) =>
+    `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
+
+async function pageMetrics(browser, baseUrl) {
+  const dist = join(root, 'dist');
+  const result = {dist: sizes(walk(dist))};
+  if (!existsSync(join(dist, 'index.html'))) {
+    log('note: dist/index.html is missing (npm run build:web); page timings skipped.');
+    return result;
+  }
+  // The bytes the lesson page itself loads (every response for index.html).
+  {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const loaded = new Set();
+    page.on('response', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === new URL(baseUrl).origin)
+        loaded.add(resolve(root, '.' + decodeURIComponent(u.pathname)));
+    });
+    await page.goto(`${baseUrl}/dist/index.html`, {waitUntil: 'networkidle'});
+    result.page = sizes([...loaded].filter((f) => existsSync(f)));
+    await context.close();
+  }
+  // Navigation to the first verified table: head 0, query 0 of the lesson reads 0.424 0.576.
+  const firstTable = [];
+  const errors = [];
+  for (let i = 0; i < (QUICK ? 3 : 7); i++) {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      window.__firstVerified = null;
+      const cell = (c) => document.querySelector(
+          `hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="${c}"]`);
+      const check = () => {
+        const a = cell(2);
+        const b = cell(3);
+        if (a && b && a.textContent.trim() === '0.424' && b.textContent.trim() === '0.576') {
+          window.__firstVerified = performance.now();
+          observer.disconnect();
+        }
+      };
+      const observer = new MutationObserver(check);
+      observer.observe(document, {subtree: true, childList: true, characterData: true});
+    });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(`${baseUrl}/dist/index.html`);
+    try {
+      await page.waitForFunction(() => window.__firstVerified !== null, null, {timeout: 30000});
+      firstTable.push(await page.evaluate(() => window.__firstVerified));
+    } catch {
+      errors.push('the lesson table (head 0: 0.424 0.576) never appeared');
+    }
+    if (i === 0) {
+      // Updates in this page: lesson size, then (128, 768, 12).
+      const updates = {};
+      for (const [label, n, d, h, count] of [
+               ['lesson', 5, 8, 2, 30], ['128x768x12', 128, 768, 12, 10]]) {
+        await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
+        const js = [];
+        const work = [];
+        const frame = [];
+        for (let k = 0; k < count; k++) {
+          const r = await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, n, d, h));
+          js.push(r.js);
+          work.push(r.work);
+          frame.push(r.frame);
+        }
+        const shown = await page.evaluate(
+            () => ({
+              tables: document.querySelectorAll('hw-head-weights table[data-head]').length,
+              canvases: document.querySelectorAll('hw-head-weights canvas.hw-heatmap').length,
+            }));
+        updates[label] = {
+          median_work_ms: median(work),
+          median_js_ms: median(js),
+          median_next_frame_ms: median(frame),
+          count,
+          shown
+        };
+      }
+      result.updates = updates;
+    }
+    await context.close();
+  }
+  result.firstVerifiedTableMs = firstTable.length ? median(firstTable) : null;
+  result.firstVerifiedTableSamples = firstTable;
+  result.errors = [...new Set(errors)];
+  return result;
+}
+
+// ---- the WASM heap across 10,000 recomputes -----------------------------------------------------
+
+async function heapCheck() {
+  const createHeadwise = require(join(root, 'dist', 'headwise.js'));
+  const hw = await createHeadwise();
+  const args = {seed: 7, tokens: 5, dModel: 8, numHeads: 2};
+  for (let i = 0; i < 100; i++) hw.seedExperiment({...args, seed: i});
+  hw.seedExperiment({seed: 1, tokens: 128, dModel: 768, numHeads: 12});
+  const before = hw.heapStats();
+  for (let i = 0; i < 10000; i++) hw.seedExperiment({...args, seed: i}).headWeights;
+  for (let i = 0; i < 10; i++) hw.seedExperiment({seed: i, tokens: 128, dModel: 768, numHeads: 12});
+  const after = hw.heapStats();
+  return {
+    recomputes: 10010,
+    before,
+    after,
+    flat: before.heapBytes === after.heapBytes && before.usedBytes === after.usedBytes
+  };
+}
+
+// ---- output -------------------------------------------------------------------------------------
+
+const COLUMNS = [
+  'native', 'native-baseline', 'wasm-node', 'wasm-node-api', 'wasm-chromium', 'wasm-chromium-api',
+  'numpy', 'pytorch'
+];
+const HEADS = {
+  'native': 'native',
+  'native-baseline': 'baseline',
+  'wasm-node': 'WASM node',
+  'wasm-node-api': 'node API',
+  'wasm-chromium': 'WASM chrom',
+  'wasm-chromium-api': 'chrom API',
+  'numpy': 'NumPy',
+  'pytorch': 'PyTorch'
+};
+
+function ratios(r) {
+  const q = (a, b) => (r[a] && r[b] ? r[a].median_ms / r[b].median_ms : null);
+  return {
+    wasmNodeOverBaseline: q('wasm-node', 'native-baseline'),
+    wasmChromiumOverBaseline: q('wasm-chromium', 'native-baseline'),
+    nativeOverPytorch: q('native', 'pytorch'),
+    nativeOverNumpy: q('native', 'numpy'),
+  };
+}
+
+const fmtMs = (x) =>
+    (x == null   ? '-' :
+         x < 0.1 ? x.toFixed(4) :
+         x < 10  ? x.toFixed(3) :
+                   x.toFixed(1));
+const fmtX = (x) => (x == null ? '-' : x.toFixed(2) + 'x');
+
+const gf = (row, k) => (row.impls[k] ? row.impls[k].gflops.toFixed(1) : '-');
+
+function table(results) {
+  const lines = [];
+  const head = [
+    '(n, d, h)', ...COLUMNS.map((c) => HEADS[c]), 'wasm/base', 'nat/torch', 'nat/numpy',
+    'GFLOP/s nat', 'chrom', 'torch'
+  ];
+  lines.push(head.map((x, i) => (i === 0 ? x.padEnd(14) : x.padStart(10))).join(' '));
+  for (const row of results) {
+    const [n, d, h] = row.size;
+    const cells = [`(${n}, ${d}, ${h})`.padEnd(14)];
+    for (const c of COLUMNS) cells.push(fmtMs(row.impls[c]?.median_ms).padStart(10));
+    cells.push(fmtX(row.ratios.wasmNodeOverBaseline).padStart(10));
+    cells.push(fmtX(row.ratios.nativeOverPytorch).padStart(10));
+    cells.push(fmtX(row.ratios.nativeOverNumpy).padStart(10));
+    for (const k of ['native', 'wasm-chromium', 'pytorch']) cells.push(gf(row, k).padStart(10));
+    lines.push(cells.join(' '));
+  }
+  return lines.join('\n');
+}
+
+function markdown(results) {
+  const cols = COLUMNS.filter((c) => results.some((r) => r.impls[c]));
+  const lines = [];
+  const head = cols.map((c) => HEADS[c]).join(' | ');
+  lines.push(`| (tokens, d_model, heads) | ${head} | WASM / native baseline (Node, Chromium) | ` +
+    'native / PyTorch | native / NumPy | GFLOP/s (native, WASM Chromium, PyTorch) |');
+  lines.push(`|---|${cols.map(() => '---:').join('|')}|---:|---:|---:|---:|`);
+  for (const row of results) {
+    const [n, d, h] = row.size;
+    const r = row.ratios;
+    const ms = cols.map((c) => fmtMs(row.impls[c]?.median_ms)).join(' | ');
+    const wasm = `${fmtX(r.wasmNodeOverBaseline)}, ${fmtX(r.wasmChromiumOverBaseline)}`;
+    const rates = ['native', 'wasm-chromium', 'pytorch'].map((k) => gf(row, k)).join(', ');
+    lines.push(`| (${n}, ${d}, ${h}) | ${ms} | ${wasm} | ${fmtX(r.nativeOverPytorch)} | ` +
+      `${fmtX(r.nativeOverNumpy)} | ${rates} |`);
+  }
+  return lines.join('\n');
+}
+
+// Time against tokens, log-log, one line per implementation. Hand-written SVG.
+function scalingSvg(scaling) {
+  const W = 640;
+  const H = 400;
+  const m = {l: 64, r: 170, t: 36, b: 48};
+  const series = Object.keys(scaling.series);
+  const all = series.flatMap((s) => scaling.series[s].map((p) => p.ms)).filter((x) => x > 0);
+  const xmin = Math.log10(scaling.tokens[0]);
+  const xmax = Math.log10(scaling.tokens[scaling.tokens.length - 1]);
+  const ymin = Math.floor(Math.log10(Math.min(...all)));
+  const ymax = Math.ceil(Math.log10(Math.max(...all)));
+  const X = (t) => m.l + ((Math.log10(t) - xmin) / (xmax - xmin)) * (W - m.l - m.r);
+  const Y = (ms) => H - m.b - ((Math.log10(ms) - ymin) / (ymax - ymin)) * (H - m.t - m.b);
+  const colors = {
+    'native': '#1b6ca8',
+    'native-baseline': '#5fa8d3',
+    'wasm-node': '#d1495b',
+    'wasm-chromium': '#edae49'
+  };
+  const names = {
+    'native': 'native (-march=native)',
+    'native-baseline': 'native (x86-64 baseline)',
+    'wasm-node': 'WASM (Node)',
+    'wasm-chromium': 'WASM (Chromium)'
+  };
+  const out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${
+      H}" font-family="sans-serif" font-size="12">`);
+  out.push(`<title>Multi-head attention forward: time against tokens (d_model ${scaling.dModel}, ${
+      scaling.heads} heads, float64, one thread)</title>`);
+  out.push(`<rect width="${W}" height="${H}" fill="#fff"/>`);
+  out.push(
+      `<text x="${m.l}" y="20" font-size="13" font-weight="bold">Forward time vs tokens (d_model ${
+          scaling.dModel}, ${scaling.heads} heads, float64, 1 thread)</text>`);
+  for (let e = ymin; e <= ymax; e++) {
+    const y = Y(10 ** e);
+    out.push(`<line x1="${m.l}" x2="${W - m.r}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
+    out.push(`<text x="${m.l - 6}" y="${y + 4}" text-anchor="end">${
+        10 ** e >= 1 ? 10 ** e : (10 ** e).toFixed(-e)} ms</text>`);
+  }
+  for (const t of scaling.tokens) {
+    const x = X(t);
+    out.push(`<line x1="${x}" x2="${x}" y1="${m.t}" y2="${H - m.b}" stroke="#eee"/>`);
+    out.push(`<text x="${x}" y="${H - m.b + 16}" text-anchor="middle">${t}</text>`);
+  }
+  out.push(`<text x="${(m.l + W - m.r) / 2}" y="${
+      H - 12}" text-anchor="middle">tokens (log scale)</text>`);
+  out.push(`<rect x="${m.l}" y="${m.t}" width="${W - m.l - m.r}" height="${
+      H - m.t - m.b}" fill="none" stroke="#888"/>`);
+  series.forEach((s, i) => {
+    const pts = scaling.series[s].filter((p) => p.ms > 0);
+    const c = colors[s] || '#555';
+    out.push(`<polyline fill="none" stroke="${c}" stroke-width="2" points="${
+        pts.map((p) => `${X(p.tokens).toFixed(1)},${Y(p.ms).toFixed(1)}`).join(' ')}"/>`);
+    for (const p of pts)
+      out.push(`<circle cx="${X(p.tokens).toFixed(1)}" cy="${Y(p.ms).toFixed(1)}" r="3" fill="${
+          c}"><title>${names[s] || s}: ${p.tokens} tokens, ${fmtMs(p.ms)} ms</title></circle>`);
+    const ly = m.t + 14 + i * 20;
+    out.push(`<line x1="${W - m.r + 12}" x2="${W - m.r + 32}" y1="${ly}" y2="${ly}" stroke="${
+        c}" stroke-width="2"/>`);
+    out.push(`<text x="${W - m.r + 38}" y="${ly + 4}">${names[s] || s}</text>`);
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+function machine() {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const model = (cpuinfo.match(/^model name\s*:\s*(.*)$/m) || [])[1] || os.cpus()[0]?.model;
+  const mem = (readFileSync('/proc/meminfo', 'utf8').match(/^MemTotal:\s*(\d+)/m) || [])[1];
+  const flags = (cpuinfo.match(/^flags\s*:\s*(.*)$/m) || [])[1] || '';
+  const simd =
+      ['sse2', 'avx', 'avx2', 'fma', 'avx512f'].filter((f) => flags.split(' ').includes(f));
+  return {
+    cpu: model,
+    cores: os.cpus().length,
+    memoryGiB: mem ? +(mem / 1048576).toFixed(1) : null,
+    simd,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    loadAverage: os.loadavg()
+  };
+}
+
+function targets(res) {
+  const at = (n, d, h) => res.sizes.find((r) => r.size.join() === [n, d, h].join());
+  const t = [];
+  const add = (name, value, limit, met, note) => t.push({name, value, limit, met, note});
+  const mid = at(128, 512, 8);
+  const big = at(128, 768, 12);
+  if (mid) {
+    for (const [k, label] of [
+             ['wasmNodeOverBaseline', 'Node'], ['wasmChromiumOverBaseline', 'Chromium']]) {
+      const v = mid.ratios[k];
+      if (v != null)
+        add(`WASM (${label}, core) / native baseline at (128, 512, 8)`, v, 1.5, v <= 1.5);
+    }
+  }
+  for (const row of [mid, big].filter(Boolean)) {
+    for (const k of ['nativeOverPytorch', 'nativeOverNumpy']) {
+      const v = row.ratios[k];
+      if (v != null)
+        add(`native / ${k.endsWith('Pytorch') ? 'PyTorch' : 'NumPy'} at (${row.size.join(', ')})`,
+            v, 1.0, v <= 1.0);
+    }
+  }
+  if (big) {
+    for (const k of ['wasm-chromium', 'wasm-chromium-api']) {
+      if (big.impls[k])
+        add(`forward in headless Chromium (${
+                k.endsWith('api') ? 'API' : 'core'}) at (128, 768, 12), ms`,
+            big.impls[k].median_ms, 50, big.impls[k].median_ms <= 50);
+    }
+  }
+  const u = res.page?.updates;
+  if (u?.['128x768x12'])
+    add('full page update at (128, 768, 12), ms', u['128x768x12'].median_work_ms, 200,
+        u['128x768x12'].median_work_ms <= 200);
+  if (u?.lesson)
+    add('full page update at lesson size, ms', u.lesson.median_work_ms, 5,
+        u.lesson.median_work_ms <= 5);
+  if (res.page?.page)
+    add('the lesson page, gzipped KB', res.page.page.gzip / 1000, 100,
+        res.page.page.gzip <= 100000);
+  if (res.heap)
+    add('WASM heap across 10,000 recomputes', res.heap.flat ? 'flat' : 'grew', 'flat',
+        res.heap.flat);
+  return t;
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+
+// --from=results.json: print the table and targets of a recorded run again (no timing).
+function report(file) {
+  const res = JSON.parse(readFileSync(resolve(file), 'utf8'));
+  log(table(res.sizes));
+  log('');
+  log(markdown(res.sizes));
+  log('\nTargets:');
+  for (const t of targets(res)) {
+    const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
+    log(`  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`);
+  }
+  if (res.scaling) writeFileSync(join(outDir, 'scaling.svg'), scalingSvg(res.scaling));
+}
+
+async function main() {
+  mkdirSync(outDir, {recursive: true});
+  if (option('from', null)) return report(option('from', null));
+  if (!flag('no-build')) build();
+  let chromium = null;
+  try {
+    ({chromium} = await import('playwright-core'));
+  } catch {
+    log('note: playwright-core is missing (npm ci); Chromium parts skipped.');
+  }
+  const server = await serve();
+  const baseUrl = `http://127.0.0.1:${server.address().port}`;
+  let browser = null;
+  if (chromium && existsSync(CHROMIUM)) {
+    browser = await chromium.launch(
+        {executablePath: CHROMIUM, args: CHROMIUM_ARGS, env: {...process.env, ...MALLOC_ENV}});
+  }
+  const res = {
+    command: 'npm run bench',
+    date: new Date().toISOString(),
+    machine: machine(),
+    method: {
+      rounds: ROUNDS,
+      samplesPerRound: SAMPLES_PER_ROUND,
+      targetSampleMs: TARGET_SAMPLE_MS,
+      statistic: 'median of all samples; a sample is the mean of a batch of forwards',
+      flops: '8 n d^2 + 4 n^2 d (projections, q k^T, weights v)',
+      environment: MALLOC_ENV
+    }
+  };
+  try {
+    const {impls, infos} = await startWorkers(baseUrl, browser);
+    res.implementations = infos;
+    log('\nImplementations:');
+    for (const [k, v] of Object.entries(infos)) log(`  ${k}: ${JSON.stringify(v)}`);
+    res.sizes = [];
+    for (const [n, d, h] of SIZES) {
+      log(`\ntiming (${n}, ${d}, ${h}) ...`);
+      const r = await timeSize(impls, n, d, h, ROUNDS);
+      const row = {
+        size: [n, d, h],
+        flops: flops(n, d),
+        impls: r,
+        ratios: ratios(r),
+        mismatches: crossCheck(r)
+      };
+      if (row.mismatches.length) log(`WARNING: results differ: ${row.mismatches.join('; ')}`);
+      res.sizes.push(row);
+    }
+    log('\nMedian ms per forward (float64, one thread; ratios use the WASM core timings):');
+    log(table(res.sizes));
+
+    if (!flag('skip-scaling')) {
+      log(`\nscaling: tokens ${SCALING_TOKENS.join(', ')} at d_model 768, 12 heads ...`);
+      const keys = ['native', 'native-baseline', 'wasm-node', 'wasm-chromium'];
+      const sc = impls.filter((i) => keys.includes(i.key));
+      res.scaling = {dModel: 768, heads: 12, tokens: SCALING_TOKENS, series: {}};
+      for (const i of sc) res.scaling.series[i.key] = [];
+      for (const n of SCALING_TOKENS) {
+        const r = await timeSize(sc, n, 768, 12, QUICK ? 2 : 3);
+        for (const i of sc)
+          if (r[i.key]) res.scaling.series[i.key].push({tokens: n, ms: r[i.key].median_ms});
+        log(`  ${String(n).padStart(5)}: ${
+            sc.map((i) => `${i.key} ${fmtMs(r[i.key]?.median_ms)} ms`).join(', ')}`);
+      }
+      writeFileSync(join(outDir, 'scaling.svg'), scalingSvg(res.scaling));
+    }
+    for (const i of impls) i.worker.close();
+
+    if (!flag('skip-page') && browser) {
+      log('\npage: sizes, first verified table, updates ...');
+      const pageBrowser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync']
+      });
+      try {
+        res.page = await pageMetrics(pageBrowser, baseUrl);
+      } finally {
+        await pageBrowser.close();
+      }
+      res.heap = await heapCheck();
+      const p = res.page;
+      const kb = (b) => (b / 1000).toFixed(1);
+      const mod = p.dist.files.find((f) => f.file.endsWith('headwise.js'));
+      log(`  dist/ (everything it serves, ${p.dist.files.length} files): ${
+          kb(p.dist.raw)} KB raw, ${kb(p.dist.gzip)} KB gzipped`);
+      if (mod) log(`  dist/headwise.js: ${kb(mod.raw)} KB raw, ${kb(mod.gzip)} KB gzipped`);
+      if (p.page)
+        log(`  the lesson page (what index.html loads, ${p.page.files.length} files): ${
+            kb(p.page.raw)} KB raw, ${kb(p.page.gzip)} KB gzipped`);
+      if (p.firstVerifiedTableMs != null)
+        log(`  navigation to the first verified table: ${fmtMs(p.firstVerifiedTableMs)} ms`);
+      for (const [k, u] of Object.entries(p.updates || {})) {
+        log(`  full update at ${k}: ${fmtMs(u.median_work_ms)} ms (recompute + redraw + layout; ` +
+            `JS alone ${fmtMs(u.median_js_ms)} ms; next frame after ${
+                fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
+      }
+      if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
+      log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
+          JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
+          res.heap.flat ? 'flat' : 'GREW'})`);
+    }
+  } finally {
+    if (browser) await browser.close();
+    server.close();
+  }
+  res.loadAverageAtEnd = os.loadavg();
+  res.targets = targets(res);
+  log('\nTargets:');
+  for (const t of res.targets) {
+    const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
+    log(`  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`);
+  }
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify(res, null, 1) + '\n');
+  writeFileSync(join(outDir, 'table.md'), markdown(res.sizes) + '\n');
+  log(`\nwrote ${relative(root, join(outDir, 'results.json'))}, table.md${
+      res.scaling ? ', scaling.svg' : ''}`);
+  if (flag('record')) {
+    copyFileSync(join(outDir, 'results.json'), join(here, 'results.json'));
+    if (res.scaling) copyFileSync(join(outDir, 'scaling.svg'), join(here, 'scaling.svg'));
+    log('recorded: tests/bench/results.json, tests/bench/scaling.svg');
+  }
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(e);
+  process.exit(1);
+});
