@@ -13,7 +13,6 @@
 
 #include <cmath>
 #include <exception>
-#include <limits>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -38,39 +37,10 @@ bool has(const val& obj, const char* key) {
   return obj.hasOwnProperty(key) && !obj[key].isUndefined() && !obj[key].isNull();
 }
 
-// The wrapper passes integers as JS numbers already checked to be safe integers.
+// The wrapper passes integers as JS numbers already checked to be safe integers. They go to
+// the core as 64-bit values, which it range-checks before narrowing to its (32-bit) Index.
 std::int64_t get_int(const val& obj, const char* key) {
   return static_cast<std::int64_t>(obj[key].as<double>());
-}
-
-// A size option as the core's Index, which is 32 bits in wasm32: a larger safe integer is
-// refused here instead of wrapping (4294967301 tokens would otherwise become 5). name is the
-// core's name for the quantity, as in its own messages.
-Index get_index(const val& obj, const char* key, const char* name) {
-  const std::int64_t v = get_int(obj, key);
-  if (v < std::numeric_limits<Index>::min()) {
-    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
-                                ") must be a positive integer");
-  }
-  if (v > std::numeric_limits<Index>::max()) {
-    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
-                                ") must be at most " +
-                                std::to_string(std::numeric_limits<Index>::max()));
-  }
-  return static_cast<Index>(v);
-}
-
-// embed_dim, kdim and vdim of nn.MultiheadAttention: at most 2^24, so that 3 * embed_dim fits
-// an Index and every parameter count (about 6 * 2^48 at most) is exact as a JS number.
-constexpr std::int64_t kMaxTorchDim = std::int64_t{1} << 24;
-
-Index get_torch_dim(const val& obj, const char* key, const char* name) {
-  const std::int64_t v = get_int(obj, key);
-  if (v > kMaxTorchDim) {
-    throw std::invalid_argument(std::string(name) + " (" + std::to_string(v) +
-                                ") must be at most " + std::to_string(kMaxTorchDim));
-  }
-  return get_index(obj, key, name);
 }
 
 // {data: Float64Array, rows, cols} -> Matrix (one bulk copy through a heap view).
@@ -114,15 +84,13 @@ BoolVector get_bool_vector(const val& m) {
   return Eigen::Map<const BoolVector>(b.data(), b.size());
 }
 
-// kdim / vdim: absent means embed_dim (0 in the core's config); given, it must be >= 1.
-Index optional_dim(const val& obj, const char* key) {
+// kdim / vdim: absent means embed_dim (0 in the core's config). A given 0 would read as
+// absent there, so it is refused here; every other value is the core's to check.
+std::int64_t optional_dim(const val& obj, const char* key) {
   if (!has(obj, key)) return 0;
   const std::int64_t d = get_int(obj, key);
-  if (d < 1) {
-    throw std::invalid_argument(std::string(key) + " (" + std::to_string(d) +
-                                ") must be a positive integer");
-  }
-  return get_torch_dim(obj, key, key);
+  if (d == 0) throw std::invalid_argument(std::string(key) + " (0) must be a positive integer");
+  return d;
 }
 
 std::optional<Matrix> opt_matrix(const val& obj, const char* key) {
@@ -239,12 +207,9 @@ val seed_experiment(val o) {
   return guarded([&] {
     headwise::SeedExperimentConfig c;
     c.seed = get_int(o, "seed");
-    // The core's limits, checked on the 64-bit values before they are narrowed to Index.
-    const Index num_heads = get_index(o, "numHeads", "num_heads");
-    headwise::validate_sizes(get_int(o, "tokens"), get_int(o, "dModel"), num_heads);
-    c.tokens = get_index(o, "tokens", "tokens");
-    c.d_model = get_index(o, "dModel", "d_model");
-    c.num_heads = num_heads;
+    c.tokens = get_int(o, "tokens");
+    c.d_model = get_int(o, "dModel");
+    c.num_heads = get_int(o, "numHeads");
     c.bias = o["bias"].as<bool>();
     c.causal = o["causal"].as<bool>();
     const headwise::SeedExperiment e = headwise::seed_experiment(c);
@@ -260,7 +225,7 @@ val multi_head_attention(val o) {
     const Matrix x = get_matrix(o["x"]);
     const headwise::MhaWeights w = weights_in(o);
     const headwise::MhaResult r = headwise::multi_head_attention(
-        x, w, get_index(o, "numHeads", "num_heads"), o["causal"].as<bool>());
+        x, w, get_int(o, "numHeads"), o["causal"].as<bool>());
     return mha_result_out(r);
   });
 }
@@ -268,8 +233,8 @@ val multi_head_attention(val o) {
 val torch_multihead_attention(val o) {
   return guarded([&] {
     headwise::TorchMhaConfig c;
-    c.embed_dim = get_torch_dim(o, "embedDim", "embed_dim");
-    c.num_heads = get_index(o, "numHeads", "num_heads");
+    c.embed_dim = get_int(o, "embedDim");
+    c.num_heads = get_int(o, "numHeads");
     c.kdim = optional_dim(o, "kdim");
     c.vdim = optional_dim(o, "vdim");
     c.bias = has(o, "inProjBias") || has(o, "outProjBias");
@@ -313,8 +278,8 @@ val torch_multihead_attention(val o) {
 val parameter_count(val o) {
   return guarded([&] {
     headwise::TorchMhaConfig c;
-    c.embed_dim = get_torch_dim(o, "embedDim", "embed_dim");
-    c.num_heads = get_index(o, "numHeads", "num_heads");
+    c.embed_dim = get_int(o, "embedDim");
+    c.num_heads = get_int(o, "numHeads");
     c.bias = o["bias"].as<bool>();
     c.add_bias_kv = o["addBiasKv"].as<bool>();
     c.kdim = optional_dim(o, "kdim");
@@ -339,28 +304,7 @@ val parameter_count(val o) {
 
 val pack_lesson_weights(val o) {
   return guarded([&] {
-    const headwise::MhaWeights w = weights_in(o);
-    // headwise::pack_lesson_weights checks the weights' shapes but not the biases: a bias of the
-    // wrong length would overrun (or leave unset) the packed (3E) bias, and an incomplete set
-    // would be dropped silently. Check them as multi_head_attention does.
-    const std::optional<Vector>* biases[] = {&w.bq, &w.bk, &w.bv, &w.bo};
-    const char* names[] = {"bq", "bk", "bv", "bo"};
-    int given = 0;
-    for (const auto* b : biases) given += b->has_value() ? 1 : 0;
-    if (given != 0 && given != 4) {
-      throw std::invalid_argument(
-          "biases must be given all together (bq, bk, bv, bo) or not at all; " +
-          std::to_string(given) + " of 4 were given");
-    }
-    // (A non-square wq is left to the core, which reports its shape first.)
-    for (int i = 0; i < given && w.wq.rows() == w.wq.cols(); ++i) {
-      if ((*biases[i])->size() != w.wq.rows()) {
-        throw std::invalid_argument(std::string(names[i]) + " has length " +
-                                    std::to_string((*biases[i])->size()) +
-                                    " but must have length " + std::to_string(w.wq.rows()));
-      }
-    }
-    const headwise::TorchMhaParams p = headwise::pack_lesson_weights(w);
+    const headwise::TorchMhaParams p = headwise::pack_lesson_weights(weights_in(o));
     val out = val::object();
     out.set("inProjWeight", matrix_out(*p.in_proj_weight));
     out.set("outProjWeight", matrix_out(p.out_proj_weight));
@@ -467,7 +411,7 @@ val bench_prepare(val o) {
 val bench_run(val o) {
   return guarded([&] {
     const headwise::SeedExperiment& in = bench_inputs();
-    const Index heads = get_int(o, "numHeads");
+    const std::int64_t heads = get_int(o, "numHeads");
     const std::int64_t repeats = get_int(o, "repeats");
     headwise::MhaResult r;
     const double t0 = emscripten_get_now();

@@ -33,8 +33,13 @@ std::string shape_string(Index rows, Index cols) {
 }
 
 void require_shape(const Matrix& m, Index rows, Index cols, const std::string& name) {
-  if (m.rows() != rows || m.cols() != cols) {
-    throw std::invalid_argument(name + " has shape " + shape_string(m.rows(), m.cols()) +
+  require_shape_of(m.rows(), m.cols(), rows, cols, name);
+}
+
+void require_shape_of(Index actual_rows, Index actual_cols, Index rows, Index cols,
+                      const std::string& name) {
+  if (actual_rows != rows || actual_cols != cols) {
+    throw std::invalid_argument(name + " has shape " + shape_string(actual_rows, actual_cols) +
                                 " but must be " + shape_string(rows, cols));
   }
 }

@@ -15,6 +15,14 @@ std::string number_string(double x);
 
 // Throws unless m is (rows, cols): "wq has shape (3, 8) but must be (8, 8)".
 void require_shape(const Matrix& m, Index rows, Index cols, const std::string& name);
+// The same for a matrix of any element type (e.g. a boolean mask), and for bare dimensions.
+void require_shape_of(Index actual_rows, Index actual_cols, Index rows, Index cols,
+                      const std::string& name);
+template <typename Derived>
+void require_shape(const Eigen::DenseBase<Derived>& m, Index rows, Index cols,
+                   const std::string& name) {
+  require_shape_of(m.rows(), m.cols(), rows, cols, name);
+}
 void require_length(const Vector& v, Index n, const std::string& name);
 // Throws if m has no rows or no columns.
 void require_nonempty(const Matrix& m, const std::string& name);

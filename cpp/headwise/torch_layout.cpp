@@ -235,7 +235,7 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   if (o.bool_attn_mask && o.float_attn_mask) {
     throw std::invalid_argument("give attn_mask either as booleans or as floats, not both");
   }
-  if (o.bool_attn_mask) require_shape(o.bool_attn_mask->cast<double>(), l, s, "attn_mask");
+  if (o.bool_attn_mask) require_shape(*o.bool_attn_mask, l, s, "attn_mask");
   if (o.float_attn_mask) {
     require_shape(*o.float_attn_mask, l, s, "attn_mask");
     for (Index i = 0; i < l; ++i)

@@ -55,7 +55,7 @@ const CASES = [
   ['numHeads 0', () => hw.seedExperiment({ ...LESSON, numHeads: 0 }),
     'seedExperiment: num_heads (0) must be a positive integer'],
   ['numHeads 2^32 + 2 (would wrap to 2 in 32 bits)', () => hw.seedExperiment({ ...LESSON,
-    numHeads: 4294967298 }), 'seedExperiment: num_heads (4294967298) must be at most 2147483647'],
+    numHeads: 4294967298 }), 'seedExperiment: d_model (8) must be divisible by num_heads (4294967298)'],
   ['sizes needing 64 GiB are refused before allocating', () => hw.seedExperiment({ ...LESSON,
     tokens: 2048, dModel: 2048, numHeads: 2048 }), 'seedExperiment: tokens (2048), d_model ' +
     '(2048) and num_heads (2048) would need 65888 MiB; at most 512 MiB is allowed'],
@@ -117,7 +117,7 @@ const CASES = [
   ['numHeads 3 for d_model 8', () => hw.multiHeadAttention({ ...MHA, numHeads: 3 }),
     'multiHeadAttention: d_model (8) must be divisible by num_heads (3)'],
   ['numHeads 2^32 + 2', () => hw.multiHeadAttention({ ...MHA, numHeads: 4294967298 }),
-    'multiHeadAttention: num_heads (4294967298) must be at most 2147483647'],
+    'multiHeadAttention: d_model (8) must be divisible by num_heads (4294967298)'],
 
   // ---- torchMultiheadAttention ----
   ['boolean mask with a number inside', () => hw.torchMultiheadAttention({ ...TORCH,
