@@ -2,10 +2,10 @@
 // every control is reached with Tab and operated with the keyboard alone; the number in every
 // shaded weight cell has at least 4.5:1 contrast against its cell.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AxeBuilderModule from '@axe-core/playwright';
 import {
-  collectCsp, gotoFresh, headTable, launch, openPage, serveDist, settle, waitReady,
+  gotoFresh, headTable, settle, shareBrowser, waitReady, withPage,
 } from './helpers.mjs';
 
 const AxeBuilder = AxeBuilderModule.default || AxeBuilderModule;
@@ -13,29 +13,11 @@ const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 let browser;
 let server;
+shareBrowser((b, s) => { browser = b; server = s; });
 
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
-
-async function withPage(hash, options, body) {
-  const { context, page, log } = await openPage(browser, options);
-  try {
-    await page.goto(server.url('/index.html') + hash);
-    await waitReady(page);
-    await body(page);
-    await collectCsp(page, log);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
-}
+/** The lesson over http in a fresh context, with a clean log required afterwards. */
+const openLesson = (hash, options, body) =>
+  withPage(browser, server, 'http', hash, body, options);
 
 /** axe's violations, one readable line per failing element. */
 async function axeViolations(page) {
@@ -54,7 +36,7 @@ describe('axe-core: zero WCAG 2.2 AA violations', () => {
   for (const colorScheme of ['light', 'dark']) {
     for (const [name, hash] of cases) {
       test(`${name}, ${colorScheme}`, async () => {
-        await withPage(hash, { colorScheme }, async (page) => {
+        await openLesson(hash, { colorScheme }, async (page) => {
           if (hash.includes('d_model=10')) assert.ok(await page.isVisible('[data-error-for="num-heads"]'));
           // Open everything that starts closed, so it is checked too.
           await page.click('hw-controls summary');
@@ -69,7 +51,7 @@ describe('axe-core: zero WCAG 2.2 AA violations', () => {
     }
   }
   test('360 px wide, dark, with an error and labels', async () => {
-    await withPage('#heads=3&label.0=%D8%A7%D9%84%D9%82%D8%B7&label.1=%F0%9F%90%88', { colorScheme: 'dark', viewport: { width: 360, height: 740 } }, async (page) => {
+    await openLesson('#heads=3&label.0=%D8%A7%D9%84%D9%82%D8%B7&label.1=%F0%9F%90%88', { colorScheme: 'dark', viewport: { width: 360, height: 740 } }, async (page) => {
       await page.click('hw-controls summary');
       assert.deepEqual(await axeViolations(page), []);
     });
@@ -126,7 +108,7 @@ async function typeKeys(page, text) {
 
 describe('keyboard', () => {
   test('every control is reached with Tab, in order, with a visible focus indicator', async () => {
-    await withPage('', {}, async (page) => {
+    await openLesson('', {}, async (page) => {
       const stops = await tabStops(page);
       const keys = stops.map((s) => s.key);
       const required = ['#seed', '#tokens', '#d-model', '#num-heads', '#bias', '#causal', '#query-token', 'summary', '#reset',
@@ -145,7 +127,7 @@ describe('keyboard', () => {
   });
 
   test('the settings are operated with the keyboard alone', async () => {
-    await withPage('', {}, async (page) => {
+    await openLesson('', {}, async (page) => {
       const row0 = async () => (await headTable(page, 0))[0];
       await tabTo(page, '#seed');
       await typeKeys(page, '11');
@@ -200,7 +182,7 @@ describe('keyboard', () => {
   });
 
   test('the exercises, the challenge and the quiz are operated with the keyboard alone', async () => {
-    await withPage('', {}, async (page) => {
+    await openLesson('', {}, async (page) => {
       await tabTo(page, '#ex1-seed');
       await typeKeys(page, '99');
       assert.match(await page.textContent('[data-testid=ex1-verdict][data-heads="4"]'), /6 of 6 pairs differ/);
@@ -238,7 +220,7 @@ describe('keyboard', () => {
   });
 
   test('at 360 px no focused control is hidden behind the floating "Settings" link, which keeps the settings', async () => {
-    await withPage('', { viewport: { width: 360, height: 740 } }, async (page) => {
+    await openLesson('', { viewport: { width: 360, height: 740 } }, async (page) => {
       await page.fill('#seed', '11');
       await settle(page);
       await page.evaluate(() => { /** @type {HTMLElement} */ (document.activeElement)?.blur(); window.scrollTo(0, 0); });
@@ -274,7 +256,7 @@ describe('keyboard', () => {
   });
 
   test('heatmaps (more than 16 tokens) and the head pager are operated with the keyboard', async () => {
-    await withPage('#tokens=20&d_model=64&heads=32', {}, async (page) => {
+    await openLesson('#tokens=20&d_model=64&heads=32', {}, async (page) => {
       const stops = (await tabStops(page)).map((s) => s.key);
       for (let head = 0; head < 16; head += 1) assert.ok(stops.includes(`canvas[data-head="${head}"]`), `heatmap ${head} in the tab order`);
       assert.ok(stops.includes('pager:Next heads →'));
@@ -332,7 +314,7 @@ function shadedCellContrast(page) {
 describe('contrast of the numbers in shaded cells', () => {
   for (const colorScheme of ['light', 'dark']) {
     test(`every shaded cell is at least 4.5:1 (${colorScheme})`, async () => {
-      await withPage('', { colorScheme }, async (page) => {
+      await openLesson('', { colorScheme }, async (page) => {
         for (const hash of ['', '#heads=8&d_model=16&tokens=9&bias=1', '#causal=1&heads=4&seed=3&query=2']) {
           await gotoFresh(page, server.url('/index.html') + hash);
           await waitReady(page);

@@ -3,23 +3,14 @@
 // numbers the module refuses typed into every field. The page never throws, shows the
 // module's message beside the control concerned, and recovers once the input is valid again.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  MODES, collectCsp, gotoFresh, headTable, launch, openPage, pageUrl, serveDist, settle, waitReady,
+  MODES, collectCsp, gotoFresh, headTable, openPage, pageUrl, settle, shareBrowser, waitReady,
 } from './helpers.mjs';
 
 let browser;
 let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 const LESSON_ROW_H0 = ['0', '0', '0.424', '0.576', '0'];
 const MAIN_CONTROLS = ['seed', 'tokens', 'd-model', 'num-heads'];

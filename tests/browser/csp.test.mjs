@@ -3,23 +3,14 @@
 // (no eval, no new Function, no inline scripts or styles). Every violation is recorded by a
 // securitypolicyviolation listener installed before the page's own scripts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  STRICT_CSP, collectCsp, headTable, launch, openPage, serveDist, settle, typeInto, waitReady,
+  STRICT_CSP, collectCsp, headTable, openPage, settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
 
 let browser;
 let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveDist({ headers: { 'Content-Security-Policy': STRICT_CSP } });
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+shareBrowser((b, s) => { browser = b; server = s; }, { headers: { 'Content-Security-Policy': STRICT_CSP } });
 
 /** Walk through every part of the page that draws something. */
 async function exercisePage(page) {

@@ -1,36 +1,17 @@
 // The hands-on part of the page, over file:// and http://: the three exercises with the
 // student's own inputs, the independent challenge's reveal, and the quiz's answer reveals.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  MODES, collectCsp, launch, openPage, pageUrl, serveDist, typeInto, waitReady,
+  MODES, shareBrowser, typeInto, waitReady, withPage,
 } from './helpers.mjs';
 
 let browser;
 let server;
+shareBrowser((b, s) => { browser = b; server = s; });
 
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
-
-async function withPage(mode, hash, body) {
-  const { context, page, log } = await openPage(browser);
-  try {
-    await page.goto(pageUrl(mode, server, hash));
-    await waitReady(page);
-    await body(page);
-    await collectCsp(page, log);
-    log.assertClean(mode === 'http' ? server.origin : null);
-  } finally {
-    await context.close();
-  }
-}
+/** The lesson in a fresh context, with a clean log required afterwards. */
+const openLesson = (mode, hash, body) => withPage(browser, server, mode, hash, body);
 
 /** Exercise 1's rows table for a head count: one array of cell texts per head. */
 function ex1Rows(page, heads) {
@@ -49,7 +30,7 @@ function ex2Rows(page) {
 for (const mode of MODES) {
   describe(`exercises over ${mode}://`, () => {
     test('exercise 1: the student\'s seed, pairwise verdicts for 2 and 4 heads', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         // With the lesson's seed, exercise 1's 2-head rows are the lesson's rows.
         await typeInto(page, '#ex1-seed', '7');
         assert.deepEqual(await ex1Rows(page, 2), [['0', '0', '0.424', '0.576', '0'], ['0', '0', '0', '0', '1']]);
@@ -86,7 +67,7 @@ for (const mode of MODES) {
     });
 
     test('exercise 2: every dividing head count has the same total; a non-divisor gets the module\'s error', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         // The default d_model 12: 1, 2, 3, 4, 6, 12 heads, all 4·12² = 576 parameters without bias.
         assert.deepEqual(await ex2Rows(page), [1, 2, 3, 4, 6, 12].map((hd) => [String(hd), String(12 / hd), '576']));
         // The student's own d_model.
@@ -124,7 +105,7 @@ for (const mode of MODES) {
     });
 
     test('exercise 3: PyTorch layout matches to < 1e-12, per-head weights (1, num_heads, n, n)', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         const check = async (shape) => {
           const maxdiff = Number(await page.textContent('[data-testid=ex3-maxdiff]'));
           assert.ok(Number.isFinite(maxdiff) && maxdiff >= 0 && maxdiff < 1e-12, `max |difference| ${maxdiff}`);
@@ -155,7 +136,7 @@ for (const mode of MODES) {
     });
 
     test('the independent challenge reveals its discussion', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         const button = page.locator('#challenge-reveal');
         const discussion = page.locator('[data-testid=challenge-discussion]');
         assert.ok(await discussion.isHidden());
@@ -180,7 +161,7 @@ for (const mode of MODES) {
     });
 
     test('every quiz answer can be revealed and hidden again', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         const buttons = page.locator('hw-quiz button[aria-controls]');
         assert.equal(await buttons.count(), 5);
         for (let q = 1; q <= 5; q += 1) {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -224,4 +225,47 @@ export function storeHandle(page) {
 export async function gotoFresh(page, url) {
   await page.goto('about:blank');
   await page.goto(url);
+}
+
+/**
+ * One browser and one dist/ server shared by the tests of a file: started before them and
+ * closed after them. `use` receives both once they are up.
+ * @param {(browser: import('playwright-core').Browser, server: any) => void} use
+ * @param {{headers?: Record<string, string>}} [serverOptions]
+ */
+export function shareBrowser(use, serverOptions) {
+  let browser;
+  let server;
+  before(async () => {
+    browser = await launch();
+    server = await serveDist(serverOptions);
+    use(browser, server);
+  });
+  after(async () => {
+    await server?.close();
+    await browser?.close();
+  });
+}
+
+/**
+ * Open the lesson in a fresh context (file:// or over `server`), run `body`, then require a
+ * clean log: no console errors, failed or outside requests, or CSP violations.
+ * @param {import('playwright-core').Browser} browser
+ * @param {any} server
+ * @param {'file'|'http'} mode
+ * @param {string} hash
+ * @param {(page: import('playwright-core').Page) => Promise<void>} body
+ * @param {object} [contextOptions]
+ */
+export async function withPage(browser, server, mode, hash, body, contextOptions) {
+  const { context, page, log } = await openPage(browser, contextOptions);
+  try {
+    await page.goto(pageUrl(mode, server, hash));
+    await waitReady(page);
+    await body(page);
+    await collectCsp(page, log);
+    log.assertClean(mode === 'http' ? server.origin : null);
+  } finally {
+    await context.close();
+  }
 }

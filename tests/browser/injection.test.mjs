@@ -3,23 +3,14 @@
 // set window.__pwned if it ran. The pages here are opened with bypassCSP, so the page's own
 // Content-Security-Policy cannot be what stops them: only text-only rendering does.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  MODES, collectCsp, gotoFresh, launch, openPage, pageUrl, serveDist, settle, typeInto, waitReady,
+  MODES, collectCsp, gotoFresh, openPage, pageUrl, settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
 
 let browser;
 let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 const PAYLOADS = [
   '<img src=x onerror="window.__pwned=1;pwn(\'img\')">',

@@ -2,42 +2,17 @@
 // (http://): the lesson's verified numbers, the head comparison, the divisibility error, the
 // quiz, permalinks, and nothing logged, failed or fetched from elsewhere.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
-  MODES, collectCsp, gotoFresh, headTable, launch, openPage, pageUrl, serveDist, settle, typeInto, waitReady,
+  MODES, gotoFresh, headTable, pageUrl, settle, shareBrowser, typeInto, waitReady, withPage,
 } from './helpers.mjs';
 
 let browser;
 let server;
+shareBrowser((b, s) => { browser = b; server = s; });
 
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
-
-/**
- * Open the page in a fresh context, run `body`, then require a clean log.
- * @param {'file'|'http'} mode
- * @param {string} hash
- * @param {(page: import('playwright-core').Page) => Promise<void>} body
- */
-async function withPage(mode, hash, body) {
-  const { context, page, log } = await openPage(browser);
-  try {
-    await page.goto(pageUrl(mode, server, hash));
-    await waitReady(page);
-    await body(page);
-    await collectCsp(page, log);
-    log.assertClean(mode === 'http' ? server.origin : null);
-  } finally {
-    await context.close();
-  }
-}
+/** The lesson in a fresh context, with a clean log required afterwards. */
+const openLesson = (mode, hash, body) => withPage(browser, server, mode, hash, body);
 
 /** The numbers in a NumPy-style printout line, e.g. "[0.    0.424 1.   ]" -> [0, 0.424, 1]. */
 function numbersIn(line) {
@@ -47,7 +22,7 @@ function numbersIn(line) {
 for (const mode of MODES) {
   describe(`lesson page over ${mode}://`, () => {
     test('the defaults show 0.424, 0.576 and 1 where the lesson says', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         // The settings are the lesson's: seed 7, 5 tokens, d_model 8, 2 heads.
         assert.deepEqual(
           await Promise.all(['#seed', '#tokens', '#d-model', '#num-heads'].map((s) => page.inputValue(s))),
@@ -78,7 +53,7 @@ for (const mode of MODES) {
     });
 
     test('4 heads give 4 tables and 6 pairwise verdicts', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         await typeInto(page, '#num-heads', '4');
         const heads = await page.$$eval('hw-head-weights table.hw-weights[data-head]', (ts) => ts.map((t) => t.dataset.head));
         assert.deepEqual(heads, ['0', '1', '2', '3']);
@@ -104,7 +79,7 @@ for (const mode of MODES) {
     });
 
     test('d_model 10 with 4 heads shows the divisibility message and the page still responds', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         await typeInto(page, '#num-heads', '4');
         await typeInto(page, '#d-model', '10');
         const error = page.locator('[data-error-for="d-model"]');
@@ -135,7 +110,7 @@ for (const mode of MODES) {
     });
 
     test('the quiz gives feedback', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         const items = await page.$$('hw-quiz fieldset[data-question]');
         assert.equal(items.length, 5);
         assert.match(await page.textContent('[data-testid=quiz-score]'), /^5 questions\./);
@@ -160,7 +135,7 @@ for (const mode of MODES) {
     test('a permalink round-trips', async () => {
       let link;
       let tables;
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         await typeInto(page, '#seed', '31337');
         await typeInto(page, '#tokens', '6');
         await typeInto(page, '#d-model', '12');
@@ -185,7 +160,7 @@ for (const mode of MODES) {
         assert.deepEqual(tables[0][0], ['1', '0', '0', '0', '0', '0']);
       });
       // A new browser context, as if the link had been pasted elsewhere.
-      await withPage(mode, new URL(link).hash, async (page) => {
+      await openLesson(mode, new URL(link).hash, async (page) => {
         assert.deepEqual(
           await Promise.all(['#seed', '#tokens', '#d-model', '#num-heads', '#ex1-seed', '#ex2-d-model', '#ex2-heads'].map((s) => page.inputValue(s))),
           ['31337', '6', '12', '3', '99', '30', '7'],
@@ -204,7 +179,7 @@ for (const mode of MODES) {
     });
 
     test('in-page links (skip link, "Settings") keep the settings and show no notice', async () => {
-      await withPage(mode, '', async (page) => {
+      await openLesson(mode, '', async (page) => {
         await typeInto(page, '#seed', '99');
         const before = page.url();
         await page.focus('.hw-skip');

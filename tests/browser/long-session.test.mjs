@@ -2,21 +2,14 @@
 // on #seed and #num-heads; one in ten is refused by the module, so its error path runs too). Each is followed by the store's notify(), so every element redraws each time
 // rather than once per animation frame. The WASM heap and the DOM node count stay flat.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { collectCsp, headTable, launch, openPage, serveDist, settle, waitReady } from './helpers.mjs';
+import { test } from 'node:test';
+import {
+  collectCsp, headTable, openPage, settle, shareBrowser, waitReady,
+} from './helpers.mjs';
 
 let browser;
 let server;
-
-before(async () => {
-  browser = await launch();
-  server = await serveDist();
-});
-
-after(async () => {
-  await server?.close();
-  await browser?.close();
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 const TOTAL = 10000;
 const CHUNK = 1000;
