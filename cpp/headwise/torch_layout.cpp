@@ -282,7 +282,8 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
     v.row(s) = p.bias_v->transpose();
   }
   const bool masked = o.bool_attn_mask || o.float_attn_mask || o.key_padding_mask;
-  Matrix mask = Matrix::Zero(l, s_total);
+  Matrix mask;
+  if (masked) mask = Matrix::Zero(l, s_total);
   if (o.bool_attn_mask) mask.leftCols(s) = bool_mask_to_additive(*o.bool_attn_mask);
   if (o.float_attn_mask) mask.leftCols(s) = *o.float_attn_mask;
   if (o.key_padding_mask) {
@@ -291,17 +292,17 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
       if ((*o.key_padding_mask)[j]) mask.col(j).setConstant(neg_inf);
   }
 
-  // 3. Per head: softmax(q_h / sqrt(d_head) @ k_h^T + mask) @ v_h (torch scales q first).
-  const double scale = std::sqrt(static_cast<double>(d_head));
+  // 3. Per head: softmax(q_h / sqrt(d_head) @ k_h^T + mask) @ v_h (torch scales q first,
+  //    for all heads at once).
+  q /= std::sqrt(static_cast<double>(d_head));
   Matrix concat(l, e);
   TorchForwardResult r;
   Matrix sum_weights;
   if (o.need_weights && o.average_attn_weights) sum_weights = Matrix::Zero(l, s_total);
   for (Index hh = 0; hh < h; ++hh) {
-    const Matrix q_scaled = q.middleCols(hh * d_head, d_head) / scale;
-    // scores (L, S') = q_scaled k_h^T, then + mask and softmax, row by row, in place.
+    // scores (L, S') = q_h k_h^T, then + mask and softmax, row by row, in place.
     Matrix weights(l, s_total);
-    gemm(const_view(q_scaled), const_view(k.middleCols(hh * d_head, d_head)), true,
+    gemm(const_view(q.middleCols(hh * d_head, d_head)), const_view(k.middleCols(hh * d_head, d_head)), true,
          mutable_view(weights));
     if (masked) weights += mask;
     for (Index i = 0; i < l; ++i) softmax_row(weights.data() + i * s_total, s_total);
