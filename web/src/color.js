@@ -76,3 +76,29 @@ export function cellColors(t, dark) {
   const fg = contrast(l, 0) >= contrast(l, 1) ? '#000' : '#fff';
   return { bg: `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`, fg, rgb };
 }
+
+/**
+ * A heatmap at one pixel per weight: an n x n canvas coloured by the ramp, to be scaled up
+ * without smoothing. Null where the browser cannot draw on a canvas.
+ * @param {number[][]} weights (n, n)
+ * @param {boolean} dark
+ * @returns {HTMLCanvasElement|null}
+ */
+export function weightPixels(weights, dark) {
+  const n = weights.length;
+  const canvas = document.createElement('canvas');
+  canvas.width = n;
+  canvas.height = n;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const img = ctx.createImageData(n, n);
+  for (let i = 0; i < n; i += 1) {
+    for (let j = 0; j < n; j += 1) {
+      const [r, g, b] = rampRGB(weights[i][j], dark);
+      const k = (i * n + j) * 4;
+      img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+  return canvas;
+}

@@ -4,7 +4,7 @@
 
 import { labelOf } from './store.js';
 import { numpyCode, paramsCode, torchTail } from './hw-python.js';
-import { cellColors, rampRGB } from './color.js';
+import { cellColors, weightPixels } from './color.js';
 import { fmt3 } from './format.js';
 
 /** @typedef {import('./store.js').State} State */
@@ -175,20 +175,8 @@ export function headsCanvas(run, state) {
       }
     } else {
       // One pixel per weight, then scaled up without smoothing.
-      const pixels = document.createElement('canvas');
-      pixels.width = n;
-      pixels.height = n;
-      const pctx = pixels.getContext('2d');
-      if (!pctx) throw new Error('this browser cannot draw on a canvas');
-      const img = pctx.createImageData(n, n);
-      for (let i = 0; i < n; i += 1) {
-        for (let j = 0; j < n; j += 1) {
-          const [r, g, b] = rampRGB(w[i][j], false);
-          const k = (i * n + j) * 4;
-          img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = 255;
-        }
-      }
-      pctx.putImageData(img, 0, 0);
+      const pixels = weightPixels(w, false);
+      if (!pixels) throw new Error('this browser cannot draw on a canvas');
       ctx.imageSmoothingEnabled = false;
       ctx.drawImage(pixels, gx, gy, size, size);
     }

@@ -6,7 +6,7 @@
 import { HwElement, define } from './element.js';
 import { h, replace, code } from './dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from './format.js';
-import { cellColors, prefersDark, rampRGB } from './color.js';
+import { cellColors, prefersDark, weightPixels } from './color.js';
 import { tokenHeader, tokenText } from './tokens.js';
 import { messageOf } from './errors.js';
 
@@ -290,21 +290,7 @@ class HwHeadWeights extends HwElement {
     }));
     const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: 'Hover or focus the map to read a weight.' });
     // The colours, computed once per head.
-    const base = document.createElement('canvas');
-    base.width = n;
-    base.height = n;
-    const bctx = base.getContext('2d');
-    if (bctx) {
-      const img = bctx.createImageData(n, n);
-      for (let i = 0; i < n; i += 1) {
-        for (let j = 0; j < n; j += 1) {
-          const [r, g, b] = rampRGB(weights[i][j], dark);
-          const k = (i * n + j) * 4;
-          img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = 255;
-        }
-      }
-      bctx.putImageData(img, 0, 0);
-    }
+    const base = weightPixels(weights, dark);
     const entry = { canvas, base, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
     this.canvases.push(entry);
     const show = () => {
@@ -367,7 +353,7 @@ class HwHeadWeights extends HwElement {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(base, 0, 0, n * scale, n * scale);
+    if (base) ctx.drawImage(base, 0, 0, n * scale, n * scale);
     const q = Math.min(this.store.state.query, n - 1);
     const lw = Math.max(2, scale);
     ctx.lineWidth = lw;
