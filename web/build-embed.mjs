@@ -49,13 +49,13 @@ export async function buildEmbed({ web, dist }) {
   await Promise.all([
     build({
       ...common,
-      entryPoints: [join(src, 'mha-elements.js')],
+      entryPoints: [join(src, 'embed', 'mha-elements.js')],
       outfile: join(dist, 'headwise-elements.js'),
       define: { __HEADWISE_LESSON_MARKUP__: JSON.stringify(markup) },
     }),
-    build({ ...common, entryPoints: [join(src, 'embed-page.js')], outfile: join(dist, 'embed-page.js') }),
-    build({ ...common, entryPoints: [join(src, 'embed-host.js')], outfile: join(dist, 'headwise-embed.js') }),
-    build({ ...common, entryPoints: [join(src, 'gallery.js')], outfile: join(dist, 'gallery.js') }),
+    build({ ...common, entryPoints: [join(src, 'embed', 'embed-page.js')], outfile: join(dist, 'embed-page.js') }),
+    build({ ...common, entryPoints: [join(src, 'embed', 'embed-host.js')], outfile: join(dist, 'headwise-embed.js') }),
+    build({ ...common, entryPoints: [join(src, 'embed', 'gallery.js')], outfile: join(dist, 'gallery.js') }),
   ]);
   const styles = await readFile(join(web, 'styles.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');

@@ -1,4 +1,4 @@
-// Builds the static site into dist/: bundles web/src/main.js into dist/app.js (an IIFE, so it
+// Builds the static site into dist/: bundles web/src/lesson/main.js into dist/app.js (an IIFE, so it
 // runs from file:// as a classic script) and copies index.html, styles.css and favicon.svg.
 // dist/headwise.js (the WASM module, built by `npm run build:wasm`) is left untouched.
 
@@ -15,7 +15,7 @@ const dist = join(root, 'dist');
 await mkdir(dist, { recursive: true });
 
 await build({
-  entryPoints: [join(web, 'src', 'main.js')],
+  entryPoints: [join(web, 'src', 'lesson', 'main.js')],
   outfile: join(dist, 'app.js'),
   bundle: true,
   format: 'iife',

@@ -14,6 +14,6 @@ import './hw-quiz.js';
 import './hw-python.js';
 import './hw-fact.js';
 import './hw-status.js';
-import { getStore } from './store.js';
+import { getStore } from '../shared/store.js';
 
 getStore();

@@ -1,12 +1,12 @@
 // <hw-controls>: the settings panel. Parses each field into a number and hands it to the store
 // unchanged; the module decides what is valid, and its message appears beside the control.
 
-import { HwElement, define } from './element.js';
-import { h, replace } from './dom.js';
-import { defaultLabel, labelOf } from './store.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace } from '../shared/dom.js';
+import { defaultLabel, labelOf } from '../shared/store.js';
 
-/** @typedef {import('./store.js').Store} Store */
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/store.js').State} State */
 
 /**
  * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.

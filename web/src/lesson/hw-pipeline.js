@@ -1,10 +1,10 @@
 // <hw-pipeline>: the lesson's pipeline drawn with the shapes of the current run:
 // X → Q, K, V (n, d_model) → split into heads (n, d_head) → attention per head → concat → ·Wo.
 
-import { HwElement, define } from './element.js';
-import { h, replace } from './dom.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace } from '../shared/dom.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 /** Heads drawn in full; beyond this the middle ones are elided. */
 const SHOWN_HEADS = 4;

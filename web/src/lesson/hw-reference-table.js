@@ -1,12 +1,12 @@
 // <hw-reference-table>: the lesson's reference table (single head vs h heads), filled in from
 // the current run and the module's parameter counts.
 
-import { HwElement, define } from './element.js';
-import { h, replace, code } from './dom.js';
-import { fmtInt } from './format.js';
-import { messageOf } from './errors.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, code } from '../shared/dom.js';
+import { fmtInt } from '../shared/format.js';
+import { messageOf } from '../shared/errors.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 class HwReferenceTable extends HwElement {
   build() {

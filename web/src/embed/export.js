@@ -2,12 +2,12 @@
 // JSON, the head tables as a PNG, and the Python that reproduces them. Everything is built from
 // the module's results; numbers are written at full precision (shortest round-trip digits).
 
-import { labelOf } from './store.js';
-import { numpyCode, paramsCode, torchTail } from './hw-python.js';
-import { cellColors, weightPixels } from './color.js';
-import { fmt3 } from './format.js';
+import { labelOf } from '../shared/store.js';
+import { numpyCode, paramsCode, torchTail } from '../lesson/hw-python.js';
+import { cellColors, weightPixels } from '../shared/color.js';
+import { fmt3 } from '../shared/format.js';
 
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../shared/store.js').State} State */
 
 /**
  * A file name stem for a run, e.g. "headwise-seed7-n5-d8-h2".

@@ -2,13 +2,13 @@
 // it, each with its parameter total from the module, and any head count they try, which the
 // module refuses with its own message when it does not divide d_model.
 
-import { HwElement, define } from './element.js';
-import { h, replace } from './dom.js';
-import { fmtInt } from './format.js';
-import { messageOf } from './errors.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace } from '../shared/dom.js';
+import { fmtInt } from '../shared/format.js';
+import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 /**
  * The head counts to tabulate: the divisors of d (a listing, not a validity check: each one

@@ -1,16 +1,16 @@
 // <hw-exercise-seeds>: exercise 1. The student's own seed, with 2 and with 4 heads, on the
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
-import { HwElement, define } from './element.js';
-import { h, replace, code } from './dom.js';
-import { fmt3 } from './format.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, code } from '../shared/dom.js';
+import { fmt3 } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
-import { cellColors, prefersDark } from './color.js';
-import { tokenHeader } from './tokens.js';
-import { messageOf } from './errors.js';
+import { cellColors, prefersDark } from '../shared/color.js';
+import { tokenHeader } from '../shared/tokens.js';
+import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 const HEAD_COUNTS = [2, 4];
 /** Query rows are drawn as tables up to this many tokens. */

@@ -3,15 +3,15 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define } from './element.js';
-import { h, replace, code } from './dom.js';
-import { fmt3, fmtSig, numpyArrayStr } from './format.js';
-import { cellColors, prefersDark, weightPixels } from './color.js';
-import { tokenHeader, tokenText } from './tokens.js';
-import { messageOf } from './errors.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, code } from '../shared/dom.js';
+import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
+import { cellColors, prefersDark, weightPixels } from '../shared/color.js';
+import { tokenHeader, tokenText } from '../shared/tokens.js';
+import { messageOf } from '../shared/errors.js';
 
-/** @typedef {import('./store.js').Store} Store */
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/store.js').State} State */
 
 /** Largest n drawn as tables; above it, canvases. */
 export const TABLE_MAX_TOKENS = 16;

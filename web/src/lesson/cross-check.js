@@ -1,7 +1,7 @@
 // Exercise 3's computation, shared by the exercise and the Python block: the lesson's run packed
 // into PyTorch's layout and pushed through the module's nn.MultiheadAttention forward.
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 /** @type {WeakMap<object, {packed: any, torch: any}>} */
 const cache = new WeakMap();

@@ -1,12 +1,12 @@
 // <hw-param-table>: nn.MultiheadAttention's named_parameters() for 1, 2, 4 and 8 heads at the
 // chosen d_model (bias on or off), as the module reports them, with the totals compared.
 
-import { HwElement, define } from './element.js';
-import { h, replace, code } from './dom.js';
-import { fmtInt, shapeStr } from './format.js';
-import { messageOf } from './errors.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, code } from '../shared/dom.js';
+import { fmtInt, shapeStr } from '../shared/format.js';
+import { messageOf } from '../shared/errors.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 export const HEAD_COUNTS = [1, 2, 4, 8];
 

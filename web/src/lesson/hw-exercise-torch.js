@@ -2,16 +2,16 @@
 // nn.MultiheadAttention layout on the same weights: how in_proj_weight packs Wqᵀ, Wkᵀ, Wvᵀ,
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
-import { HwElement, define } from './element.js';
-import { h, replace, code } from './dom.js';
-import { fmt3, pyRepr, shapeStr } from './format.js';
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, code } from '../shared/dom.js';
+import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
-import { tokenHeader } from './tokens.js';
-import { cellColors, prefersDark } from './color.js';
-import { messageOf } from './errors.js';
+import { tokenHeader } from '../shared/tokens.js';
+import { cellColors, prefersDark } from '../shared/color.js';
+import { messageOf } from '../shared/errors.js';
 import { crossCheck } from './cross-check.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 /** Largest preview of a matrix (rows × columns). */
 const PREVIEW = 8;

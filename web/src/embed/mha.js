@@ -2,13 +2,13 @@
 // it; `controls` chooses which controls are shown and `locked` which can't be changed.
 
 import { EmbedStore } from './embed-store.js';
-import { DEFAULTS } from './store.js';
-import { define } from './element.js';
-import { h, replace } from './dom.js';
-import { scriptBase, sharedModule } from './module-loader.js';
+import { DEFAULTS } from '../shared/store.js';
+import { define } from '../shared/element.js';
+import { h, replace } from '../shared/dom.js';
+import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../shared/store.js').State} State */
 
 /** The lesson page's <main>, put in by the build (web/build-embed.mjs) from web/index.html. */
 const LESSON_MARKUP = /** @type {string} */ (__HEADWISE_LESSON_MARKUP__);

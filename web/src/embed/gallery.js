@@ -2,7 +2,7 @@
 // snippets point at the folder this page is served from, so they are right wherever dist/ is
 // hosted. All text goes in through textContent.
 
-import { h, copyButton } from './dom.js';
+import { h, copyButton } from '../shared/dom.js';
 
 /**
  * @typedef {object} Item

@@ -2,10 +2,10 @@
 // without URL-hash sync, sharing one WASM module with the other widgets on the page, and with
 // locks: a locked field keeps the value the host gave it, whatever a control or a click asks.
 
-import { Store } from './store.js';
-import { messageOf } from './errors.js';
+import { Store } from '../shared/store.js';
+import { messageOf } from '../shared/errors.js';
 
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../shared/store.js').State} State */
 
 export class EmbedStore extends Store {
   /**

@@ -1,10 +1,10 @@
 // <hw-status>: page-level messages — the module failed to load, or the link's settings could
 // not be read — plus the module version once it is running.
 
-import { HwElement, define } from './element.js';
-import { replace, h } from './dom.js';
+import { HwElement, define } from '../shared/element.js';
+import { replace, h } from '../shared/dom.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../shared/store.js').Store} Store */
 
 class HwStatus extends HwElement {
   build() {

@@ -8,19 +8,19 @@
 // headwise.js and one module instance. Answers in a quiz are reported with a "headwise-quiz"
 // event that bubbles out of the shadow root.
 
-import './hw-controls.js';
-import './hw-pipeline.js';
-import './hw-head-weights.js';
-import './hw-param-table.js';
-import './hw-reference-table.js';
-import './hw-exercise-seeds.js';
-import './hw-exercise-dmodel.js';
-import './hw-exercise-torch.js';
-import './hw-challenge.js';
-import './hw-quiz.js';
-import './hw-python.js';
-import './hw-fact.js';
-import './hw-status.js';
+import '../lesson/hw-controls.js';
+import '../lesson/hw-pipeline.js';
+import '../lesson/hw-head-weights.js';
+import '../lesson/hw-param-table.js';
+import '../lesson/hw-reference-table.js';
+import '../lesson/hw-exercise-seeds.js';
+import '../lesson/hw-exercise-dmodel.js';
+import '../lesson/hw-exercise-torch.js';
+import '../lesson/hw-challenge.js';
+import '../lesson/hw-quiz.js';
+import '../lesson/hw-python.js';
+import '../lesson/hw-fact.js';
+import '../lesson/hw-status.js';
 import './hw-export.js';
 import { defineEmbedElements } from './mha.js';
 

@@ -1,8 +1,8 @@
 // <hw-challenge>: the independent challenge. The student writes an answer, then may reveal
 // the discussion. The draft is kept in this browser (localStorage) only.
 
-import { HwElement, define } from './element.js';
-import { h } from './dom.js';
+import { HwElement, define } from '../shared/element.js';
+import { h } from '../shared/dom.js';
 
 const STORAGE_KEY = 'headwise.challenge.answer';
 
