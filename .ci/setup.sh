@@ -9,9 +9,17 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake make libeigen3-dev catch2 nlohmann-json3-dev emscripten chromium)
 # Fuzzing and sanitizers (clang with libFuzzer and its runtimes).
 packages+=(clang libclang-rt-14-dev)
+# The other two browser engines: Firefox ESR (driven over WebDriver BiDi by puppeteer-core) and
+# WebKitGTK (WebKitWebDriver + MiniBrowser, driven by selenium-webdriver under Xvfb).
+packages+=(firefox-esr webkit2gtk-driver xvfb)
+# Real NumPy and PyTorch: the page's Python blocks are run and compared with what it prints,
+# and the training fixtures are checked against them.
+packages+=(python3-numpy python3-torch)
+# Real course-site generators for the embedding tests: MkDocs (Material and default themes), Sphinx (RTD theme).
+packages+=(mkdocs mkdocs-material python3-sphinx python3-sphinx-rtd-theme)
 if [[ "${HEADWISE_SETUP_BENCH:-0}" == 1 ]]; then
-  # Benchmarks: NumPy on OpenBLAS and PyTorch, side by side with the core.
-  packages+=(python3-numpy python3-torch libopenblas0-pthread)
+  # Benchmarks: NumPy on OpenBLAS, side by side with the core.
+  packages+=(libopenblas0-pthread)
 fi
 
 missing=()
