@@ -530,11 +530,16 @@ async function firefoxDriver({ colorScheme, reducedMotion }) {
     async newContext(o) {
       const context = await browser.createBrowserContext();
       const inits = [WATCH_SOURCE];
+      const open = [];
       return {
-        addInitScript: (src) => { inits.push(src); },
+        async addInitScript(src) {
+          inits.push(src);
+          for (const page of open) await page.evaluateOnNewDocument(src);
+        },
         close: () => context.close(),
         async newPage(log) {
           const page = await context.newPage();
+          open.push(page);
           page.setDefaultTimeout(TIMEOUT);
           await page.setViewport(o.viewport);
           for (const src of inits) await page.evaluateOnNewDocument(src);
@@ -628,6 +633,10 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   mkdirSync(join(config, 'gtk-3.0'));
   writeFileSync(join(config, 'gtk-3.0', 'settings.ini'),
     `[Settings]\ngtk-enable-animations=${reducedMotion === 'no-preference' ? 'true' : 'false'}\n`);
+  // MiniBrowser's toolbar would keep its window at least 447 px wide: shrink the toolbar (its GTK
+  // widgets only; pages are not styled by GTK) so that phone widths such as 360 px fit.
+  writeFileSync(join(config, 'gtk-3.0', 'gtk.css'), 'headerbar, headerbar *, toolbar, toolbar *, entry, button, .titlebar, .titlebar * '
+    + '{ font-size: 1px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; }\n');
   const port = await freePort();
   const wd = spawn('/usr/bin/WebKitWebDriver', [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -14,7 +14,7 @@ import {
   ENGINE, INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, engine, injectWatch, launch as launchEngine,
 } from './engine.mjs';
 
-export { ENGINE, engine };
+export { ENGINE, WATCH_PATH, engine };
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, '..', '..');

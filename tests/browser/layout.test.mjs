@@ -1,0 +1,149 @@
+// Layout in every engine, at a phone's, a tablet's and a laptop's width, light and dark: the
+// lesson, the gallery and each iframe widget. Nothing makes the page scroll sideways (only
+// containers meant to scroll may), no identifier or shape in a table breaks across lines, and
+// nothing is clipped by a box too small for it; NumPy printouts wrap rather than scroll. Full-page screenshots are saved under
+// build/screenshots/<engine>/ to be looked at.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  ENGINE, ROOT, openPage, settle, shareBrowser,
+} from './helpers.mjs';
+
+let browser;
+let server;
+shareBrowser((b, s) => { browser = b; server = s; });
+
+const SHOTS = join(ROOT, 'build', 'screenshots', ENGINE);
+mkdirSync(SHOTS, { recursive: true });
+
+const WIDTHS = [360, 768, 1280];
+const WIDGETS = ['heads', 'params', 'ex1', 'ex2', 'ex3', 'quiz', 'python', 'lesson'];
+const PAGES = [
+  ['lesson', '/index.html', 'hw-head-weights[data-ready]'],
+  ['lesson-heatmaps', '/index.html#tokens=20&d_model=64&heads=32&bias=1', 'hw-head-weights[data-ready]'],
+  ['gallery', '/gallery.html', 'section[data-widget="lesson"]'],
+  ...WIDGETS.map((w) => [`embed-${w}`, `/embed.html?widget=${w}&id=${w}`, 'main#embed > *']),
+];
+
+/**
+ * Runs in the page: every layout problem found, one line each.
+ * Containers meant to scroll are those whose overflow-x is auto or scroll.
+ */
+function layoutProblems() {
+  const problems = [];
+  const describe = (e) => {
+    let s = e.localName;
+    if (e.id) s += `#${e.id}`;
+    else if (e.classList.length) s += `.${[...e.classList].join('.')}`;
+    const t = e.getAttribute('data-testid');
+    if (t) s += `[data-testid=${t}]`;
+    const host = e.getRootNode().host;
+    return host ? `${host.localName} › ${s}` : s;
+  };
+  /** Every element, through open shadow roots. */
+  const all = [];
+  const walk = (root) => {
+    for (const e of root.querySelectorAll('*')) {
+      all.push(e);
+      if (e.shadowRoot) walk(e.shadowRoot);
+    }
+  };
+  walk(document);
+  const parentOf = (e) => e.parentElement || e.getRootNode().host || null;
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden';
+  };
+  // Visually hidden on purpose (the usual 1 px clip pattern), or the skip link until focused.
+  const hiddenOnPurpose = (e) => {
+    for (let a = e; a; a = parentOf(a)) {
+      const r = a.getBoundingClientRect();
+      if (r.width <= 1 && r.height <= 1) return true;
+      if (a.matches('.hw-skip, .visually-hidden, .sr-only, [hidden], template, noscript')) return true;
+    }
+    return false;
+  };
+  const scrollsX = (e) => /auto|scroll/.test(getComputedStyle(e).overflowX);
+  const vw = document.documentElement.clientWidth;
+
+  // 1. The page itself does not scroll sideways.
+  const sw = document.documentElement.scrollWidth;
+  if (sw > vw + 1) problems.push(`the page is ${sw}px wide in a ${vw}px viewport`);
+
+  // 2. Nothing sticks out of the viewport unless a scrolling container holds it.
+  for (const e of all) {
+    if (!shown(e) || hiddenOnPurpose(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.right <= vw + 1 && r.left >= -1) continue;
+    let held = false;
+    for (let a = parentOf(e); a && a !== document.documentElement; a = parentOf(a)) {
+      if (scrollsX(a)) { held = true; break; }
+    }
+    if (!held) problems.push(`${describe(e)} reaches ${Math.round(r.left)}..${Math.round(r.right)}px in a ${vw}px viewport`);
+  }
+
+  // 3. No identifier or shape in a table breaks across lines.
+  const TOKEN = /\([\d, ]*\d\)|[A-Za-z_][\w.]*_[\w.]*|[A-Za-z_]+\.[\w.]+|\d[\d,]{3,}/g;
+  for (const cell of all.filter((e) => e.matches('td, th') && shown(e))) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(TOKEN)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+        if (tops.size > 1) problems.push(`"${m[0]}" breaks across ${tops.size} lines in ${describe(cell)}`);
+      }
+    }
+  }
+
+  // 4. Nothing is cut off: a box that hides overflow is big enough for what it holds, and a
+  //    scrolling box shows the start of its content (it is not scrolled past it on load).
+  for (const e of all) {
+    if (!shown(e) || hiddenOnPurpose(e)) continue;
+    const cs = getComputedStyle(e);
+    const clipX = /hidden|clip/.test(cs.overflowX);
+    const clipY = /hidden|clip/.test(cs.overflowY);
+    if (cs.textOverflow === 'ellipsis') continue; // shortened on purpose, with the full text in a title
+    if (clipX && e.scrollWidth > e.clientWidth + 1) problems.push(`${describe(e)} cuts off ${e.scrollWidth - e.clientWidth}px of its content sideways`);
+    if (clipY && e.scrollHeight > e.clientHeight + 1) problems.push(`${describe(e)} cuts off ${e.scrollHeight - e.clientHeight}px of its content below`);
+    if ((scrollsX(e) && e.scrollLeft > 0) || (/auto|scroll/.test(cs.overflowY) && e !== document.scrollingElement && e.scrollTop > 0 && e.localName !== 'html')) {
+      problems.push(`${describe(e)} is scrolled to ${e.scrollLeft},${e.scrollTop}: the start of its content is hidden`);
+    }
+  }
+  // 5. A printout is read without scrolling sideways (code snippets may scroll; printouts wrap).
+  for (const e of all.filter((x) => x.matches('.hw-printout') && shown(x))) {
+    if (e.scrollWidth > e.clientWidth + 1) problems.push(`${describe(e)} must be scrolled ${e.scrollWidth - e.clientWidth}px sideways to be read`);
+  }
+  return [...new Set(problems)];
+}
+
+for (const colorScheme of ['light', 'dark']) {
+  describe(`layout, ${colorScheme}`, () => {
+    for (const width of WIDTHS) {
+      test(`${width} px: no sideways scrolling, no broken identifiers, nothing cut off`, { timeout: 600000 }, async () => {
+        const { context, page, log } = await openPage(browser, { colorScheme, viewport: { width, height: 900 } });
+        const found = [];
+        try {
+          for (const [name, path, ready] of PAGES) {
+            await page.goto('about:blank');
+            await page.goto(server.url(path));
+            await page.waitForSelector(ready, { state: 'attached', timeout: 30000 });
+            await page.waitForFunction(() => !document.querySelector('[data-busy]'));
+            await settle(page);
+            assert.equal((await page.viewport()).width, width, 'the viewport has the width asked for');
+            await page.screenshot({ path: join(SHOTS, `${name}-${width}-${colorScheme}.png`), fullPage: true });
+            found.push(...(await page.evaluate(layoutProblems)).map((p) => `${name}: ${p}`));
+          }
+          await page.harvest();
+          log.assertClean(server.origin);
+        } finally {
+          await context.close();
+        }
+        assert.deepEqual(found, []);
+      });
+    }
+  });
+}
