@@ -234,6 +234,7 @@ describe('keyboard', () => {
       let stops = 0;
       for (let i = 0; i < 400; i += 1) {
         await page.keyboard.press('Tab');
+        await settle(page); // WebKit scrolls a newly focused control into view at its next rendering update
         const r = await page.evaluate(() => {
           const e = /** @type {HTMLElement|null} */ (document.activeElement);
           if (!e || e === document.body) return null;

@@ -597,13 +597,18 @@ function freePort() {
   });
 }
 
-/** Xvfb on the first free display from :90, shared by every WebKit session of this process. */
+/**
+ * Xvfb on the first free display from :90, shared by every WebKit session of this process. The
+ * screen is small so that its pointer (at the centre) lies inside even a 360 px window: with no
+ * window manager, that is what gives the window keyboard focus, without which WebKit does not
+ * match :focus. Windows may be larger than the screen; WebKit draws them whole.
+ */
 let xvfb = null;
 async function startXvfb() {
   if (xvfb) return xvfb;
   for (let n = 90 + (process.pid % 50); n < 200; n += 1) {
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
-    const child = spawn('Xvfb', [`:${n}`, '-screen', '0', '1920x1600x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    const child = spawn('Xvfb', [`:${n}`, '-screen', '0', '640x480x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
     const up = await new Promise((resolve) => {
       const t = setInterval(() => { if (existsSync(`/tmp/.X11-unix/X${n}`)) { clearInterval(t); resolve(true); } }, 50);
       child.once('exit', () => { clearInterval(t); resolve(false); });
@@ -732,8 +737,14 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
             async screenshot({ path, fullPage } = {}) {
               let png;
               if (fullPage) {
-                const el = await driver.executeScript('return document.documentElement');
-                png = Buffer.from(await el.takeScreenshot(false), 'base64');
+                // WebKitWebDriver captures the viewport only: make the viewport as tall as the page.
+                const [w, h, page] = await driver.executeScript('return [innerWidth, innerHeight, document.documentElement.scrollHeight]');
+                await setViewport({ width: w, height: Math.min(page, 16000) });
+                try {
+                  png = Buffer.from(await driver.takeScreenshot(), 'base64');
+                } finally {
+                  await setViewport({ width: w, height: h });
+                }
               } else {
                 png = Buffer.from(await driver.takeScreenshot(), 'base64');
               }

@@ -44,7 +44,7 @@ function recompute({ from, count }) {
   };
 }
 
-test('10,000 recomputes: WASM heap and DOM node count flat, no console errors', { timeout: 150000 }, async () => {
+test('10,000 recomputes: WASM heap and DOM node count flat, no console errors', { timeout: 900000 }, async () => {
   const { context, page, log } = await openPage(browser);
   try {
     await page.goto(server.url('/index.html'));
