@@ -110,6 +110,46 @@ function readBlocks(root) {
   })));
 }
 
+/**
+ * The page's unrounded values behind the printed lines: the query row of every head, the pairwise
+ * divergences, and max |difference| / max |output| of exercise 3's cross-check.
+ * @param {import('playwright-core').Page} page
+ */
+function printedValues(page) {
+  return page.evaluate(() => {
+    const store = /** @type {any} */ (document.querySelector('hw-controls')).store;
+    const run = store.experiment().result;
+    const query = Math.min(store.state.query, run.tokens - 1);
+    const hw = store.hw;
+    const packed = hw.packLessonWeights(run.bias
+      ? { wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, bq: run.bq, bk: run.bk, bv: run.bv, bo: run.bo }
+      : { wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo });
+    const options = {
+      embedDim: run.dModel, numHeads: run.numHeads, inProjWeight: packed.inProjWeight, outProjWeight: packed.outProjWeight,
+      query: run.x, key: run.x, value: run.x, needWeights: false,
+    };
+    if (run.bias) Object.assign(options, { inProjBias: packed.inProjBias, outProjBias: packed.outProjBias });
+    if (run.causal) options.attnMask = run.x.map((_, i) => run.x.map((__, j) => j > i));
+    const torch = hw.torchMultiheadAttention(options);
+    const zeros = run.output.map((row) => row.map(() => 0));
+    return {
+      rows: run.headWeights.map((w) => w[query]),
+      divergences: run.numHeads >= 2 ? hw.compareHeads({ headWeights: run.headWeights }).map((p) => p.meanJsDivergence) : [],
+      residual: hw.maxAbsDiff({ a: torch.attnOutput, b: run.output }) / hw.maxAbsDiff({ a: run.output, b: zeros }),
+    };
+  });
+}
+
+/**
+ * How far x lies from the nearest point where rounding it to `unit` would change, in units.
+ * @param {number} x
+ * @param {number} unit
+ */
+function fromRoundingEdge(x, unit) {
+  const scaled = x / unit;
+  return Math.abs(scaled - Math.floor(scaled) - 0.5);
+}
+
 /** A permalink as embed.html's query string (it takes the permalink's names). */
 const embedUrl = (hash) => `/embed.html?widget=python${hash ? `&${hash.slice(1)}` : ''}`;
 
@@ -117,10 +157,12 @@ for (const hash of SETTINGS) {
   describe(`the Python blocks at ${hash || 'the defaults'}`, () => {
     let blocks;
     let script;
+    let values;
 
     before(async () => {
       await withPage(browser, server, 'http', hash, async (page) => {
         blocks = await readBlocks(page);
+        values = await printedValues(page);
         // The same settings in the embed, whose "Python (.py)" button saves the whole script.
         await page.goto(server.url(embedUrl(hash)));
         const widget = page.locator('mha-python');
@@ -139,6 +181,25 @@ for (const hash of SETTINGS) {
         assert.ok(b.code && b.code.length > 100, `${b.id} has code`);
         assert.ok(b.output && b.output.length > 10, `${b.id} has an output`);
       }
+    });
+
+    // A match proves little if a printed value could round the other way with another BLAS, whose
+    // results differ from these in the last bits (about 1e-16 relative). So every rounded value
+    // must lie well away from a rounding edge, and the residual well below its bound.
+    test('no printed value is near a rounding edge', () => {
+      for (const [head, row] of values.rows.entries()) {
+        for (const [key, w] of row.entries()) {
+          // np.round(w, 3): the edges are at k/1000 + 0.0005.
+          assert.ok(fromRoundingEdge(w, 1e-3) > 1e-9, `head ${head}, key ${key}: ${w} is within 1e-12 of a rounding edge`);
+        }
+      }
+      for (const d of values.divergences) {
+        // format(d, '.3g'): the edges are halfway between 3-significant-digit values.
+        if (d === 0) continue;
+        const unit = 10 ** (Math.floor(Math.log10(d)) - 2);
+        assert.ok(fromRoundingEdge(d, unit) > 1e-6, `divergence ${d} is near a rounding edge of 3 significant digits`);
+      }
+      assert.ok(values.residual < 1e-13, `max |difference| / max |output| is ${values.residual}, not far below 1e-12`);
     });
 
     for (const [k, blas] of BLAS.entries()) {
