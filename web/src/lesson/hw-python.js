@@ -223,27 +223,18 @@ export function torchTail(run) {
 }
 
 /**
- * The page's own max |difference| between its manual output and its PyTorch-layout output, and
- * the largest |output| (the module's difference from a zero matrix).
+ * What exercise 3's cross-check prints, from the module's results.
  * @param {Store} store
  * @param {any} run
+ * @param {number} diff  the module's max |difference| between its two outputs
  */
-function torchResidual(store, run) {
-  const { torch: t } = crossCheck(store, run);
-  const zeros = run.output.map((/** @type {number[]} */ row) => row.map(() => 0));
-  return { diff: store.hw.maxAbsDiff({ a: t.attnOutput, b: run.output }), scale: store.hw.maxAbsDiff({ a: run.output, b: zeros }) };
-}
-
-/**
- * @param {Store} store
- * @param {any} run
- */
-function torchOutput(store, run) {
+function torchOutput(store, run, diff) {
   const d = run.dModel;
   const { packed, torch: t } = crossCheck(store, run);
   const aw = t.attnWeights;
   const sameWeights = aw.every((/** @type {number[][]} */ m, /** @type {number} */ i) => store.hw.allclose({ a: m, b: run.headWeights[i] }));
-  const { diff, scale } = torchResidual(store, run);
+  // max |output|, as np.abs(mha_out).max() reads it.
+  const scale = run.output.reduce((/** @type {number} */ m, /** @type {number[]} */ row) => Math.max(m, ...row.map(Math.abs)), 0);
   return [
     `in_proj_weight: ${shapeStr([packed.inProjWeight.length, d])}`,
     `per-head weights: ${shapeStr([1, aw.length, aw[0].length, aw[0][0].length])}`,
@@ -293,14 +284,15 @@ class HwPython extends HwElement {
     this._run = run;
     this.query = query;
     const big = run.dModel * run.dModel * 4 + run.tokens * run.dModel > 200000;
+    const diff = big ? 0 : store.hw.maxAbsDiff({ a: crossCheck(store, run).torch.attnOutput, b: run.output });
     replace(this.body, [
       block('python-numpy', 'NumPy: the pipeline and the head comparison', numpyCode(run, query, true), numpyOutput(store, run, query),
         ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']),
       block('python-params', 'PyTorch: parameter counts', paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []),
       big
         ? h('section', { class: 'hw-code-block' }, [h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }), h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' })])
-        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run), torchOutput(store, run),
-          [`The largest difference itself depends on the machine (the order in which its BLAS adds things up), so the script prints whether it is below ${RESIDUAL_BOUND} of the largest output. Between this page's two paths it is ${pyRepr(torchResidual(store, run).diff)}; `, code('print(diff)'), ' shows yours. ', code('dtype=torch.float64'), ' needs PyTorch 1.12 or later.']),
+        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run), torchOutput(store, run, diff),
+          [`The largest difference itself depends on the machine (the order in which its BLAS adds things up), so the script prints whether it is below ${RESIDUAL_BOUND} of the largest output. Between this page's two paths it is ${pyRepr(diff)}; `, code('print(diff)'), ' shows yours. ', code('dtype=torch.float64'), ' needs PyTorch 1.12 or later.']),
     ]);
   }
 }
