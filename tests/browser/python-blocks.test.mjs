@@ -1,0 +1,226 @@
+// "Reproduce it in Python", run for real. For each setting, the built page is opened as a student
+// opens it; every code block it shows is taken from it with the text under it ("It prints
+// (computed on this page)"), run with Debian's NumPy and PyTorch (/usr/bin/python3), and its
+// output compared with that text character for character. The embed's "Python (.py)" download
+// is run too: it must print the page's boxes one after the other. Where more than one BLAS is
+// installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every script runs
+// under each, since the last bits of a product depend on the BLAS and the page's text must not.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { shareBrowser, withPage } from './helpers.mjs';
+
+/** Debian's interpreter, which sees python3-numpy and python3-torch (not a pyenv one on PATH). */
+const PYTHON = process.env.HEADWISE_PYTHON || '/usr/bin/python3';
+
+/**
+ * The settings, as the lesson's permalinks write them. Together they cover the defaults, bias,
+ * a causal mask, 1, 3, 4, 8, 16 and 32 heads, 1 and 16 tokens (NumPy wraps the printed rows),
+ * a query token other than 0, and seeds at both ends of the range.
+ */
+const SETTINGS = [
+  '',
+  '#seed=42&tokens=6&d_model=12&heads=3&bias=1',
+  '#seed=123&tokens=7&d_model=8&heads=4&causal=1',
+  '#seed=0&tokens=5&d_model=16&heads=8&query=4',
+  '#seed=4294967295&tokens=1&d_model=8&heads=2',
+  '#seed=2024&tokens=16&d_model=8&heads=2&causal=1&query=15',
+  '#seed=99991&tokens=16&d_model=24&heads=4&bias=1&query=7',
+  '#seed=1&tokens=9&d_model=6&heads=1&bias=1&causal=1',
+  '#seed=31337&tokens=4&d_model=64&heads=16&bias=1&causal=1&query=3',
+  '#seed=5&tokens=3&d_model=32&heads=32',
+];
+
+/** Each libblas.so.3 Debian offers here, as a directory to put first on LD_LIBRARY_PATH. */
+function blasDirs() {
+  let listed = '';
+  try {
+    const triplet = execFileSync('gcc', ['-dumpmachine'], { encoding: 'utf8' }).trim();
+    listed = execFileSync('update-alternatives', ['--list', `libblas.so.3-${triplet}`], { encoding: 'utf8' });
+  } catch {
+    // No alternatives registered: the one libblas.so.3 the loader finds.
+  }
+  const dirs = listed.split('\n').filter((p) => p && existsSync(p)).map((p) => dirname(p));
+  return dirs.length ? dirs : [null];
+}
+const BLAS = blasDirs();
+
+let scratch;
+before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'headwise-python-'));
+});
+after(async () => {
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+let browser;
+let server;
+shareBrowser((b, s) => { browser = b; server = s; });
+
+/**
+ * Run a script as a student would (saved to a file, `python3 file.py`), with one BLAS.
+ * @param {string} name
+ * @param {string} source
+ * @param {string|null} blas
+ * @returns {Promise<{stdout: string, stderr: string}>}
+ */
+async function runPython(name, source, blas) {
+  const file = join(scratch, `${name}.py`);
+  await writeFile(file, source);
+  const env = { PATH: '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' };
+  if (blas) env.LD_LIBRARY_PATH = blas;
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, [file], { env, cwd: scratch, timeout: 300000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${name} (BLAS ${blas ?? 'default'}) failed: ${error.message}\n${stderr}`));
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Equal, character for character; on failure, name the first line that differs.
+ * @param {string} actual
+ * @param {string} expected
+ * @param {string} what
+ */
+function assertSameText(actual, expected, what) {
+  if (actual === expected) return;
+  const a = actual.split('\n');
+  const e = expected.split('\n');
+  let i = 0;
+  while (i < Math.min(a.length, e.length) && a[i] === e[i]) i += 1;
+  assert.fail(`${what}: line ${i + 1} differs\n  python: ${JSON.stringify(a[i])}\n  page:   ${JSON.stringify(e[i])}`);
+}
+
+/**
+ * Every code block under `root` (a page: all of them, whichever section shows them) with the
+ * text shown under it.
+ * @param {import('playwright-core').Locator|import('playwright-core').Page} root
+ */
+function readBlocks(root) {
+  return root.locator('section.hw-code-block:has(pre.hw-code code)').evaluateAll((sections) => sections.map((s) => ({
+    id: s.querySelector('pre.hw-code:not(.hw-code-output)')?.id ?? '',
+    title: s.querySelector('h3')?.textContent ?? '',
+    code: s.querySelector('pre.hw-code:not(.hw-code-output) code')?.textContent ?? null,
+    output: s.querySelector('pre.hw-code-output')?.textContent ?? null,
+  })));
+}
+
+/**
+ * The page's unrounded values behind the printed lines: the query row of every head, the pairwise
+ * divergences, and max |difference| / max |output| of exercise 3's cross-check.
+ * @param {import('playwright-core').Page} page
+ */
+function printedValues(page) {
+  return page.evaluate(() => {
+    const store = /** @type {any} */ (document.querySelector('hw-controls')).store;
+    const run = store.experiment().result;
+    const query = Math.min(store.state.query, run.tokens - 1);
+    const hw = store.hw;
+    const packed = hw.packLessonWeights(run.bias
+      ? { wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, bq: run.bq, bk: run.bk, bv: run.bv, bo: run.bo }
+      : { wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo });
+    const options = {
+      embedDim: run.dModel, numHeads: run.numHeads, inProjWeight: packed.inProjWeight, outProjWeight: packed.outProjWeight,
+      query: run.x, key: run.x, value: run.x, needWeights: false,
+    };
+    if (run.bias) Object.assign(options, { inProjBias: packed.inProjBias, outProjBias: packed.outProjBias });
+    if (run.causal) options.attnMask = run.x.map((_, i) => run.x.map((__, j) => j > i));
+    const torch = hw.torchMultiheadAttention(options);
+    const zeros = run.output.map((row) => row.map(() => 0));
+    return {
+      rows: run.headWeights.map((w) => w[query]),
+      divergences: run.numHeads >= 2 ? hw.compareHeads({ headWeights: run.headWeights }).map((p) => p.meanJsDivergence) : [],
+      residual: hw.maxAbsDiff({ a: torch.attnOutput, b: run.output }) / hw.maxAbsDiff({ a: run.output, b: zeros }),
+    };
+  });
+}
+
+/**
+ * How far x lies from the nearest point where rounding it to `unit` would change, in units.
+ * @param {number} x
+ * @param {number} unit
+ */
+function fromRoundingEdge(x, unit) {
+  const scaled = x / unit;
+  return Math.abs(scaled - Math.floor(scaled) - 0.5);
+}
+
+/** A permalink as embed.html's query string (it takes the permalink's names). */
+const embedUrl = (hash) => `/embed.html?widget=python${hash ? `&${hash.slice(1)}` : ''}`;
+
+for (const hash of SETTINGS) {
+  describe(`the Python blocks at ${hash || 'the defaults'}`, () => {
+    let blocks;
+    let script;
+    let values;
+
+    before(async () => {
+      await withPage(browser, server, 'http', hash, async (page) => {
+        blocks = await readBlocks(page);
+        values = await printedValues(page);
+        // The same settings in the embed, whose "Python (.py)" button saves the whole script.
+        await page.goto(server.url(embedUrl(hash)));
+        const widget = page.locator('mha-python');
+        await widget.locator('hw-python section.hw-code-block').first().waitFor({ timeout: 20000 });
+        const embedded = await readBlocks(widget);
+        assert.deepEqual(embedded, blocks.filter((b) => b.id.startsWith('python-')), 'the embed shows the lesson page\'s blocks');
+        const [download] = await Promise.all([page.waitForEvent('download'), widget.locator('button[data-export="py"]').click()]);
+        script = await readFile(await download.path(), 'utf8');
+      });
+    });
+
+    test('the page shows the NumPy, parameter and PyTorch blocks, each with its output', () => {
+      const ids = blocks.map((b) => b.id);
+      for (const id of ['python-numpy', 'python-params', 'python-torch']) assert.ok(ids.includes(id), `${id} is shown`);
+      for (const b of blocks) {
+        assert.ok(b.code && b.code.length > 100, `${b.id} has code`);
+        assert.ok(b.output && b.output.length > 10, `${b.id} has an output`);
+      }
+    });
+
+    // A match proves little if a printed value could round the other way with another BLAS, whose
+    // results differ from these in the last bits (about 1e-16 relative). So every rounded value
+    // must lie well away from a rounding edge, and the residual well below its bound.
+    test('no printed value is near a rounding edge', () => {
+      for (const [head, row] of values.rows.entries()) {
+        for (const [key, w] of row.entries()) {
+          // np.round(w, 3): the edges are at k/1000 + 0.0005.
+          assert.ok(fromRoundingEdge(w, 1e-3) > 1e-9, `head ${head}, key ${key}: ${w} is within 1e-12 of a rounding edge`);
+        }
+      }
+      for (const d of values.divergences) {
+        // format(d, '.3g'): the edges are halfway between 3-significant-digit values.
+        if (d === 0) continue;
+        const unit = 10 ** (Math.floor(Math.log10(d)) - 2);
+        assert.ok(fromRoundingEdge(d, unit) > 1e-6, `divergence ${d} is near a rounding edge of 3 significant digits`);
+      }
+      assert.ok(values.residual < 1e-13, `max |difference| / max |output| is ${values.residual}, not far below 1e-12`);
+    });
+
+    for (const [k, blas] of BLAS.entries()) {
+      const label = blas ? ` (libblas.so.3 from ${blas})` : '';
+
+      test(`every block prints exactly its box${label}`, async () => {
+        for (const b of blocks) {
+          const { stdout, stderr } = await runPython(`${b.id}-${k}`, b.code, blas);
+          assert.equal(stderr, '', `${b.id} writes nothing to stderr`);
+          // print() ends every line with a newline; the box shows the lines.
+          assertSameText(stdout, `${b.output}\n`, `${b.title}${label}`);
+        }
+      });
+
+      test(`the downloaded .py prints the three boxes${label}`, async () => {
+        const { stdout, stderr } = await runPython(`download-${k}`, script, blas);
+        assert.equal(stderr, '', 'the script writes nothing to stderr');
+        const byId = Object.fromEntries(blocks.map((b) => [b.id, b.output]));
+        const expected = `${byId['python-numpy']}\n${byId['python-torch']}\n${byId['python-params']}\n`;
+        assertSameText(stdout, expected, `the .py download${label}`);
+      });
+    }
+  });
+}
