@@ -7,6 +7,7 @@
 //   gallery.html, gallery.js, gallery.css       every widget with its copy-paste snippets
 
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -88,6 +89,21 @@ export function shadowCss(css) {
 }
 
 /**
+ * embed.html admits its inline script by hash: refuse to build if the two have drifted apart.
+ * @param {string} html
+ */
+export function checkInlineScriptHashes(html) {
+  const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html)?.[1];
+  if (!policy) throw new Error('web/embed.html has no Content-Security-Policy <meta> element');
+  for (const [, body] of html.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+    const hash = `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+    if (!policy.includes(hash)) {
+      throw new Error(`web/embed.html: its inline script hashes to ${hash}, which its Content-Security-Policy does not list (script-src must name the script's current hash)`);
+    }
+  }
+}
+
+/**
  * @param {{web: string, dist: string}} dirs
  */
 export async function buildEmbed({ web, dist }) {
@@ -110,6 +126,7 @@ export async function buildEmbed({ web, dist }) {
   const styles = await readFile(join(web, 'styles.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');
   await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${extra}`));
+  checkInlineScriptHashes(await readFile(join(web, 'embed.html'), 'utf8'));
   for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
     await copyFile(join(web, file), join(dist, file));
   }

@@ -81,7 +81,7 @@ for (const mode of MODES) {
           assert.ok(text.length < 400, `${name}: the notice quotes at most a short piece of the link`);
           await assertLessonDefaults(page, name);
           // The address now holds the defaults, so a copied link works.
-          assert.ok(new URL(page.url()).hash.startsWith('#seed=7&tokens=5&d_model=8&heads=2&'), `${name}: ${page.url().slice(0, 200)}`);
+          assert.ok(new URL((await page.url())).hash.startsWith('#seed=7&tokens=5&d_model=8&heads=2&'), `${name}: ${(await page.url()).slice(0, 200)}`);
         }
         // The page still responds, and the notice goes once the student changes something.
         await page.fill('#num-heads', '4');
@@ -147,7 +147,7 @@ describe('token labels that are hard to render', () => {
         };
         await check('typed');
         // The labels travel in the link and come back the same.
-        await gotoFresh(page, page.url());
+        await gotoFresh(page, (await page.url()));
         await waitReady(page);
         await check('from the link');
         assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);

@@ -46,8 +46,8 @@ describe('strict Content-Security-Policy (HTTP header)', () => {
     test(`the page works with zero violations (${colorScheme})`, async () => {
       const { context, page, log } = await openPage(browser, { colorScheme });
       try {
-        const response = await page.goto(server.url('/index.html'));
-        assert.equal(response.headers()['content-security-policy'], STRICT_CSP);
+        assert.equal((await fetch(server.url('/index.html'))).headers.get('content-security-policy'), STRICT_CSP);
+        await page.goto(server.url('/index.html'));
         await waitReady(page);
         // The lesson's numbers render.
         assert.deepEqual((await headTable(page, 0))[0], ['0', '0', '0.424', '0.576', '0']);

@@ -4,16 +4,11 @@
 // module load, and that nothing logs an error or violates a policy. Also opens the gallery.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { dirname, extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { join } from 'node:path';
+import { DIST, engine, launch, serveDist } from './helpers.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DIST = join(ROOT, 'dist');
 for (const f of ['headwise.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
   if (!existsSync(join(DIST, f))) throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);
 }
@@ -22,46 +17,6 @@ const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'))
 const hw = await createHeadwise();
 /** The module's own numbers, computed in Node. */
 const run = (seed, numHeads = 2, tokens = 5, dModel = 8) => hw.seedExperiment({ seed, tokens, dModel, numHeads });
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.json': 'application/json',
-};
-
-/**
- * A static server on 127.0.0.1 (ephemeral port). `pages` answers paths from memory.
- * @param {string|null} dir
- * @param {Record<string, {type: string, body: string, headers?: Record<string, string>}>} [pages]
- */
-async function serve(dir, pages = {}) {
-  const server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const page = pages[path];
-    if (page) {
-      res.writeHead(200, { 'Content-Type': page.type, 'Cache-Control': 'no-store', ...page.headers });
-      res.end(page.body);
-      return;
-    }
-    if (path === '/favicon.ico') {
-      res.writeHead(204).end();
-      return;
-    }
-    const file = dir ? normalize(join(dir, path)) : '';
-    if (!dir || !file.startsWith(dir + sep)) {
-      res.writeHead(404).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-store' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
-}
 
 const HEADS_QUERY = 'widget=heads&seed=7&tokens=5&dModel=8&heads=2&bias=0&causal=0&controls=seed,tokens,dModel,heads,query&lock=heads,query&id=heads-frame';
 
@@ -109,54 +64,40 @@ td, th, button { color: rgb(0, 200, 0) !important; }
 .hw-hint { color: rgb(0, 0, 200); font-size: 30px; }
 `;
 
-/** Everything the pages must not do, from every frame. */
-const problems = { console: [], pageErrors: [], csp: [] };
-
-// Runs first in every frame, the sandboxed ones included.
-const WATCH_CSP = `window.__csp = [];
-document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber));`;
-
 let browser;
 let context;
 let page;
 let hosted;
 let host;
-/** @type {{url: string, frame: string}[]} */
-const requests = [];
 
 before(async () => {
-  hosted = await serve(DIST);
+  hosted = await serveDist();
   const csp = `default-src 'self'; script-src 'self' ${hosted.origin} 'wasm-unsafe-eval'; style-src 'self' ${hosted.origin}; frame-src ${hosted.origin}`;
-  host = await serve(null, {
-    '/host.html': { type: 'text/html; charset=utf-8', body: hostPage(hosted.origin), headers: { 'Content-Security-Policy': csp } },
-    '/host.js': { type: 'text/javascript', body: HOST_JS },
-    '/host.css': { type: 'text/css', body: HOST_CSS },
+  host = await serveDist({
+    dir: null,
+    pages: {
+      '/host.html': { type: 'text/html; charset=utf-8', body: hostPage(hosted.origin), headers: { 'Content-Security-Policy': csp } },
+      '/host.js': { type: 'text/javascript', body: HOST_JS },
+      '/host.css': { type: 'text/css', body: HOST_CSS },
+    },
   });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1000, height: 900 } });
-  await context.addInitScript(WATCH_CSP);
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content.Security.Policy|Refused to/i.test(m.text())) problems.console.push(`${m.location().url}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.pageErrors.push(e.message));
-  page.on('request', (r) => requests.push({ url: r.url(), frame: r.frame() === page.mainFrame() ? 'host' : r.frame().url() }));
   await page.goto(`${host.origin}/host.html`);
-  await page.locator('#c-heads hw-head-weights[data-ready]').waitFor();
-  await page.locator('#c-params hw-param-table[data-ready]').waitFor();
-  await page.locator('#c-quiz hw-quiz[data-ready]').waitFor();
-});
+  await page.locator('#c-heads').locator('hw-head-weights[data-ready]').waitFor({ state: 'attached' });
+  await page.locator('#c-params').locator('hw-param-table[data-ready]').waitFor({ state: 'attached' });
+  await page.locator('#c-quiz').locator('hw-quiz[data-ready]').waitFor({ state: 'attached' });
+}, { timeout: 180000 });
 
 after(async () => {
+  await context?.close();
   await browser?.close();
   await hosted?.close();
   await host?.close();
 });
 
-const headsFrame = () => page.frameLocator('#frame-heads');
+const headsFrame = () => page.frame('#frame-heads');
 
 /** @param {string} id */
 const lastHeight = (id) => page.evaluate((frameId) => {
@@ -182,7 +123,7 @@ async function until(fn, what, timeout = 15000) {
 
 /**
  * The value cells of one head's table, as the page wrote them (data-value, full precision).
- * @param {import('playwright-core').Locator} widget
+ * @param {any} widget
  * @param {number} head
  */
 function tableValues(widget, head) {
@@ -200,7 +141,7 @@ function tableValues(widget, head) {
  * Scroll an element to the middle of the view first, as a reader would. (Left to itself,
  * Playwright's own scrolling into view can be undone by the page's scroll anchoring while the
  * embedded frames below lay out again, and the click then misses.)
- * @param {import('playwright-core').Locator} locator
+ * @param {any} locator
  */
 async function reveal(locator) {
   await locator.evaluate((e) => e.scrollIntoView({ block: 'center' }));
@@ -208,14 +149,12 @@ async function reveal(locator) {
 }
 
 /**
- * Click an export button and read the file.
- * @param {import('playwright-core').Locator} button
+ * Click an export button and read the file (engine.mjs: Page.download).
+ * @param {any} button a Locator
  */
 async function download(button) {
   await reveal(button);
-  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  const path = await file.path();
-  return { name: file.suggestedFilename(), bytes: await readFile(path) };
+  return button.page.download(() => button.click());
 }
 
 /**
@@ -249,7 +188,7 @@ describe('iframe embed (sandbox="allow-scripts", another origin)', () => {
       return h && h > 600 && Math.abs(box - h) < 1 ? h : null;
     }, 'the frame to take its content height');
     // The frame's own view of its content agrees.
-    const inner = await page.frame({ url: /embed\.html\?widget=heads/ }).evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    const inner = await headsFrame().evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
     assert.ok(Math.abs(inner - first) <= 1, `content ${inner}px, reported ${first}px`);
 
     // More tokens: taller tables, a new height, a taller frame.
@@ -279,7 +218,7 @@ describe('iframe embed (sandbox="allow-scripts", another origin)', () => {
     assert.equal(await frame.locator('#num-heads').isDisabled(), true);
     assert.equal(await frame.locator('#query-token').isDisabled(), true);
     assert.equal(await frame.locator('#seed').isEnabled(), true);
-    await assert.rejects(frame.locator('#num-heads').fill('4', { timeout: 500 }));
+    await assert.rejects(frame.locator('#num-heads').fill('4', { timeout: 500 }), /disabled/);
     assert.equal(await frame.locator('#num-heads').inputValue(), '2');
     // The query is locked too: clicking another row of a table leaves it where it was.
     await frame.locator('table[data-head="0"] tr[data-token="3"] th').click();
@@ -298,7 +237,7 @@ describe('iframe embed (sandbox="allow-scripts", another origin)', () => {
   });
 
   test('reports quiz answers to the host with postMessage', async () => {
-    const quiz = page.frameLocator('#frame-quiz');
+    const quiz = page.frame('#frame-quiz');
     await quiz.locator('hw-quiz[data-ready]').waitFor();
     // Bring the frame, then the option inside it, to the middle of the view before clicking.
     await reveal(page.locator('#frame-quiz'));
@@ -325,9 +264,9 @@ describe('web components on the host page', () => {
     assert.equal(await heads.locator('table[data-head="0"] td[data-row="0"][data-col="3"]').textContent(), '0.576');
     assert.equal(await heads.locator('table[data-head="1"] td[data-row="0"][data-col="4"]').textContent(), '1');
     assert.deepEqual(await tableValues(heads, 0), run(7).headWeights[0]);
-    const totals = await page.locator('#c-params [data-testid="param-total"]').allTextContents();
+    const totals = await page.locator('#c-params').locator('[data-testid="param-total"]').evaluateAll((els) => els.map((e) => e.textContent));
     assert.deepEqual(totals, ['256', '256', '256', '256']);
-    assert.equal(await page.locator('#c-quiz fieldset.hw-question').count(), 5);
+    assert.equal(await page.locator('#c-quiz').locator('fieldset.hw-question').count(), 5);
   });
 
   test('keep their styles in, and the host\'s out', async () => {
@@ -410,8 +349,8 @@ describe('web components on the host page', () => {
 
     // Keyboard: the buttons are ordinary buttons, reachable and pressable.
     await (await reveal(heads.locator('button[data-export="json"]'))).focus();
-    const [viaKeyboard] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
-    assert.equal(viaKeyboard.suggestedFilename(), 'headwise-seed7-n5-d8-h2-weights.json');
+    const viaKeyboard = await page.download(() => page.keyboard.press('Enter'));
+    assert.equal(viaKeyboard.name, 'headwise-seed7-n5-d8-h2-weights.json');
   });
 
   test('the quiz reports each answer and the score with a headwise-quiz event', async () => {
@@ -431,22 +370,30 @@ describe('web components on the host page', () => {
   });
 
   test('several components share one load of headwise.js', async () => {
-    const fromHost = requests.filter((r) => r.frame === 'host');
-    const count = (name) => fromHost.filter((r) => new URL(r.url).pathname === `/${name}`).length;
+    // Requests from the course page carry its origin as the referrer; those from the frames, the
+    // hosted origin (their documents come from there).
+    const fromHost = hosted.hits.filter((r) => r.referer.startsWith(host.origin));
+    const count = (name) => fromHost.filter((r) => r.path === `/${name}`).length;
     assert.equal(count('headwise-elements.js'), 1);
     assert.equal(count('headwise.js'), 1);
     // Each iframe is its own page and loads it once.
-    const framed = requests.filter((r) => r.frame !== 'host' && new URL(r.url).pathname === '/headwise.js');
+    const framed = hosted.hits.filter((r) => !r.referer.startsWith(host.origin) && r.path === '/headwise.js');
     assert.equal(framed.length, 2);
   });
 });
 
+test('no console errors, uncaught exceptions or CSP violations in any frame', async () => {
+  await page.harvest();
+  assert.deepEqual(page.log.cspViolations, []);
+  assert.deepEqual(page.log.pageErrors, []);
+  assert.deepEqual(page.log.consoleErrors, []);
+});
+
 describe('gallery', () => {
   test('shows every widget with both snippets', async () => {
-    const gallery = await context.newPage();
-    gallery.on('console', (m) => { if (m.type() === 'error') problems.console.push(`gallery: ${m.text()}`); });
-    gallery.on('pageerror', (e) => problems.pageErrors.push(`gallery: ${e.message}`));
+    const gallery = page;
     await gallery.goto(`${hosted.origin}/gallery.html`);
+    await gallery.locator('section[data-widget]').first().waitFor({ state: 'attached' });
     const widgets = await gallery.locator('section[data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
     assert.deepEqual(widgets, ['heads', 'params', 'ex1', 'ex2', 'ex3', 'quiz', 'python', 'lesson']);
     const el = await gallery.locator('[data-testid="snippet-element-heads"]').textContent();
@@ -455,25 +402,17 @@ describe('gallery', () => {
     const frame = await gallery.locator('[data-testid="snippet-iframe-quiz"]').textContent();
     assert.ok(frame.includes(`src="${hosted.origin}/embed.html?widget=quiz`), frame);
     assert.match(frame, /sandbox="allow-scripts allow-downloads"/);
-    await gallery.locator('#widget-params [data-testid="param-total"]').first().waitFor();
-    assert.equal(await gallery.locator('#widget-params [data-testid="param-total"]').first().textContent(), '256');
+    const paramTotal = gallery.locator('#widget-params').locator('[data-testid="param-total"]').first();
+    await paramTotal.waitFor();
+    assert.equal(await paramTotal.textContent(), '256');
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
-    await gallery.locator('#widget-lesson mha-lesson hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();
+    await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();
     await gallery.locator('#widget-params button[data-show="iframe"]').click();
-    await gallery.frameLocator('#widget-params iframe').locator('[data-testid="param-total"]').first().waitFor();
-    const csp = await Promise.all(gallery.frames().map((f) => f.evaluate(() => window.__csp)));
-    problems.csp.push(...csp.flat().map((v) => `gallery: ${v}`));
-    await gallery.close();
+    await gallery.frame('#widget-params iframe').locator('[data-testid="param-total"]').first().waitFor();
+    await gallery.harvest();
+    assert.deepEqual(gallery.log.cspViolations, []);
+    assert.deepEqual(gallery.log.pageErrors, []);
+    assert.deepEqual(gallery.log.consoleErrors, []);
   });
-});
-
-test('no console errors, uncaught exceptions or CSP violations in any frame', async () => {
-  for (const frame of page.frames()) {
-    const seen = await frame.evaluate(() => window.__csp);
-    problems.csp.push(...seen.map((v) => `${frame.url()}: ${v}`));
-  }
-  assert.deepEqual(problems.csp, []);
-  assert.deepEqual(problems.pageErrors, []);
-  assert.deepEqual(problems.console, []);
 });

@@ -1,22 +1,24 @@
-// Shared by the browser tests: Debian's Chromium through playwright-core, a tiny static server
-// for dist/, and collectors for everything the page must not do (console errors, uncaught
-// exceptions, failed requests, requests anywhere but dist/ itself, CSP violations).
+// Shared by the browser tests: the engine of this run (engine.mjs: Chromium, Firefox ESR or
+// WebKitGTK), a tiny static server for dist/, and collectors for everything the page must not do
+// (console errors, uncaught exceptions, failed requests, requests anywhere but dist/ itself, CSP
+// violations). Tests use the names below; they work the same in every engine.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before } from 'node:test';
-import { chromium } from 'playwright-core';
+import {
+  ENGINE, INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, engine, injectWatch, launch as launchEngine,
+} from './engine.mjs';
+
+export { ENGINE, engine };
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, '..', '..');
 export const DIST = join(ROOT, 'dist');
-export const INDEX_FILE_URL = pathToFileURL(join(DIST, 'index.html')).href;
-
-/** The policy the built page must run under (the same as index.html's meta tag). */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 for (const f of ['index.html', 'app.js', 'headwise.js', 'styles.css']) {
   if (!existsSync(join(DIST, f))) {
@@ -24,16 +26,33 @@ for (const f of ['index.html', 'app.js', 'headwise.js', 'styles.css']) {
   }
 }
 
+/**
+ * The dist/ that file:// pages are opened from. Where the engine's driver cannot report errors
+ * (WebKit), a copy of dist/ whose HTML loads the watcher first; elsewhere dist/ itself.
+ */
+export const FILE_DIST = (() => {
+  if (!INJECT_WATCH) return DIST;
+  const copy = mkdtempSync(join(tmpdir(), `headwise-dist-${ENGINE}-`));
+  cpSync(DIST, copy, { recursive: true });
+  for (const f of readdirSync(copy)) {
+    if (f.endsWith('.html')) writeFileSync(join(copy, f), injectWatch(readFileSync(join(copy, f), 'utf8'), WATCH_PATH));
+  }
+  writeFileSync(join(copy, WATCH_PATH), WATCH_SOURCE);
+  return copy;
+})();
+
+/** A file:// URL of a page of dist/ (`name` like 'index.html'). */
+export const fileUrl = (name) => pathToFileURL(join(FILE_DIST, name)).href;
+export const INDEX_FILE_URL = fileUrl('index.html');
+
+/** The policy the built page must run under (the same as index.html's meta tag). */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
 // ---- the browser ------------------------------------------------------------------------------
 
-export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
+/** This run's engine (HEADWISE_BROWSER), with the adapter's API (engine.mjs). */
 export function launch() {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  return launchEngine();
 }
 
 // ---- the static server ------------------------------------------------------------------------
@@ -46,32 +65,54 @@ const TYPES = {
   '.json': 'application/json',
   '.ts': 'text/plain; charset=utf-8',
   '.wasm': 'application/wasm',
+  '.png': 'image/png',
 };
 
 /**
- * Serve dist/ on 127.0.0.1 at an ephemeral port.
- * @param {{headers?: Record<string,string>}} [options] extra headers on every response
- * @returns {Promise<{origin: string, url: (path?: string) => string, close: () => Promise<void>, served: string[]}>}
+ * Serve a directory (dist/ by default) on 127.0.0.1 at an ephemeral port. Where the engine needs
+ * it (WebKit), every HTML page served loads the watcher (engine.mjs) first.
+ * @param {{headers?: Record<string,string>, dir?: string|null,
+ *   pages?: Record<string, {type: string, body: string|Buffer, headers?: Record<string,string>}>}} [options]
+ *   headers: extra headers on every response; pages: paths answered from memory
+ * @returns {Promise<{origin: string, url: (path?: string) => string, close: () => Promise<void>, served: string[], failed: string[], hits: {path: string, referer: string}[]}>}
  */
-export async function serveDist({ headers = {} } = {}) {
+export async function serveDist({ headers = {}, dir = DIST, pages = {} } = {}) {
   const served = [];
+  const failed = [];
+  /** @type {{path: string, referer: string}[]} */
+  const hits = [];
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (INJECT_WATCH && path === `/${WATCH_PATH}`) {
+      res.writeHead(200, { 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-store' }).end(WATCH_SOURCE);
+      return;
+    }
     served.push(path);
-    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
-    if (file !== DIST && !file.startsWith(DIST + sep)) {
+    hits.push({ path, referer: req.headers.referer || '' });
+    const inject = (type, body) => (INJECT_WATCH && type.startsWith('text/html') ? injectWatch(String(body)) : body);
+    const page = pages[path];
+    if (page) {
+      res.writeHead(200, { 'Content-Type': page.type, 'Cache-Control': 'no-store', ...headers, ...page.headers });
+      res.end(inject(page.type, page.body));
+      return;
+    }
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
+    const file = dir ? normalize(join(dir, path === '/' ? 'index.html' : path)) : '';
+    if (!dir || (file !== dir && !file.startsWith(dir + sep))) {
+      failed.push(`${path} 403`);
       res.writeHead(403).end();
       return;
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, {
-        'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
-        'Cache-Control': 'no-store',
-        ...headers,
-      });
-      res.end(body);
+      const type = TYPES[extname(file)] || 'application/octet-stream';
+      res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers });
+      res.end(inject(type, body));
     } catch {
+      failed.push(`${path} 404`);
       res.writeHead(404, { 'Content-Type': 'text/plain', ...headers }).end('not found');
     }
   });
@@ -82,6 +123,8 @@ export async function serveDist({ headers = {} } = {}) {
     origin,
     url: (p = '/index.html') => origin + p,
     served,
+    failed,
+    hits,
     close: () => new Promise((resolve) => {
       server.closeAllConnections?.();
       server.close(() => resolve());
@@ -108,7 +151,7 @@ export class PageLog {
    */
   outsideRequests(origin) {
     return this.requests.filter((u) => {
-      if (u.startsWith('file://')) return false;
+      if (u.startsWith('file://') || u.startsWith('about:') || u.startsWith('data:') || u.startsWith('blob:')) return false;
       return !(origin && u.startsWith('http') && new URL(u).origin === origin);
     });
   }
@@ -128,53 +171,30 @@ export class PageLog {
   }
 }
 
-// Installed before any page script: every CSP violation is recorded on the window.
-const CSP_LISTENER = `
-  window.__cspViolations = [];
-  document.addEventListener('securitypolicyviolation', (e) => {
-    window.__cspViolations.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber);
-  });
-`;
-
 /**
- * A new context and page with every collector attached.
- * @param {import('playwright-core').Browser} browser
- * @param {import('playwright-core').BrowserContextOptions} [contextOptions]
+ * A new context and page with every collector attached (reduced motion unless asked otherwise).
+ * @param {any} browser from launch()
+ * @param {{viewport?: {width: number, height: number}, colorScheme?: 'light'|'dark', reducedMotion?: 'reduce'|'no-preference', bypassCSP?: boolean}} [contextOptions]
+ * @returns {Promise<{context: any, page: import('./engine.mjs').Page, log: PageLog}>}
  */
 export async function openPage(browser, contextOptions = {}) {
-  // Reduced motion turns off the page's smooth scrolling, so clicks and focus land where measured.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', ...contextOptions });
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
-  const log = new PageLog();
-  page.on('console', (m) => {
-    if (m.type() === 'error') log.consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => log.pageErrors.push(String(e && e.stack ? e.stack : e)));
-  page.on('requestfailed', (r) => {
-    const why = r.failure()?.errorText;
-    (why === 'net::ERR_ABORTED' ? log.abortedRequests : log.failedRequests).push(`${r.url()} ${why}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400) log.failedRequests.push(`${r.url()} HTTP ${r.status()}`);
-  });
-  page.on('request', (r) => log.requests.push(r.url()));
-  await page.addInitScript(CSP_LISTENER);
-  return { context, page, log };
+  return { context, page, log: page.log };
 }
 
-/** Copy the page's recorded CSP violations into the log (call before assertClean). */
-export async function collectCsp(page, log) {
-  const v = await page.evaluate(() => window.__cspViolations || []);
-  log.cspViolations.push(...v);
+/** Move the page's recorded CSP violations (and, where injected, errors) into the log (call before assertClean). */
+export async function collectCsp(page) {
+  await page.harvest();
 }
 
 /**
  * The page fully drawn: the module loaded and the head tables ready.
- * @param {import('playwright-core').Page} page
+ * @param {import('./engine.mjs').Page} page
  */
 export async function waitReady(page) {
-  await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 20000 });
-  await page.waitForSelector('hw-exercise-torch[data-ready]:not([data-busy])', { state: 'attached', timeout: 20000 });
+  await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 30000 });
+  await page.waitForSelector('hw-exercise-torch[data-ready]:not([data-busy])', { state: 'attached', timeout: 30000 });
   await settle(page);
 }
 
@@ -185,7 +205,7 @@ export function settle(page) {
 
 /**
  * Type into a control as a student would: replace its value and fire `input`.
- * @param {import('playwright-core').Page} page
+ * @param {import('./engine.mjs').Page} page
  * @param {string} selector
  * @param {string} value
  */
@@ -212,14 +232,9 @@ export function headTable(page, head) {
   return page.$$eval(`hw-head-weights table.hw-weights[data-head="${head}"] tbody tr`, (rows) => rows.map((tr) => [...tr.querySelectorAll('td[data-col]')].map((td) => td.textContent)));
 }
 
-/** The page's Store, through the public `store` property every Headwise element has. */
-export function storeHandle(page) {
-  return page.evaluateHandle(() => /** @type {any} */ (document.querySelector('hw-controls')).store);
-}
-
 /**
  * Load a URL as a new document even when only its hash differs from the current one.
- * @param {import('playwright-core').Page} page
+ * @param {import('./engine.mjs').Page} page
  * @param {string} url
  */
 export async function gotoFresh(page, url) {
@@ -230,8 +245,8 @@ export async function gotoFresh(page, url) {
 /**
  * One browser and one dist/ server shared by the tests of a file: started before them and
  * closed after them. `use` receives both once they are up.
- * @param {(browser: import('playwright-core').Browser, server: any) => void} use
- * @param {{headers?: Record<string, string>}} [serverOptions]
+ * @param {(browser: any, server: any) => void} use
+ * @param {{headers?: Record<string, string>, pages?: object, dir?: string|null}} [serverOptions]
  */
 export function shareBrowser(use, serverOptions) {
   let browser;
@@ -240,7 +255,7 @@ export function shareBrowser(use, serverOptions) {
     browser = await launch();
     server = await serveDist(serverOptions);
     use(browser, server);
-  });
+  }, { timeout: 180000 });
   after(async () => {
     await server?.close();
     await browser?.close();
@@ -250,11 +265,11 @@ export function shareBrowser(use, serverOptions) {
 /**
  * Open the lesson in a fresh context (file:// or over `server`), run `body`, then require a
  * clean log: no console errors, failed or outside requests, or CSP violations.
- * @param {import('playwright-core').Browser} browser
+ * @param {any} browser
  * @param {any} server
  * @param {'file'|'http'} mode
  * @param {string} hash
- * @param {(page: import('playwright-core').Page) => Promise<void>} body
+ * @param {(page: import('./engine.mjs').Page) => Promise<void>} body
  * @param {object} [contextOptions]
  */
 export async function withPage(browser, server, mode, hash, body, contextOptions) {

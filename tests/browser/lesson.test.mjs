@@ -149,7 +149,7 @@ for (const mode of MODES) {
         await typeInto(page, '#ex2-d-model', '30');
         await typeInto(page, '#ex2-heads', '7');
         await settle(page);
-        link = page.url();
+        link = (await page.url());
         const hash = new URL(link).hash;
         for (const part of ['seed=31337', 'tokens=6', 'd_model=12', 'heads=3', 'bias=1', 'causal=1', 'query=4', 'ex1_seed=99', 'ex2_d_model=30', 'ex2_heads=7', 'label.2=']) {
           assert.ok(hash.includes(part), `${part} in ${hash}`);
@@ -174,14 +174,14 @@ for (const mode of MODES) {
         assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
         // Reading the link and writing it back gives the same link.
         await settle(page);
-        assert.equal(page.url(), link);
+        assert.equal((await page.url()), link);
       });
     });
 
     test('in-page links (skip link, "Settings") keep the settings and show no notice', async () => {
       await openLesson(mode, '', async (page) => {
         await typeInto(page, '#seed', '99');
-        const before = page.url();
+        const before = (await page.url());
         await page.focus('.hw-skip');
         await page.keyboard.press('Enter');
         await settle(page);
