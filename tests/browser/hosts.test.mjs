@@ -391,13 +391,15 @@ for (const host of HOSTS) {
             }
             if (host.dark && label === 'attention') {
               // theme="light": a light widget on a light site, whatever the system says.
-              const [bg, cell] = await page.evaluate(async () => {
+              await page.evaluate(() => document.querySelector('mha-heads').setAttribute('theme', 'light'));
+              const colours = () => page.evaluate(() => {
                 const el = document.querySelector('mha-heads');
-                el.setAttribute('theme', 'light');
-                await new Promise((r) => setTimeout(r, 200));
                 const td = el.shadowRoot.querySelector('td[data-row="0"][data-col="0"]');
                 return [getComputedStyle(el).backgroundColor, getComputedStyle(td).backgroundColor];
               });
+              // The heat map is redrawn on the store's next frame.
+              await until(async () => luminance((await colours())[1]) > 0.3, 'the heat map redrawn light', 10000).catch(() => {});
+              const [bg, cell] = await colours();
               assert.ok(luminance(bg) > 0.8, `theme="light": background ${bg}`);
               assert.ok(luminance(cell) > 0.3, `theme="light": a zero weight's cell ${cell} is drawn with the light ramp`);
             }
@@ -519,7 +521,8 @@ describe('suggested heights', () => {
       const widget = new URL(src).searchParams.get('widget');
       rows.push(`${widget} ${suggested}/${needed}`);
       if (suggested < needed + 20) wrong.push(`${widget}: suggested ${suggested} px, the content needs ${needed} px at 720 px (and a margin)`);
-      if (suggested > needed * 1.2 + 100) wrong.push(`${widget}: suggested ${suggested} px, far more than the ${needed} px needed at 720 px`);
+      // Engines lay a widget out differently (up to a quarter taller in one than another).
+      if (suggested > needed * 1.4 + 100) wrong.push(`${widget}: suggested ${suggested} px, far more than the ${needed} px needed at 720 px`);
     }
     console.log(`${ENGINE}: gallery heights (suggested/needed at 720 px): ${rows.join(', ')}`);
     assert.deepEqual(wrong, []);
