@@ -23,18 +23,68 @@ export function lessonMarkup(html) {
 }
 
 /**
+ * Every `N rem` outside @media preludes becomes `calc(N * var(--hw-rem))`. Inside a shadow root
+ * `rem` would be the host document's root size (125 % in some site themes); --hw-rem is
+ * registered as a <length> by headwise-elements.js and set to 1em on :host, so it computes to
+ * the host element's own font size in px and inherits as px: the widget scales with the text
+ * around it, not with the page's root.
+ * @param {string} css
+ */
+export function hostRelativeRem(css) {
+  return css.replace(/(@media[^{]*\{)|(-?\d*\.?\d+)rem\b/g, (match, media, n) => (media ? media : `calc(${n} * var(--hw-rem))`));
+}
+
+/** The selector of each theme: an element's `theme` attribute, or the system's scheme for `auto`. */
+const DARK_FORCED = ':host([theme="dark" i])';
+const DARK_AUTO = ':host(:not([theme="light" i]):not([theme="dark" i]))';
+
+/**
+ * The rules of every `@media (prefers-color-scheme: dark)` block apply to widgets with
+ * theme="dark" always, and to those with no theme (or theme="auto") when the system is dark.
+ * A rule's selector `:host` stays `:host(…)`; any other selector is prefixed with it.
+ * @param {string} css
+ */
+export function themedCss(css) {
+  const blocks = [];
+  const rest = css.replace(/@media\s*\(prefers-color-scheme:\s*dark\)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}/g, (_, body) => {
+    blocks.push(body);
+    return '';
+  });
+  if (blocks.length === 0) throw new Error('styles.css has no prefers-color-scheme: dark block to turn into widget themes');
+  /** @param {string} host */
+  const under = (host) => blocks.join('\n').replace(/([^{}]+)\{([^{}]*)\}/g, (_, selectors, body) => {
+    const scoped = selectors.split(',').map((sel) => {
+      const t = sel.trim();
+      return t === ':host' ? host : `${host} ${t}`;
+    }).join(',\n');
+    return `\n${scoped} {${body}}`;
+  });
+  return [
+    rest,
+    '/* Themes: theme="light", theme="dark", or "auto" (the default) following the system. */',
+    ':host([theme="light" i]) { color-scheme: light; }',
+    `${DARK_FORCED} { color-scheme: dark; }`,
+    under(DARK_FORCED),
+    '@media (prefers-color-scheme: dark) {',
+    under(DARK_AUTO),
+    '}',
+  ].join('\n');
+}
+
+/**
  * styles.css for a shadow root: the page-level selectors (:root, html, body) become :host, and
- * :host starts from `all: initial` so nothing inherited from the host page leaks in.
+ * :host starts from `all: initial` so nothing inherited from the host page leaks in, except the
+ * font size: the widget's text is sized from the text around it.
  * @param {string} css
  */
 export function shadowCss(css) {
   const scoped = css.replace(/(^|[\s,{}])(:root|html|body)(?=\s*[{,])/g, '$1:host');
   return [
     '/* Headwise widgets inside shadow roots: generated from styles.css and elements.css by web/build-embed.mjs. */',
-    ':host { all: initial; display: block; }',
+    ':host { all: initial; display: block; font-size: inherit; --hw-rem: 1em; }',
     ':host([hidden]) { display: none !important; }',
     '',
-    scoped,
+    themedCss(hostRelativeRem(scoped)),
   ].join('\n');
 }
 
@@ -75,7 +125,7 @@ export async function buildEmbed({ web, dist }) {
   ]);
   const styles = await readFile(join(web, 'styles.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');
-  await writeFile(join(dist, 'headwise-elements.css'), `${shadowCss(styles)}\n${extra}`);
+  await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${extra}`));
   checkInlineScriptHashes(await readFile(join(web, 'embed.html'), 'utf8'));
   for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
     await copyFile(join(web, file), join(dist, file));

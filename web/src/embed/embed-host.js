@@ -36,7 +36,10 @@
     const { type, ...detail } = data;
     if (type === 'headwise:height') {
       const height = Number(data.height);
-      if (!Number.isFinite(height) || height < 0) return;
+      // From its current height to the new one, never through 0: the frame keeps the height it
+      // was given until its widget is drawn (the page sends no height before), and the text
+      // below it stays put while it loads.
+      if (!Number.isFinite(height) || height < 1) return;
       frame.style.height = `${Math.min(MAX_HEIGHT, Math.ceil(height))}px`;
     }
     const name = { 'headwise:quiz': 'headwise-quiz', 'headwise:height': 'headwise-height', 'headwise:ready': 'headwise-ready' }[/** @type {string} */ (type)];

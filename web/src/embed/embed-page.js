@@ -1,5 +1,5 @@
 // The iframe embed (embed.html): one widget chosen by the query string, e.g.
-//   embed.html?widget=heads&seed=7&tokens=5&dModel=8&heads=2&controls=seed,heads&lock=dModel&id=w1
+//   embed.html?widget=heads&seed=7&tokens=5&dModel=8&heads=2&controls=seed,heads&lock=dModel&theme=light&id=w1
 // The parameters become the <mha-*> element's attributes. The page tells its parent how tall
 // its content is and what the student answers in the quiz, with postMessage (see "Embed in your course" in README.md):
 //   {type: 'headwise:ready',  id, widget, error}
@@ -7,6 +7,8 @@
 //   {type: 'headwise:quiz',   id, question, questionId, answer, answerText, correct, score, answered, total}
 //   {subject: 'lti.frameResize', height}   (the LTI convention some LMSs follow)
 // A parent may send {type: 'headwise:request-height'} to have the height sent again.
+// No height is sent before the widget is drawn (module loaded, stylesheet applied), so a parent
+// that follows the messages never sees the frame collapse while it loads.
 // It needs nothing from its parent, so it runs in <iframe sandbox="allow-scripts">.
 
 /** widget= value → element. */
@@ -41,7 +43,9 @@ const PARAMS = /** @type {Record<string, string>} */ ({
   ex2_heads: 'ex2-heads',
   controls: 'controls',
   lock: 'locked',
+  locked: 'locked',
   exports: 'exports',
+  theme: 'theme',
 });
 
 const BOOLEAN_ATTRS = new Set(['bias', 'causal']);
@@ -71,9 +75,12 @@ function start() {
   const widget = params.get('widget') || 'lesson';
   const tag = Object.prototype.hasOwnProperty.call(WIDGETS, widget) ? WIDGETS[widget] : null;
 
-  // Height: the content's own height (never the viewport's), sent whenever it changes.
+  // Height: the content's own height (never the viewport's), sent whenever it changes once the
+  // widget is drawn.
   let sent = -1;
+  let drawn = !tag;
   const sendHeight = (force = false) => {
+    if (!drawn) return;
     const root = document.documentElement;
     // A horizontal scrollbar, if any, takes room below the content.
     const scrollbar = Math.max(0, window.innerHeight - root.clientHeight);
@@ -109,6 +116,8 @@ function start() {
   }
 
   const el = document.createElement(tag);
+  const theme = params.get('theme');
+  if (theme !== null) document.documentElement.dataset.theme = theme.trim().toLowerCase();
   /** @type {string[]} */
   const labels = [];
   const unknown = [];
@@ -134,11 +143,24 @@ function start() {
   });
   el.addEventListener('headwise-ready', (event) => {
     post({ type: 'headwise:ready', id, widget, error: (/** @type {CustomEvent} */ (event)).detail.error });
+    // Drawn: the widget has rendered from the module (or shows why it could not); the first
+    // height goes once its stylesheet has been applied too.
+    const whenStyled = () => {
+      const frame = el.shadowRoot && el.shadowRoot.querySelector('.mha-frame');
+      if (frame && /** @type {HTMLElement} */ (frame).hidden) {
+        setTimeout(whenStyled, 50);
+        return;
+      }
+      drawn = true;
+      sendHeight();
+    };
+    whenStyled();
   });
   main.appendChild(el);
   if (el.shadowRoot) watch.observe(el.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
   if (!customElements.get(tag)) {
     main.appendChild(message('headwise-elements.js did not load, so this part of the lesson cannot be shown.'));
+    drawn = true;
   }
   sendHeight();
 }

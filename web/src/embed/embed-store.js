@@ -17,6 +17,8 @@ export class EmbedStore extends Store {
     this._load = load;
     /** @type {Set<string>} state fields the student cannot change */
     this.locked = new Set();
+    /** @type {'light'|'dark'|'auto'} the widget's colours (read by prefersDark in shared/color.js) */
+    this.theme = 'auto';
     /** @type {State} */
     this.resetState = { ...this.state, labels: this.state.labels.slice() };
   }

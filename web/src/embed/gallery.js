@@ -13,7 +13,9 @@ import { h, copyButton } from '../shared/dom.js';
  * @property {[string, string][]} attrs  attributes, in order
  * @property {[string, string][]} query  the same settings as query parameters
  * @property {string} frameTitle
- * @property {number} height   a sensible fixed iframe height for pages without the helper
+ * @property {number} height   the iframe height for pages without the helper: the content's height
+ *   at 720 px wide in the tallest of Chromium, Firefox and WebKit, plus 5 % and 40 px, rounded up
+ *   to 50 px (checked by tests/browser/hosts.test.mjs; narrower columns need more)
  * @property {boolean} [lazy]  shown on request (the whole lesson is long)
  */
 
@@ -24,42 +26,42 @@ const ITEMS = [
     text: 'Every head\'s attention weights on the same input, the query row highlighted, and whether the heads agree. Here the head count and d_model are locked, so students vary only the seed, tokens and query.',
     attrs: [['seed', '7'], ['tokens', '5'], ['d-model', '8'], ['heads', '2'], ['controls', 'seed,tokens,dModel,heads,query'], ['locked', 'dModel,heads']],
     query: [['seed', '7'], ['tokens', '5'], ['dModel', '8'], ['heads', '2'], ['controls', 'seed,tokens,dModel,heads,query'], ['lock', 'dModel,heads']],
-    height: 900,
+    height: 1600,
   },
   {
     widget: 'params', tag: 'mha-params', title: 'Parameter table', frameTitle: 'Parameters of nn.MultiheadAttention',
     text: 'PyTorch\'s named parameters for 1, 2, 4 and 8 heads: the totals never change.',
-    attrs: [['d-model', '8']], query: [['dModel', '8']], height: 760,
+    attrs: [['d-model', '8']], query: [['dModel', '8']], height: 1200,
   },
   {
     widget: 'ex1', tag: 'mha-exercise-seeds', title: 'Exercise 1: your seed', frameTitle: 'Exercise 1: different heads, different patterns',
     text: 'The student picks a seed and checks that every pair of heads differs, with 2 and with 4 heads.',
-    attrs: [['ex1-seed', '2024'], ['controls', 'ex1Seed']], query: [['ex1Seed', '2024'], ['controls', 'ex1Seed']], height: 640,
+    attrs: [['ex1-seed', '2024'], ['controls', 'ex1Seed']], query: [['ex1Seed', '2024'], ['controls', 'ex1Seed']], height: 1050,
   },
   {
     widget: 'ex2', tag: 'mha-exercise-dmodel', title: 'Exercise 2: your d_model', frameTitle: 'Exercise 2: equal parameter counts',
     text: 'Every head count that divides the student\'s d_model, with the same total each time, and a head count that the module refuses.',
-    attrs: [['ex2-d-model', '12'], ['ex2-heads', '5']], query: [['ex2DModel', '12'], ['ex2Heads', '5']], height: 720,
+    attrs: [['ex2-d-model', '12'], ['ex2-heads', '5']], query: [['ex2DModel', '12'], ['ex2Heads', '5']], height: 1100,
   },
   {
     widget: 'ex3', tag: 'mha-exercise-torch', title: 'Exercise 3: against PyTorch', frameTitle: 'Exercise 3: the manual pipeline against PyTorch',
     text: 'The lesson\'s weights packed into nn.MultiheadAttention\'s layout; both outputs and their largest difference. No controls: the lesson\'s own run.',
-    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 1200,
+    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 1850,
   },
   {
     widget: 'quiz', tag: 'mha-quiz', title: 'Quiz', frameTitle: 'Multi-head attention quiz',
     text: 'Five questions with instant feedback. Each answer is reported to the page as a headwise-quiz event (and by the iframe as a headwise:quiz message), so a course site can record it. Downloads are switched off here.',
-    attrs: [['exports', 'none']], query: [['exports', 'none']], height: 1500,
+    attrs: [['exports', 'none']], query: [['exports', 'none']], height: 1800,
   },
   {
     widget: 'python', tag: 'mha-python', title: 'Reproduce it in Python', frameTitle: 'Python code for the current settings',
     text: 'NumPy and PyTorch code for the current settings and what it prints; only the seed can be changed here, and only the .py download is offered.',
-    attrs: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], query: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], height: 1400,
+    attrs: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], query: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], height: 3900,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
-    attrs: [], query: [], height: 4000, lazy: true,
+    attrs: [], query: [], height: 16100, lazy: true,
   },
 ];
 

@@ -1,5 +1,6 @@
 // The <mha-*> elements (see mha-elements.js). Attributes set the state; attribute changes update
-// it; `controls` chooses which controls are shown and `locked` which can't be changed.
+// it; `controls` chooses which controls are shown, `locked` (or `lock`) which are shown but can't
+// be changed, and `theme` the colours (light, dark, or auto: the system's).
 
 import { EmbedStore } from './embed-store.js';
 import { DEFAULTS } from '../shared/store.js';
@@ -15,6 +16,25 @@ const LESSON_MARKUP = /** @type {string} */ (__HEADWISE_LESSON_MARKUP__);
 
 const BASE = scriptBase('headwise-elements.js');
 const STYLESHEET = new URL('headwise-elements.css', BASE).href;
+
+/** The stylesheet sizes everything from --hw-rem: 1em on :host, computed to px and inherited as px. */
+const REM_REGISTERED = (() => {
+  if (typeof CSS === 'undefined' || typeof CSS.registerProperty !== 'function') return false;
+  try {
+    CSS.registerProperty({ name: '--hw-rem', syntax: '<length>', inherits: true, initialValue: '16px' });
+  } catch {
+    // Already registered: a second copy of this script on the page.
+  }
+  return true;
+})();
+
+/** Values of the `theme` attribute. */
+export const THEMES = ['light', 'dark', 'auto'];
+
+/** Attributes any HTML element may have; the element neither reads nor warns about them. */
+const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot', 'part', 'exportparts',
+  'tabindex', 'role', 'inert', 'is', 'nonce', 'autofocus', 'translate', 'draggable', 'contenteditable', 'spellcheck',
+  'accesskey', 'enterkeyhint', 'inputmode', 'popover', 'itemid', 'itemprop', 'itemref', 'itemscope', 'itemtype']);
 
 /**
  * @typedef {object} ControlDef
@@ -43,6 +63,18 @@ const NAMES = Object.keys(CONTROLS);
 const BY_ATTR = new Map(NAMES.map((name) => [CONTROLS[name].attr, name]));
 const BY_ID = new Map(NAMES.map((name) => [CONTROLS[name].id, name]));
 const SETTINGS = NAMES.filter((name) => CONTROLS[name].panel);
+/** The element's own attributes, besides the state ones. */
+const OPTIONS = ['controls', 'locked', 'lock', 'exports', 'theme'];
+/** Every attribute an <mha-*> element reads, for the unknown-attribute warning. */
+export const ATTRIBUTES = [...BY_ATTR.keys(), ...OPTIONS];
+
+/**
+ * Whether an attribute is neither read by the element nor a global HTML attribute.
+ * @param {string} name
+ */
+function unknownAttribute(name) {
+  return !ATTRIBUTES.includes(name) && !GLOBAL_ATTRIBUTES.has(name) && !/^(aria-|data-|on)/.test(name);
+}
 
 /**
  * A control's public name from any spelling of it: "dModel", "d-model", "d_model", "num_heads"…
@@ -120,7 +152,7 @@ export function parseAttribute(def, raw) {
 
 export class MhaElement extends HTMLElement {
   static get observedAttributes() {
-    return [...BY_ATTR.keys(), 'controls', 'locked', 'exports'];
+    return ATTRIBUTES;
   }
 
   /** @returns {WidgetSpec} */
@@ -162,11 +194,26 @@ export class MhaElement extends HTMLElement {
     const store = new EmbedStore(state, () => sharedModule(BASE));
     for (const [id, message] of Object.entries(errors)) store.setInputError(id, message);
     this.hwStore = store;
+    if (!REM_REGISTERED) this.style.setProperty('--hw-rem', getComputedStyle(this).fontSize);
+    this.warnUnknown(this.getAttributeNames());
+    new MutationObserver((records) => this.warnUnknown(records.map((r) => /** @type {string} */ (r.attributeName)).filter((n) => this.hasAttribute(n))))
+      .observe(this, { attributes: true });
     this.build();
     store.addEventListener('change', () => this.renderProblems());
     store.init().then(() => {
       this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError } }));
     });
+  }
+
+  /**
+   * A console warning for attributes the element does not read (a misspelling, say), naming the ones it does.
+   * @param {string[]} names
+   */
+  warnUnknown(names) {
+    const unknown = names.filter(unknownAttribute);
+    if (unknown.length === 0) return;
+    const list = unknown.map((n) => `"${n.slice(0, 40)}"`).join(', ');
+    console.warn(`<${this.localName}>: ${list} ${unknown.length === 1 ? 'is not an attribute' : 'are not attributes'} of this element and ${unknown.length === 1 ? 'is' : 'are'} ignored. It reads: ${ATTRIBUTES.join(', ')}.`);
   }
 
   build() {
@@ -209,7 +256,7 @@ export class MhaElement extends HTMLElement {
    */
   attributeChangedCallback(name, old, value) {
     if (!this._built || old === value || !this.hwStore) return;
-    if (name === 'controls' || name === 'locked' || name === 'exports') {
+    if (OPTIONS.includes(name)) {
       this.applyOptions();
       return;
     }
@@ -233,17 +280,29 @@ export class MhaElement extends HTMLElement {
     const shown = controls === null
       ? { names: new Set(this.spec.controls), problems: [] }
       : parseList(controls, NAMES, controlName, 'a control');
-    const locked = parseList(this.getAttribute('locked') ?? 'none', NAMES, controlName, 'a control');
+    // `locked` and `lock` are the same attribute (the iframe's query parameter is `lock`).
+    const lockAttr = this.hasAttribute('locked') || !this.hasAttribute('lock') ? 'locked' : 'lock';
+    const lockValue = [this.getAttribute('locked'), this.getAttribute('lock')].filter((v) => v !== null).join(',');
+    const locked = parseList(lockValue || 'none', NAMES, controlName, 'a control');
+    const themeAttr = (this.getAttribute('theme') ?? 'auto').trim().toLowerCase();
+    const theme = THEMES.includes(themeAttr) ? themeAttr : 'auto';
     const exportsAttr = this.getAttribute('exports');
     const formats = exportsAttr === null
       ? { names: new Set(EXPORT_FORMATS), problems: [] }
       : parseList(exportsAttr, EXPORT_FORMATS, (w) => (EXPORT_FORMATS.includes(/** @type {any} */ (w.toLowerCase())) ? w.toLowerCase() : null), 'a download format');
     this.setProblem('controls', shown.problems);
-    this.setProblem('locked', locked.problems);
+    this.setProblem(lockAttr, locked.problems);
+    this.problems.delete(lockAttr === 'locked' ? 'lock' : 'locked');
     this.setProblem('exports', formats.problems);
-    this.shown = shown.names;
+    this.setProblem('theme', theme === themeAttr ? [] : [`"${themeAttr.slice(0, 40)}" is not a theme (use ${THEMES.join(', ')}); the system's is used.`]);
+    // A locked control is always shown (greyed out, marked "(fixed)"), listed in `controls` or not.
+    this.shown = new Set([...shown.names, ...locked.names]);
     this.lockedNames = locked.names;
     store.locked = new Set([...locked.names].map((n) => CONTROLS[n].field));
+    if (store.theme !== theme) {
+      store.theme = theme;
+      store.schedule();
+    }
 
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     for (const name of NAMES) {

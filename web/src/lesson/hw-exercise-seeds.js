@@ -42,7 +42,7 @@ class HwExerciseSeeds extends HwElement {
     reflectNumber(this.input, s.ex1Seed);
     const missing = store.inputErrors['ex1-seed'];
     const mainMissing = ['tokens', 'd-model'].find((c) => store.inputErrors[c]);
-    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing]);
+    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing, prefersDark(store)]);
     if (key === this.key) return;
     this.key = key;
     replace(this.context, [
@@ -59,7 +59,7 @@ class HwExerciseSeeds extends HwElement {
       return;
     }
     let seedError = null;
-    const dark = prefersDark();
+    const dark = prefersDark(store);
     const blocks = HEAD_COUNTS.map((numHeads) => {
       let run;
       try {

@@ -68,7 +68,7 @@ function preview(m, caption, attrs, rowHead, mark = {}, maxCols = PREVIEW) {
  * @param {number} q
  */
 function queryRows(store, aw, q) {
-  const dark = prefersDark();
+  const dark = prefersDark(store);
   const n = aw[0].length;
   const head = h('tr', {}, [h('th', { scope: 'col', text: `w[0, h, ${q}, :]` })]);
   for (let j = 0; j < n; j += 1) head.appendChild(h('th', { scope: 'col' }, tokenHeader(store.state, j)));
@@ -110,7 +110,7 @@ class HwExerciseTorch extends HwElement {
     const run = ex.result || ex.lastGood;
     this.markStale(this.staleNote, !ex.result && Boolean(run));
     if (!run) return;
-    const key = JSON.stringify([store.state.labels.slice(0, 16), store.state.query, prefersDark()]);
+    const key = JSON.stringify([store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
     if (run === this._run && key === this.key) return;
     this._run = run;
     this.key = key;

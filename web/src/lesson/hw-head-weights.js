@@ -68,7 +68,7 @@ class HwHeadWeights extends HwElement {
     const s = store.state;
     const numHeads = run.numHeads;
     if (this.firstHead >= numHeads) this.firstHead = 0;
-    const dark = prefersDark();
+    const dark = prefersDark(store);
     const drawKey = JSON.stringify([s.labels.slice(0, run.tokens), this.firstHead, dark]);
     const resultChanged = this._run !== run;
     this._run = run;

@@ -17,8 +17,15 @@ const BLUES_DARK = [
   [77, 145, 210], [118, 174, 226], [165, 203, 239], [214, 232, 250],
 ];
 
-/** @returns {boolean} */
-export function prefersDark() {
+/**
+ * Whether to draw in the dark scheme: the store's theme if it has one ('light' or 'dark', set by
+ * an embedded widget's `theme` attribute), else the system's setting.
+ * @param {{theme?: string}|null} [store]
+ * @returns {boolean}
+ */
+export function prefersDark(store = null) {
+  if (store && store.theme === 'dark') return true;
+  if (store && store.theme === 'light') return false;
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
