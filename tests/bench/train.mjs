@@ -8,10 +8,9 @@
 //   pytorch        tests/bench/train_python.py: the fixtures' PyTorch reference model, eager,
 //                  torch.set_num_threads(1)
 //
-// Medians of `rounds` samples of `steps` steps each, after 20 warm-up steps. Native, Node and
-// Python report CPU time (the machine may be shared: thread CPU time, process.cpuUsage,
-// process_time); Chromium only wall time (performance.now), so on a busy machine its figures
-// are pessimistic.
+// Medians of `rounds` samples of `steps` steps each, after 20 warm-up steps, in CPU time (the
+// machine may be shared): the thread's (native), process.cpuUsage (Node), the renderer main
+// thread's ThreadTime from the DevTools protocol (Chromium), process_time (Python).
 import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
@@ -39,10 +38,10 @@ function jsonLines(r, what) {
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 }
 
-// The loop every JS side runs: one trainer per head count, warm-up, then samples.
-function timeTrainers(hw, task, steps, rounds, now) {
+// Node's loop: one trainer per head count, warm-up, then samples.
+function timeTrainers(hw, task, heads, steps, rounds, now) {
   const out = {};
-  for (const h of HEADS) {
+  for (const h of heads) {
     const t = hw.createTrainer({task: task.name, numHeads: h, dModel: task.defaults.dModel, seed: 0});
     t.step(20);
     const ms = [];
@@ -86,7 +85,7 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  res.msPerStep['wasm-node'] = timeTrainers(hw, task, steps, rounds, cpuMs);
+  res.msPerStep['wasm-node'] = timeTrainers(hw, task, HEADS, steps, rounds, cpuMs);
 
   let chromium = null;
   try {
@@ -105,9 +104,27 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
     try {
       const p = await browser.newPage();
       await p.goto(pathToFileURL(page).href);
-      res.msPerStep['wasm-chromium'] = await p.evaluate(
-          `(async () => { const hw = await createHeadwise(); return (${timeTrainers})(hw, ` +
-          `hw.trainingTasks()[0], ${steps}, ${rounds}, () => performance.now()); })()`);
+      // The renderer main thread's CPU time (the DevTools protocol's ThreadTime metric).
+      const cdp = await p.context().newCDPSession(p);
+      await cdp.send('Performance.enable');
+      const threadMs = async () => 1000 *
+          (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')
+              .value;
+      await p.evaluate('createHeadwise().then((hw) => { window.hw = hw; })');
+      const out = {};
+      for (const h of HEADS) {
+        await p.evaluate(`window.t = hw.createTrainer({task: hw.trainingTasks()[0].name, ` +
+            `numHeads: ${h}, dModel: hw.trainingTasks()[0].defaults.dModel, seed: 0}); ` +
+            't.step(20);');
+        out[h] = [];
+        for (let r = 0; r < rounds; r++) {
+          const t0 = await threadMs();
+          await p.evaluate(`t.step(${steps}); 0`);
+          out[h].push((await threadMs() - t0) / steps);
+        }
+        await p.evaluate('t.dispose()');
+      }
+      res.msPerStep['wasm-chromium'] = out;
     } finally {
       await browser.close();
     }
