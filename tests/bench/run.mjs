@@ -19,7 +19,7 @@
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
-// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
+// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -34,6 +34,7 @@ import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
+import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -487,6 +488,19 @@ async function pageMetrics(browser, baseUrl) {
   return result;
 }
 
+// ---- the page as a student feels it (tests/bench/responsive.mjs) ------------------------------
+
+async function responsiveSection(res, chromium) {
+  log('\npage, responsiveness (from file://, long tasks observed) ...');
+  const b = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  try {
+    res.responsive = await responsiveMetrics(b, {quick: QUICK});
+  } finally {
+    await b.close();
+  }
+  log(responsiveTable(res.responsive).replace(/^/gm, '  '));
+}
+
 // ---- the WASM heap across 10,000 recomputes -----------------------------------------------------
 
 async function heapCheck() {
@@ -830,6 +844,7 @@ async function main() {
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
     }
+    if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
   } finally {
     if (browser) await browser.close();
     server.close();
