@@ -8,16 +8,24 @@
 
 /**
  * @param {any} hw  a module instance (createHeadwise's result)
+ * @param {boolean} [transfers]  results are sent to another thread (their arrays detached here)
  * @returns {Record<string, (options: any) => any>}
  */
-export function installTasks(hw) {
-  /** @type {{key: string, run: any}|null} the last seedExperiment, reused by crossCheck */
+export function installTasks(hw, transfers = false) {
+  /** @type {{key: string, run: any, kept?: Record<string, any>}|null} the last seedExperiment */
   let last = null;
+  /** What crossCheck reads of a run (the run itself may be sent away, its arrays detached). */
+  const CROSS_CHECK_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo', 'output', 'headWeights'];
   /** @param {any} o */
   const experiment = (o) => {
     const key = JSON.stringify([o.seed, o.tokens, o.dModel, o.numHeads, Boolean(o.bias), Boolean(o.causal)]);
-    // Reused unless its arrays went to the main thread (a Worker transfers them, detached here).
-    if (last && last.key === key && last.run.typed.x.data.length > 0) return last.run;
+    if (last && last.key === key) {
+      // Its arrays may have gone to the main thread (a Worker transfers them, detaching them
+      // here): then the copies lessonRun kept stand in for them.
+      if (last.run.typed.x.data.length > 0) return last.run;
+      const r = last.run;
+      if (last.kept) return { typed: last.kept, dModel: r.dModel, tokens: r.tokens, numHeads: r.numHeads, bias: r.bias, causal: r.causal };
+    }
     const run = hw.seedExperiment({ seed: o.seed, tokens: o.tokens, dModel: o.dModel, numHeads: o.numHeads, bias: o.bias, causal: o.causal });
     last = { key, run };
     return run;
@@ -45,6 +53,17 @@ export function installTasks(hw) {
      */
     lessonRun(o) {
       const run = experiment(o);
+      if (transfers && last && last.run === run && !last.kept) {
+        // Copies for exercise 3's cross-check, which comes next: copying is far cheaper than
+        // computing the run again once its own arrays are sent.
+        /** @type {Record<string, any>} */
+        const kept = {};
+        for (const f of CROSS_CHECK_FIELDS) {
+          const m = run.typed[f];
+          if (m) kept[f] = { ...m, data: m.data.slice() };
+        }
+        last.kept = kept;
+      }
       const pairs = pairsOf(run.typed.headWeights);
       const out = Object.create(Object.getPrototypeOf(run));
       Object.defineProperties(out, Object.getOwnPropertyDescriptors(run));

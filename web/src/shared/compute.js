@@ -111,7 +111,7 @@ function workerMain(scope, tasksOf) {
   };
   const ready = Promise.resolve().then(() => scope.createHeadwise()).then((/** @type {any} */ m) => {
     hw = m;
-    tasks = tasksOf(hw);
+    tasks = tasksOf(hw, true);
     scope.postMessage({ ready: true, version: hw.version });
   }).catch((/** @type {any} */ e) => {
     hw = null;

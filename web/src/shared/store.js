@@ -165,6 +165,7 @@ export function toHash(state) {
  * @property {{ok: boolean, value?: any, error?: any}|null} result
  * @property {string} label      what is being computed, e.g. "512 × 768, 12 heads"
  * @property {number} since      when it started (performance.now())
+ * @property {boolean} [shown]   its progress is shown (it has been pending for BUSY_AFTER_MS)
  */
 
 export class Store extends EventTarget {
@@ -336,6 +337,7 @@ export class Store extends EventTarget {
       return slot;
     }
     slot.pending = true;
+    slot.shown = false;
     slot.result = null;
     slot.since = typeof performance === 'object' ? performance.now() : Date.now();
     this.scheduleBusy();
@@ -361,13 +363,21 @@ export class Store extends EventTarget {
     return slot;
   }
 
-  /** Notify once when pending computations become old enough to show progress. */
+  /** Notify when a pending computation becomes old enough to show progress (once per run). */
   scheduleBusy() {
     if (this._busyTimer) return;
+    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    const waiting = Object.values(this._slots).filter((slot) => slot.pending && !slot.shown);
+    if (waiting.length === 0) return;
+    const due = Math.min(...waiting.map((slot) => slot.since + BUSY_AFTER_MS));
     this._busyTimer = setTimeout(() => {
       this._busyTimer = 0;
-      if (Object.values(this._slots).some((slot) => slot.pending)) this.notify();
-    }, BUSY_AFTER_MS + 5);
+      const t = typeof performance === 'object' ? performance.now() : Date.now();
+      const ripe = waiting.filter((slot) => slot.pending && t - slot.since >= BUSY_AFTER_MS);
+      for (const slot of ripe) slot.shown = true;
+      if (ripe.length > 0) this.notify();
+      this.scheduleBusy();  // a newer run that is not old enough yet
+    }, Math.max(0, due - now) + 5);
   }
 
   /**
