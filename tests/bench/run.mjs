@@ -22,7 +22,7 @@
 // Then training steps per second of the default models (tests/bench/train.mjs).
 //
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
-//          --skip-training
+//          --skip-responsive  --skip-training
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -37,6 +37,7 @@ import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
+import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
 
@@ -492,6 +493,19 @@ async function pageMetrics(browser, baseUrl) {
   return result;
 }
 
+// ---- the page as a student feels it (tests/bench/responsive.mjs) ------------------------------
+
+async function responsiveSection(res, chromium) {
+  log('\npage, responsiveness (from file://, long tasks observed) ...');
+  const b = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  try {
+    res.responsive = await responsiveMetrics(b, {quick: QUICK});
+  } finally {
+    await b.close();
+  }
+  log(responsiveTable(res.responsive).replace(/^/gm, '  '));
+}
+
 // ---- the WASM heap across 10,000 recomputes -----------------------------------------------------
 
 async function heapCheck() {
@@ -835,6 +849,7 @@ async function main() {
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
     }
+    if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
     if (!flag('skip-training')) {
       log('\ntraining steps per second (tests/bench/train.mjs) ...');
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});

@@ -46,7 +46,7 @@ export const fileUrl = (name) => pathToFileURL(join(FILE_DIST, name)).href;
 export const INDEX_FILE_URL = fileUrl('index.html');
 
 /** The policy the built page must run under (the same as index.html's meta tag). */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src blob:";
 
 // ---- the browser ------------------------------------------------------------------------------
 
@@ -151,6 +151,7 @@ export class PageLog {
    */
   outsideRequests(origin) {
     return this.requests.filter((u) => {
+      // blob: URLs are made by the page from its own memory (its Worker): no network involved.
       if (u.startsWith('file://') || u.startsWith('about:') || u.startsWith('data:') || u.startsWith('blob:')) return false;
       return !(origin && u.startsWith('http') && new URL(u).origin === origin);
     });

@@ -6,9 +6,8 @@
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
-import { cellColors, prefersDark, weightPixels } from '../shared/color.js';
+import { cellColors, colourRows, prefersDark } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
-import { messageOf } from '../shared/errors.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
@@ -32,6 +31,7 @@ export function divergenceText(x) {
 
 class HwHeadWeights extends HwElement {
   build() {
+    this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
@@ -59,7 +59,7 @@ class HwHeadWeights extends HwElement {
   update(store) {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) {
       replace(this.grid, []);
       this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
@@ -95,16 +95,10 @@ class HwHeadWeights extends HwElement {
       replace(this.pairsBox, []);
       return;
     }
-    let pairs;
-    try {
-      if (numHeads <= PAIRS_MAX_HEADS) {
-        pairs = store.hw.compareHeads({ headWeights: run.headWeights });
-      } else {
-        const w = run.headWeights;
-        pairs = [{ a: 0, b: 1, allclose: store.hw.allclose({ a: w[0], b: w[1] }), maxAbsDiff: store.hw.maxAbsDiff({ a: w[0], b: w[1] }), meanJsDivergence: NaN }];
-      }
-    } catch (e) {
-      this.verdict.textContent = `The heads could not be compared: ${messageOf(e)}`;
+    // Compared where the run was computed (compute-tasks.js lessonRun).
+    const pairs = run.pairs;
+    if (!pairs || pairs.length === 0) {
+      this.verdict.textContent = 'The heads could not be compared.';
       replace(this.pairsBox, []);
       return;
     }
@@ -218,6 +212,63 @@ class HwHeadWeights extends HwElement {
     }
     replace(this.grid, figures);
     this.grid.classList.toggle('hw-heads-canvas', n > TABLE_MAX_TOKENS);
+    this.paintBases(this.canvases);
+  }
+
+  /**
+   * Colour the heatmaps' pixels a few rows at a time, one short task each (about 6 ms), until
+   * all are drawn or a newer draw replaced them: a big run's heatmaps fill in one after another
+   * instead of blocking the page. data-drawing is set meanwhile.
+   * @param {any[]} entries
+   */
+  paintBases(entries) {
+    const step = () => {
+      if (this.canvases !== entries) return;
+      const t0 = performance.now();
+      for (const entry of entries) {
+        if (entry.base) continue;
+        const n = entry.weights.length;
+        if (!entry.job) {
+          const canvas = document.createElement('canvas');
+          canvas.width = n;
+          canvas.height = n;
+          const ctx = canvas.getContext('2d');
+          if (!ctx) {
+            entry.base = true;
+            continue;
+          }
+          /** @type {any} */
+          const typed = entry.weights.typed;
+          // Row-major source: the run's flat data when it came from the Worker, else the rows.
+          const flat = typed || { data: null, offset: 0 };
+          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0, flat };
+        }
+        const job = entry.job;
+        while (job.row < n) {
+          const to = Math.min(n, job.row + 16);
+          if (job.flat.data) {
+            colourRows(job.img, job.flat.data, job.flat.offset, n, job.row, to, entry.dark);
+          } else {
+            for (let i = job.row; i < to; i += 1) colourRows(job.img, entry.weights[i], -i * n, n, i, i + 1, entry.dark);
+          }
+          job.row = to;
+          if (performance.now() - t0 > 6) break;
+        }
+        if (job.row >= n) {
+          job.ctx.putImageData(job.img, 0, 0);
+          entry.base = job.canvas;
+          entry.job = null;
+          this.paint(entry);
+        }
+        if (performance.now() - t0 > 6) {
+          this.toggleAttribute('data-drawing', true);
+          setTimeout(step, 0);
+          return;
+        }
+      }
+      this.toggleAttribute('data-drawing', false);
+    };
+    step();
   }
 
   /**
@@ -289,9 +340,10 @@ class HwHeadWeights extends HwElement {
       'aria-label': `Head ${head}: ${n} by ${n} attention weights. Arrow keys move through the cells; Enter makes the current row the query token.`,
     }));
     const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: 'Hover or focus the map to read a weight.' });
-    // The colours, computed once per head.
-    const base = weightPixels(weights, dark);
-    const entry = { canvas, base, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
+    // The colours, computed once per head, a few heads per task (paintBases): a big run's
+    // heatmaps appear one after another instead of blocking the page.
+    /** @type {any} */
+    const entry = { canvas, base: null, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
     this.canvases.push(entry);
     const show = () => {
       const [i, j] = entry.cursor;
@@ -331,7 +383,6 @@ class HwHeadWeights extends HwElement {
       entry.cursor = [Math.min(n - 1, Math.max(0, i)), Math.min(n - 1, Math.max(0, j))];
       show();
     });
-    this.paint(entry);
     return h('figure', { class: 'hw-head hw-head-canvas', 'data-head': String(head) }, [
       h('figcaption', {}, caption),
       h('div', { class: 'hw-heatmap-axes' }, [
@@ -353,7 +404,8 @@ class HwHeadWeights extends HwElement {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.imageSmoothingEnabled = false;
-    if (base) ctx.drawImage(base, 0, 0, n * scale, n * scale);
+    if (!base) return;  // not coloured yet (paintBases)
+    if (base !== true) ctx.drawImage(base, 0, 0, n * scale, n * scale);
     const q = Math.min(this.store.state.query, n - 1);
     const lw = Math.max(2, scale);
     ctx.lineWidth = lw;
