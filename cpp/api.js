@@ -56,7 +56,7 @@
   }
 
   function integer(method, name, value) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value)) {
+    if (!Number.isInteger(value)) {  // false for non-numbers, NaN and infinities too
       fail(method, name + ' must be an integer, got ' + describe(value));
     }
     if (!Number.isSafeInteger(value)) {

@@ -66,6 +66,27 @@ test('unknown options are named (cut at 60 characters) next to the allowed ones'
   assert.equal(message(() => hw.maxAbsDiff(undefined)), 'maxAbsDiff: option "a" is required');
 });
 
+test('matrices: every row, the first and the later ones, must be an array of numbers', () => {
+  const mha = (x) => message(() => hw.multiHeadAttention({ ...W, numHeads: 2, x }));
+  assert.equal(mha([null]), 'multiHeadAttention: x[0] must be an array of numbers, got null');
+  assert.equal(mha([undefined, lesson.x[0]]),
+    'multiHeadAttention: x[0] must be an array of numbers, got undefined');
+  assert.equal(mha([lesson.x[0], 5]),
+    'multiHeadAttention: x[1] must be an array of numbers, got 5 (number)');
+  assert.equal(mha([lesson.x[0], 'abcdefgh']),
+    'multiHeadAttention: x[1] must be an array of numbers, got "abcdefgh" (string)');
+  assert.equal(mha([lesson.x[0], null]),
+    'multiHeadAttention: x[1] must be an array of numbers, got null');
+  assert.equal(mha([lesson.x[0], new DataView(new ArrayBuffer(64))]),
+    'multiHeadAttention: x[1] must be an array of numbers, got an object');
+  assert.equal(mha('abc'),
+    'multiHeadAttention: x must be an array of rows (number[][]), got "abc" (string)');
+  // Typed-array rows are rows.
+  const typed = hw.multiHeadAttention({ ...W, numHeads: 2,
+    x: lesson.x.map((r) => Float64Array.from(r)) });
+  assert.deepEqual(typed.output, lesson.output);
+});
+
 test('vectors: arrays or typed arrays of numbers, at least one entry', () => {
   const mha = (bq) => message(() => hw.multiHeadAttention({
     x: lesson.x, ...W, numHeads: 2, bq, bk: B8, bv: B8, bo: B8
