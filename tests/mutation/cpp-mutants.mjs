@@ -25,7 +25,8 @@
 //    compiler proved the change changes nothing, and no test is run.
 // 3. Tests. The Catch2 binary (what ctest runs, test by test) runs with --abort and a timeout;
 //    a failure, crash or timeout kills the mutant. A mutant that survives and touches memory
-//    indexing (gemm.cpp, or a line with [], data, pointers, load/store, fill) is run again
+//    indexing (gemm.cpp, or a line with [], data, pointers, load/store, fill, or a loop bound
+//    rows() / cols() / size()) is run again
 //    under AddressSanitizer + UBSan.
 // 4. Review. Survivors that are truly equivalent are listed once, with the reason, in
 //    tests/mutation/equivalent-cpp.json ({file, line, mutation, reason}: the line's text, so
@@ -289,7 +290,7 @@ function mutantsOf(file, text) {
     mu.occurrence = seen + 1;  // the same change on the same line text, counted
     mu.id = `${file}:${mu.line}:${mu.column}:${mu.operator}`;
     mu.memory = file === 'gemm.cpp' ||
-                /\[|\bdata\b|\.data\(\)|\bload\(|\bstore\(|std::fill|memcpy|\b(src|dst|out|row|tail|p)\b/.test(mu.lineText);
+                /\[|\bdata\b|\.data\(\)|\bload\(|\bstore\(|std::fill|memcpy|\b(src|dst|out|row|tail|p)\b|\.(rows|cols|size)\(\)/.test(mu.lineText);
   }
   return found;
 }
@@ -582,7 +583,8 @@ function report(mutants, results, equivalents, opts, seconds) {
     lines.push('', `stale entries in equivalent-cpp.json (match no mutant; update them): ${stale.length}`);
     for (const e of stale) lines.push(`  ${e.file}: ${e.line}  ${e.mutation}`);
   }
-  lines.push('', `${tested.length} mutants in ${Math.round(seconds)} s of real time, ` +
+  lines.push('', `${opts.survivors ? `${opts.retested} survivors of ${tested.length}` : tested.length} ` +
+             `mutants ${opts.survivors ? 're-tested' : ''} in ${Math.round(seconds)} s of real time, ` +
              `${Math.round(childCpuSeconds())} s of CPU time in compilers, linkers and tests ` +
              `(${opts.jobs} jobs${opts.asan ? ', ASan for surviving memory mutants' : ', no ASan'})`);
   return {text: lines.join('\n'), all};
@@ -601,12 +603,20 @@ async function main() {
   }
   const sources = new Map(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
   let mutants = files.flatMap((f) => mutantsOf(f, sources.get(f)));
+  // --survivors: the mutants of the last run (build/mutation/result.json), of which only the
+  // survivors are tested again (e.g. after adding tests); the others keep their result.
+  const previous = new Map();
   if (opts.survivors) {
-    // Only the survivors of the last run (build/mutation/result.json), e.g. after adding tests.
     const last = JSON.parse(readFileSync(join(WORK, 'result.json'), 'utf8'));
     const key = (m) => `${m.file}\u0000${m.line}\u0000${m.mutation}\u0000${m.occurrence}`;
-    const survived = new Set(last.filter((m) => m.status === 'survived').map(key));
-    mutants = mutants.filter((mu) => survived.has(key({...mu, line: mu.lineText})));
+    const byKey = new Map(last.map((m) => [key(m), m]));
+    mutants = mutants.filter((mu) => byKey.has(key({...mu, line: mu.lineText})));
+    for (const mu of mutants) {
+      const m = byKey.get(key({...mu, line: mu.lineText}));
+      if (m.status !== 'survived' && m.status !== 'reviewed') {
+        previous.set(mu.id, {status: m.status, how: m.how, where: m.where, ms: m.ms});
+      }
+    }
   }
   if (opts.limit < mutants.length) {
     // An even spread over the whole list, still deterministic.
@@ -641,11 +651,13 @@ async function main() {
   }
   console.log(`cpp-mutants: set-up took ${Math.round((Date.now() - t0) / 1000)} s`);
 
-  const results = new Map();
+  const results = new Map(previous);
   // Tested in a fixed pseudo-random order (by a hash of each id), so that a run stopped early
   // has still sampled every file; reported in file order.
   const hash = (mu) => createHash('sha1').update(mu.id).digest('hex');
-  const order = mutants.slice().sort((a, b) => (hash(a) < hash(b) ? -1 : 1));
+  const order = mutants.filter((mu) => !results.has(mu.id))
+                      .sort((a, b) => (hash(a) < hash(b) ? -1 : 1));
+  opts.retested = order.length;
   let next = 0;
   let done = 0;
   const finish = () => {
@@ -662,11 +674,11 @@ async function main() {
              wronglyListed.map((mu) => `  ${mu.file}: ${mu.lineText}  ${mu.mutation}`).join('\n');
     }
     console.log(out);
-    writeFileSync(join(WORK, opts.survivors ? 'result-survivors.json' : 'result.json'), JSON.stringify(mutants.filter((mu) => results.has(mu.id))
+    writeFileSync(join(WORK, 'result.json'), JSON.stringify(mutants.filter((mu) => results.has(mu.id))
       .map((mu) => ({id: mu.id, file: mu.file, line: mu.lineText, mutation: mu.mutation,
                      occurrence: mu.occurrence, operator: mu.operator, ...results.get(mu.id)})),
     null, 1));
-    if (opts.record && !opts.survivors) {
+    if (opts.record) {
       const header = `# node tests/mutation/cpp-mutants.mjs ${process.argv.slice(2).join(' ')}\n` +
                      `# ${new Date().toISOString().slice(0, 16)} UTC, ${cpus().length} cores, ` +
                      `sources ${createHash('sha256').update([...sources.values()].join('')).digest('hex').slice(0, 12)}\n`;
