@@ -237,4 +237,8 @@ test('results echo the options they were made with', () => {
   assert.deepEqual([m.numHeads, m.causal, m.dHead], [4, true, 2]);
   const n = hw.multiHeadAttention({ x: lesson.x, ...W, numHeads: 1 });
   assert.deepEqual([n.numHeads, n.causal, n.dHead], [1, false, 8]);
+  assert.equal(message(() => hw.multiHeadAttention({ x: lesson.x, ...W, numHeads: 2,
+    causal: 'yes' })), 'multiHeadAttention: causal must be true or false, got "yes" (string)');
+  assert.equal(message(() => hw.torchMultiheadAttention({ ...TORCH, averageAttnWeights: 0 })),
+    'torchMultiheadAttention: averageAttnWeights must be true or false, got 0 (number)');
 });
