@@ -56,7 +56,7 @@
   }
 
   function integer(method, name, value) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value)) {
+    if (!Number.isInteger(value)) {  // false for non-numbers, NaN and infinities too
       fail(method, name + ' must be an integer, got ' + describe(value));
     }
     if (!Number.isSafeInteger(value)) {
@@ -307,8 +307,10 @@
   // ---- results ------------------------------------------------------------------------------
 
   function nested(flat, offset, rows, cols) {
+    // Stryker disable next-line ArrayDeclaration: the length only preallocates
     var out = new Array(rows);
     for (var i = 0; i < rows; i++) {
+      // Stryker disable next-line ArrayDeclaration: the length only preallocates
       var row = new Array(cols);
       var base = offset + i * cols;
       for (var j = 0; j < cols; j++) row[j] = flat[base + j];
@@ -326,6 +328,7 @@
   }
 
   function toStack(s) {
+    // Stryker disable next-line ArrayDeclaration: the length only preallocates
     var out = new Array(s.depth);
     for (var h = 0; h < s.depth; h++) out[h] = nested(s.data, h * s.rows * s.cols, s.rows, s.cols);
     return out;

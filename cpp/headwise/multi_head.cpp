@@ -38,7 +38,7 @@ void validate_sizes(std::int64_t tokens, std::int64_t d_model, std::int64_t num_
     throw std::invalid_argument(
         "tokens (" + std::to_string(tokens) + "), d_model (" + std::to_string(d_model) +
         ") and num_heads (" + std::to_string(num_heads) + ") would need " +
-        std::to_string(elements * 8 / (1024 * 1024)) + " MiB; at most " +
+        std::to_string((elements * 8 + (1024 * 1024 - 1)) / (1024 * 1024)) + " MiB; at most " +
         std::to_string(kMaxElements * 8 / (1024 * 1024)) + " MiB is allowed");
   }
 }

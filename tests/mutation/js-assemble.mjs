@@ -1,0 +1,26 @@
+// Stryker's build step, run inside each sandbox (see tests/mutation/stryker.config.json):
+// dist/headwise.js = the module's glue (tests/mutation/js-glue.mjs) + this sandbox's
+// instrumented cpp/api.js, appended as em++'s --extern-post-js appends it. Every mutant of
+// cpp/api.js is in that one file, switched on by Stryker's __STRYKER_ACTIVE_MUTANT__.
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+
+// The sandbox lives under the project's build/mutation/: walk up to the prepared glue.
+let dir = process.cwd();
+let glue = null;
+for (;;) {
+  const candidate = join(dir, 'build', 'mutation', 'js', 'headwise-glue.js');
+  if (existsSync(candidate)) {
+    glue = candidate;
+    break;
+  }
+  if (dirname(dir) === dir) break;
+  dir = dirname(dir);
+}
+if (!glue) {
+  console.error('js-assemble: no build/mutation/js/headwise-glue.js; run tests/mutation/js-glue.mjs');
+  process.exit(1);
+}
+mkdirSync('dist', {recursive: true});
+writeFileSync(join('dist', 'headwise.js'),
+              readFileSync(glue, 'utf8') + '\n' + readFileSync(join('cpp', 'api.js'), 'utf8'));
