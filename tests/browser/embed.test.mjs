@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST, engine, launch, serveDist } from './helpers.mjs';
+import { DIST, launch, serveDist } from './helpers.mjs';
 
 for (const f of ['headwise.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
   if (!existsSync(join(DIST, f))) throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);

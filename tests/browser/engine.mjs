@@ -105,6 +105,8 @@ export const WATCH_SOURCE = `(() => {
     w.csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber);
   });
   window.addEventListener('error', (e) => {
+    // Informational, and delivered in the next frame; the other engines' drivers do not report it.
+    if (/^ResizeObserver loop/.test(e.message || '')) return;
     const t = e.target;
     if (t && t !== window && (t.src || t.href)) w.failed.push((t.src || t.href) + ' failed to load');
     else w.errors.push(text(e.error || e.message) + (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
