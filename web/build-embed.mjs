@@ -85,6 +85,9 @@ export function shadowCss(css) {
     ':host([hidden]) { display: none !important; }',
     '',
     themedCss(hostRelativeRem(scoped)),
+    // Last, so that the page's own body rule (font-size in rem, now in --hw-rem) does not size the
+    // host: that would make --hw-rem depend on itself, and the browser drop it for its initial 16px.
+    ':host { font-size: inherit; }',
   ].join('\n');
 }
 

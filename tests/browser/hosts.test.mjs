@@ -431,6 +431,17 @@ describe('a plain page on another origin, with the README\'s plain-HTML and LMS 
           assert.ok(Math.abs(m.body - m.host) <= 1, `${m.tag}: body text ${m.body} px beside the host's ${m.host} px`);
           report.push({ host: 'plain page', width, tag: m.tag, hostPx: m.host, bodyPx: m.body, textPx: m.text });
         }
+        // Larger text around a widget: the widget's text follows it, not the root.
+        const [around, inside] = await page.evaluate(async () => {
+          const box = document.createElement('div');
+          box.style.fontSize = '21px';
+          const el = document.createElement('mha-params');
+          box.appendChild(el);
+          document.body.appendChild(box);
+          for (let i = 0; i < 100 && !(el.shadowRoot && el.shadowRoot.querySelector('.hw-why p')); i += 1) await new Promise((r) => setTimeout(r, 100));
+          return [21, parseFloat(getComputedStyle(el.shadowRoot.querySelector('.hw-why p')).fontSize)];
+        });
+        assert.ok(Math.abs(inside - around) <= 1, `inside 21 px text, the widget's paragraphs are ${inside} px`);
         // A misspelled attribute: a warning that names it and the accepted ones. `lock` works as `locked`.
         const locked = await page.evaluate(async () => {
           const typo = document.createElement('mha-params');

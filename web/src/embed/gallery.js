@@ -41,17 +41,17 @@ const ITEMS = [
   {
     widget: 'ex2', tag: 'mha-exercise-dmodel', title: 'Exercise 2: your d_model', frameTitle: 'Exercise 2: equal parameter counts',
     text: 'Every head count that divides the student\'s d_model, with the same total each time, and a head count that the module refuses.',
-    attrs: [['ex2-d-model', '12'], ['ex2-heads', '5']], query: [['ex2DModel', '12'], ['ex2Heads', '5']], height: 1100,
+    attrs: [['ex2-d-model', '12'], ['ex2-heads', '5']], query: [['ex2DModel', '12'], ['ex2Heads', '5']], height: 1150,
   },
   {
     widget: 'ex3', tag: 'mha-exercise-torch', title: 'Exercise 3: against PyTorch', frameTitle: 'Exercise 3: the manual pipeline against PyTorch',
     text: 'The lesson\'s weights packed into nn.MultiheadAttention\'s layout; both outputs and their largest difference. No controls: the lesson\'s own run.',
-    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 1850,
+    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 1900,
   },
   {
     widget: 'quiz', tag: 'mha-quiz', title: 'Quiz', frameTitle: 'Multi-head attention quiz',
     text: 'Five questions with instant feedback. Each answer is reported to the page as a headwise-quiz event (and by the iframe as a headwise:quiz message), so a course site can record it. Downloads are switched off here.',
-    attrs: [['exports', 'none']], query: [['exports', 'none']], height: 1800,
+    attrs: [['exports', 'none']], query: [['exports', 'none']], height: 1950,
   },
   {
     widget: 'python', tag: 'mha-python', title: 'Reproduce it in Python', frameTitle: 'Python code for the current settings',
@@ -61,7 +61,7 @@ const ITEMS = [
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
-    attrs: [], query: [], height: 16100, lazy: true,
+    attrs: [], query: [], height: 16800, lazy: true,
   },
 ];
 

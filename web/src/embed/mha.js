@@ -222,7 +222,13 @@ export class MhaElement extends HTMLElement {
     const frame = h('div', { class: `mha-frame mha-${this.localName.slice(4)}`, part: 'frame' });
     // Shown once the stylesheet has loaded (or failed), so the unstyled widget never flashes.
     frame.hidden = true;
-    const show = () => { frame.hidden = false; };
+    const show = () => {
+      frame.hidden = false;
+      // Where the browser leaves --hw-rem at its initial 16px instead of the host's font size
+      // (Firefox ESR does, for a registered property set to 1em on :host), set it here.
+      const size = getComputedStyle(this).fontSize;
+      if (getComputedStyle(frame).getPropertyValue('--hw-rem').trim() !== size) this.style.setProperty('--hw-rem', size);
+    };
     link.addEventListener('load', show);
     link.addEventListener('error', show);
     setTimeout(show, 5000);
