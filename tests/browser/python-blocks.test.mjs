@@ -111,6 +111,31 @@ function readBlocks(root) {
 }
 
 /**
+ * The blocks under `root` once every output is final (none still says it is being computed).
+ * @param {import('playwright-core').Locator|import('playwright-core').Page} root
+ */
+async function settledBlocks(root) {
+  const end = Date.now() + 60000;
+  for (;;) {
+    const blocks = await readBlocks(root);
+    if (blocks.length && blocks.every((b) => b.output && !/^Computing/.test(b.output))) return blocks;
+    if (Date.now() > end) return blocks;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Click a download button and read the file, as the browser saved it.
+ * @param {import('playwright-core').Page} page
+ * @param {import('playwright-core').Locator} button
+ * @returns {Promise<{name: string, bytes: Buffer}>}
+ */
+async function download(page, button) {
+  const [file] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: file.suggestedFilename(), bytes: await readFile(await file.path()) };
+}
+
+/**
  * The page's unrounded values behind the printed lines: the query row of every head, the pairwise
  * divergences, and max |difference| / max |output| of exercise 3's cross-check.
  * @param {import('playwright-core').Page} page
@@ -161,16 +186,17 @@ for (const hash of SETTINGS) {
 
     before(async () => {
       await withPage(browser, server, 'http', hash, async (page) => {
-        blocks = await readBlocks(page);
+        blocks = await settledBlocks(page);
         values = await printedValues(page);
         // The same settings in the embed, whose "Python (.py)" button saves the whole script.
         await page.goto(server.url(embedUrl(hash)));
         const widget = page.locator('mha-python');
-        await widget.locator('hw-python section.hw-code-block').first().waitFor({ timeout: 20000 });
-        const embedded = await readBlocks(widget);
+        await widget.locator('hw-python section.hw-code-block').first().waitFor({ timeout: 30000 });
+        const embedded = await settledBlocks(widget);
         assert.deepEqual(embedded, blocks.filter((b) => b.id.startsWith('python-')), 'the embed shows the lesson page\'s blocks');
-        const [download] = await Promise.all([page.waitForEvent('download'), widget.locator('button[data-export="py"]').click()]);
-        script = await readFile(await download.path(), 'utf8');
+        const file = await download(page, widget.locator('button[data-export="py"]'));
+        assert.match(file.name, /^headwise-seed\d+-n\d+-d\d+-h\d+(-bias)?(-causal)?\.py$/);
+        script = file.bytes.toString('utf8');
       });
     });
 
