@@ -14,12 +14,15 @@
 // All float64, one thread, on the lesson's inputs (np.random.seed(7) draws). Then: time against
 // tokens (16 ... 1024, d_model 768, 12 heads) for native and WASM, plotted; the page (bytes of
 // everything dist/ serves, raw and gzipped; time to the first verified table; one full update at
-// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes.
+// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes; the training
+// section (the default demo from Train to its verdict in Chromium pinned to one core, and the
+// time per frame spent drawing it while it trains).
 //
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
+//          --skip-train-page  --train-page-only (just the training section, Chromium on one core)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -706,6 +709,14 @@ function targets(res) {
   if (res.page?.page)
     add('the lesson page, gzipped KB', res.page.page.gzip / 1000, 100,
         res.page.page.gzip <= 100000);
+  if (res.trainPage) {
+    const tp = res.trainPage;
+    add('training section: default demo to its verdict, Chromium on one core, s', tp.verdictMs / 1000, 10,
+        tp.verdictMs <= 10000);
+    add('training section: drawing per frame while training, p95 ms', tp.drawP95, 8, tp.drawP95 <= 8);
+    add('training section: longest main-thread task while training, ms', tp.longestTaskMs, 50,
+        tp.longestTaskMs <= 50);
+  }
   if (res.heap)
     add('WASM heap across 10,000 recomputes', res.heap.flat ? 'flat' : 'grew', 'flat',
         res.heap.flat);
@@ -728,10 +739,109 @@ function report(file) {
   if (res.scaling) writeFileSync(join(outDir, 'scaling.svg'), scalingSvg(res.scaling));
 }
 
+// ---- the training section ("Watch heads specialise") in Chromium on one core --------------------
+
+// Chromium pinned to one core (every process of it): a wrapper script around the binary.
+function oneCoreChromium() {
+  const wrapper = join(outDir, 'chromium-one-core.sh');
+  writeFileSync(wrapper, `#!/bin/sh\nexec taskset -c 0 ${CHROMIUM} "$@"\n`, {mode: 0o755});
+  return wrapper;
+}
+
+// The default demo from a click on Train to its verdict, `runs` times in fresh pages; and, per
+// animation frame while it trains, the time spent drawing the section ('hw-train draw') and
+// training ('hw-train steps'), from the page's own User Timing measures; the longest task.
+async function trainPageMetrics(chromium, baseUrl, runs = QUICK ? 2 : 5) {
+  if (!existsSync(join(root, 'dist', 'index.html'))) return null;
+  const browser = await chromium.launch({executablePath: oneCoreChromium(), args: CHROMIUM_ARGS});
+  const out = {chromium: 'pinned to one core (taskset -c 0)', runs: []};
+  try {
+    for (let r = 0; r < runs; r += 1) {
+      const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        window.__train = {draw: [], steps: [], long: []};
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) {
+            if (e.name === 'hw-train draw') window.__train.draw.push(e.duration);
+            if (e.name === 'hw-train steps') window.__train.steps.push(e.duration);
+          }
+        }).observe({type: 'measure'});
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) window.__train.long.push(e.duration);
+        }).observe({type: 'longtask'});
+      });
+      await page.goto(`${baseUrl}/dist/index.html`);
+      await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', {timeout: 60000});
+      await page.locator('#train').scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+      const ms = await page.evaluate(() => new Promise((ok) => {
+        const el = document.querySelector('hw-train');
+        window.__train.draw.length = 0;
+        window.__train.steps.length = 0;
+        window.__train.long.length = 0;
+        const t0 = performance.now();
+        new MutationObserver((_, obs) => {
+          if (el.hasAttribute('data-done')) {
+            obs.disconnect();
+            ok(performance.now() - t0);
+          }
+        }).observe(el, {attributes: true});
+        document.getElementById('train-run').click();
+      }));
+      const t = await page.evaluate(() => window.__train);
+      const verdict = await page.textContent('[data-testid="train-verdict"]');
+      out.runs.push({verdictMs: ms, draw: t.draw, steps: t.steps, long: t.long, verdict});
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const all = (k) => out.runs.flatMap((x) => x[k]);
+  const pct = (xs, q) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : null;
+  };
+  out.verdictMs = median(out.runs.map((x) => x.verdictMs));
+  out.verdictMsAll = out.runs.map((x) => Math.round(x.verdictMs));
+  out.frames = all('draw').length;
+  out.drawP50 = pct(all('draw'), 0.5);
+  out.drawP95 = pct(all('draw'), 0.95);
+  out.stepsP95 = pct(all('steps'), 0.95);
+  out.longestTaskMs = Math.max(0, ...all('long'));
+  out.verdict = out.runs[0].verdict;
+  for (const x of out.runs) {
+    delete x.draw;
+    delete x.steps;
+  }
+  return out;
+}
+
+function logTrainPage(t) {
+  if (!t) return;
+  log(`  default demo (1, 2, 4 heads, click to verdict), Chromium on one core: median ${
+      (t.verdictMs / 1000).toFixed(2)} s (runs: ${t.verdictMsAll.join(', ')} ms)`);
+  log(`  per frame while training: drawing the section p50 ${fmtMs(t.drawP50)} ms, p95 ${
+      fmtMs(t.drawP95)} ms; training work p95 ${fmtMs(t.stepsP95)} ms (${t.frames} frames)`);
+  log(`  longest main-thread task while training: ${fmtMs(t.longestTaskMs)} ms`);
+  log(`  verdict: ${t.verdict}`);
+}
+
 async function main() {
   mkdirSync(outDir, {recursive: true});
   if (option('from', null)) return report(option('from', null));
   if (!flag('no-build')) build();
+  if (flag('train-page-only')) {
+    const {chromium} = await import('playwright-core');
+    const server = await serve();
+    try {
+      log('training section, Chromium on one core ...');
+      logTrainPage(await trainPageMetrics(chromium, `http://127.0.0.1:${server.address().port}`));
+    } finally {
+      server.close();
+    }
+    return;
+  }
   let chromium = null;
   try {
     ({chromium} = await import('playwright-core'));
@@ -826,6 +936,11 @@ async function main() {
                 fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
       }
       if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
+      if (!flag('skip-train-page')) {
+        log('\ntraining section, Chromium on one core ...');
+        res.trainPage = await trainPageMetrics(chromium, baseUrl);
+        logTrainPage(res.trainPage);
+      }
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
