@@ -18,6 +18,12 @@ declare function createHeadwise(
 ): Promise<createHeadwise.Headwise>;
 
 declare namespace createHeadwise {
+  /**
+   * The text of dist/headwise.js as a classic script that defines createHeadwise, read from
+   * memory (for a blob: Worker, with no second download); null if the file was not post-linked.
+   */
+  function moduleSource(): string | null;
+
   // ---- inputs ---------------------------------------------------------------------------------
 
   /** One row of numbers: an array, or any typed array of numbers. */
@@ -33,8 +39,21 @@ declare namespace createHeadwise {
     | Uint8Array
     | Uint8ClampedArray;
 
-  /** A (rows, cols) matrix given as rows; every row must have the same length (>= 1). */
-  type MatrixInput = readonly NumericRow[];
+  /** A (rows, cols) matrix as one row-major array: data[i * cols + j]. */
+  interface FlatMatrix {
+    /** Any typed array of numbers; a Float64Array is used without a copy. */
+    data: Exclude<NumericRow, readonly number[]>;
+    rows: number;
+    cols: number;
+  }
+
+  /** A stack of (rows, cols) matrices as one array: data[(h * rows + i) * cols + j]. */
+  interface FlatStack extends FlatMatrix {
+    depth: number;
+  }
+
+  /** A (rows, cols) matrix given as rows (every row the same length, >= 1), or flat. */
+  type MatrixInput = readonly NumericRow[] | FlatMatrix;
 
   /** A vector (n >= 1). */
   type VectorInput = NumericRow;
@@ -49,6 +68,15 @@ declare namespace createHeadwise {
 
   /** A stack of equally shaped matrices: stack[h][i][j]. */
   type MatrixStack = number[][][];
+
+  /**
+   * Every matrix of a result also as the module returned it (not enumerable, no copy):
+   * {data: Float64Array, rows, cols}, stacks with depth, vectors with cols 1. Hand these to
+   * another call, or transfer their buffers to another thread, without the nested arrays.
+   */
+  interface TypedResult {
+    readonly typed: Readonly<Record<string, { data: Float64Array; rows: number; cols: number; depth?: number }>>;
+  }
 
   /** Emscripten Module settings accepted by the factory (all optional). */
   interface ModuleSettings {
@@ -238,7 +266,7 @@ declare namespace createHeadwise {
 
   interface CompareHeadsOptions {
     /** (numHeads, L, S): one weight matrix per head, all the same shape. */
-    headWeights: readonly MatrixInput[];
+    headWeights: readonly MatrixInput[] | FlatStack;
     /** np.allclose's rtol, finite >= 0. Default 1e-5. */
     rtol?: number;
     /** np.allclose's atol, finite >= 0. Default 1e-8. */
@@ -298,10 +326,10 @@ declare namespace createHeadwise {
      * dModel) x4` (then, only with bias, `bq, bk, bv, bo = randn(dModel) x4`), then the lesson's
      * multi-head pipeline.
      */
-    seedExperiment(options: SeedExperimentOptions): SeedExperimentResult;
+    seedExperiment(options: SeedExperimentOptions): SeedExperimentResult & TypedResult;
 
     /** The lesson's pipeline on given matrices. */
-    multiHeadAttention(options: MultiHeadAttentionOptions): MhaResult;
+    multiHeadAttention(options: MultiHeadAttentionOptions): MhaResult & TypedResult;
 
     /**
      * PyTorch 1.13 nn.MultiheadAttention.forward on unbatched input (eval, no dropout). The
@@ -309,20 +337,20 @@ declare namespace createHeadwise {
      */
     torchMultiheadAttention(
       options: TorchMultiheadAttentionOptions & { needWeights: false }
-    ): TorchMultiheadAttentionResult & { attnWeights: null };
+    ): TorchMultiheadAttentionResult & TypedResult & { attnWeights: null };
     torchMultiheadAttention(
       options: TorchMultiheadAttentionOptions & { needWeights?: true; averageAttnWeights: false }
-    ): TorchMultiheadAttentionResult & { attnWeights: MatrixStack };
+    ): TorchMultiheadAttentionResult & TypedResult & { attnWeights: MatrixStack };
     torchMultiheadAttention(
       options: TorchMultiheadAttentionOptions & { needWeights?: true; averageAttnWeights?: true }
-    ): TorchMultiheadAttentionResult & { attnWeights: Matrix };
-    torchMultiheadAttention(options: TorchMultiheadAttentionOptions): TorchMultiheadAttentionResult;
+    ): TorchMultiheadAttentionResult & TypedResult & { attnWeights: Matrix };
+    torchMultiheadAttention(options: TorchMultiheadAttentionOptions): TorchMultiheadAttentionResult & TypedResult;
 
     /** nn.MultiheadAttention's named_parameters(): names, shapes, counts, total. */
     parameterCount(options: ParameterCountOptions): ParameterCountResult;
 
     /** The lesson's weights in PyTorch's layout (nn.Linear computes x @ W^T). */
-    packLessonWeights(options: PackLessonWeightsOptions): PackLessonWeightsResult;
+    packLessonWeights(options: PackLessonWeightsOptions): PackLessonWeightsResult & TypedResult;
 
     /** Every pair a < b of heads, in order (0,1), (0,2), ..., (1,2), ... */
     compareHeads(options: CompareHeadsOptions): HeadPair[];

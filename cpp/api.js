@@ -85,10 +85,52 @@
     return Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
   }
 
-  // number[][] (or an array of typed-array rows) -> {data: Float64Array, rows, cols}.
+  function isTyped(value) {
+    return ArrayBuffer.isView(value) && !(value instanceof DataView);
+  }
+
+  function size(method, name, value) {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      fail(method, name + ' must be a whole number of at least 1, got ' + describe(value));
+    }
+    return value;
+  }
+
+  // {data: typed array, rows, cols[, depth]} as given: checked, and used without a copy when
+  // data is already a Float64Array (the form results also offer, as result.typed).
+  function flat(method, name, value, depth) {
+    if (!isTyped(value.data) || value.data instanceof BigInt64Array ||
+        value.data instanceof BigUint64Array) {
+      fail(method, name + '.data must be a typed array such as a Float64Array, got ' +
+        describe(value.data));
+    }
+    var out = { data: null, rows: size(method, name + '.rows', value.rows),
+      cols: size(method, name + '.cols', value.cols) };
+    var count = out.rows * out.cols;
+    if (depth) {
+      out.depth = size(method, name + '.depth', value.depth);
+      count *= out.depth;
+    }
+    if (value.data.length !== count) {
+      fail(method, name + '.data has ' + value.data.length + ' entries but ' +
+        (depth ? name + '.depth × ' : '') + name + '.rows × ' + name + '.cols is ' + count);
+    }
+    out.data = value.data instanceof Float64Array ? value.data : new Float64Array(value.data);
+    return out;
+  }
+
+  function isFlat(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) &&
+      !isTyped(value) && 'data' in value;
+  }
+
+  // number[][] (or an array of typed-array rows, or {data, rows, cols}) ->
+  // {data: Float64Array, rows, cols}.
   function matrix(method, name, value) {
+    if (isFlat(value)) return flat(method, name, value, false);
     if (!Array.isArray(value)) {
-      fail(method, name + ' must be an array of rows (number[][]), got ' + describe(value));
+      fail(method, name + ' must be an array of rows (number[][]) or {data, rows, cols}, got ' +
+        describe(value));
     }
     var rows = value.length;
     if (rows === 0) fail(method, name + ' must have at least one row');
@@ -170,6 +212,7 @@
 
   // An (h, n, n) stack as h nested matrices.
   function stack(method, name, value) {
+    if (isFlat(value)) return flat(method, name, value, true);
     if (!Array.isArray(value) || value.length === 0) {
       fail(method, name + ' must be a non-empty array of matrices (number[][][]), got ' +
         describe(value));
@@ -254,7 +297,20 @@
   var MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'concat', 'output'];
   var VECTOR_FIELDS = ['bq', 'bk', 'bv', 'bo'];
 
+  // result.typed: the same matrices as {data: Float64Array, rows, cols} (stacks with depth),
+  // the arrays the module returned, not copies. Not enumerable, so results still print and
+  // compare as plain objects of nested arrays.
+  function offerTyped(out, raw, fields) {
+    var typed = {};
+    fields.forEach(function (f) {
+      if (raw[f]) typed[f] = raw[f];
+    });
+    Object.defineProperty(out, 'typed', { value: typed, enumerable: false, configurable: true });
+    return out;
+  }
+
   function mhaResult(raw, out) {
+    offerTyped(out, raw, MATRIX_FIELDS.concat(VECTOR_FIELDS, ['headWeights', 'headOutputs']));
     out.dHead = raw.dHead;
     MATRIX_FIELDS.forEach(function (f) {
       if (raw[f]) lazy(out, f, function () { return toMatrix(raw[f]); });
@@ -355,7 +411,7 @@
         args.keyPaddingMask = boolVector(m, 'keyPaddingMask', o.keyPaddingMask);
       }
       var r = unwrap(m, raw._torchMultiheadAttention(args));
-      var out = {};
+      var out = offerTyped({}, r, ['attnOutput', 'attnWeights']);
       lazy(out, 'attnOutput', function () { return toMatrix(r.attnOutput); });
       if (r.attnWeights === null) {
         out.attnWeights = null;
@@ -387,7 +443,7 @@
       var o = checkOptions(m, options, ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'],
         ['wq', 'wk', 'wv', 'wo']);
       var r = unwrap(m, raw._packLessonWeights(weightsIn(m, o, {})));
-      var out = {};
+      var out = offerTyped({}, r, ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
       lazy(out, 'inProjWeight', function () { return toMatrix(r.inProjWeight); });
       lazy(out, 'outProjWeight', function () { return toMatrix(r.outProjWeight); });
       if (r.inProjBias) {
@@ -464,6 +520,17 @@
     if (missing) return Promise.reject(new Error('createHeadwise: ' + missing));
     return rawFactory(moduleArg || {}).then(wrap);
   }
+
+  // This whole file as the text of a classic script that defines createHeadwise, read from
+  // memory (cpp/postlink.mjs wraps the file in the function headwiseModule, whose source text
+  // the engine keeps): a blob: Worker gets the module without a second download. null if the
+  // file was not post-linked.
+  factory.moduleSource = function () {
+    /* global headwiseModule */
+    return typeof headwiseModule === 'function'
+      ? 'var createHeadwise = (' + headwiseModule.toString() + ')();\n'
+      : null;
+  };
 
   createHeadwise = factory; // eslint-disable-line no-global-assign
   if (typeof module === 'object' && module && module.exports === rawFactory) {

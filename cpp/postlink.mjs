@@ -10,7 +10,13 @@
 // DecompressionStream before instantiating (it recognises the compressed form because a
 // WebAssembly binary starts with "\0asm" and a zlib stream with 0x78).
 //
-// 2. Minification with esbuild (the devDependency that bundles the page), when it is installed
+// 2. One function around everything: `var createHeadwise = (function headwiseModule() { … })();`.
+//    The page's Worker needs the module's code, and fetching headwise.js again is impossible
+//    from file:// and under a strict CSP (and would download it twice). A function's source text
+//    is kept by every engine (Function.prototype.toString), so cpp/api.js offers
+//    createHeadwise.moduleSource(): this whole file as a string, from memory, for a blob: Worker.
+//
+// 3. Minification with esbuild (the devDependency that bundles the page), when it is installed
 //    (`npm ci`): Emscripten's -O2 output and cpp/api.js keep their whitespace and long names.
 //    Strings (every error message) are kept as they are. Without esbuild the step is skipped.
 //
@@ -55,6 +61,14 @@ if (bytes[0] === 0x78) {
   if (!inflateSync(packed).equals(bytes)) throw new Error('deflate round trip failed');
   out = js.slice(0, begin) + packed.toString('base64') + js.slice(end);
   console.log(`${file}: wasm ${bytes.length} B, embedded deflated (${packed.length} B)`);
+}
+
+const WRAP_BEGIN = 'var createHeadwise = (function headwiseModule() {\n';
+const WRAP_END = '\nreturn createHeadwise;\n})();\n';
+if (out.startsWith(WRAP_BEGIN)) {
+  console.log(`${file}: already wrapped in headwiseModule`);
+} else {
+  out = WRAP_BEGIN + out + WRAP_END;
 }
 
 const require = createRequire(fileURLToPath(new URL('../package.json', import.meta.url)));

@@ -16,7 +16,7 @@ export const DIST = join(ROOT, 'dist');
 export const INDEX_FILE_URL = pathToFileURL(join(DIST, 'index.html')).href;
 
 /** The policy the built page must run under (the same as index.html's meta tag). */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src blob:";
 
 for (const f of ['index.html', 'app.js', 'headwise.js', 'styles.css']) {
   if (!existsSync(join(DIST, f))) {

@@ -95,7 +95,7 @@ const CASES = [
   ['x a flat array', () => hw.multiHeadAttention({ ...MHA, x: [1, 2, 3] }),
     'multiHeadAttention: x[0] must be an array of numbers, got 1 (number)'],
   ['x an object', () => hw.multiHeadAttention({ ...MHA, x: {} }),
-    'multiHeadAttention: x must be an array of rows (number[][]), got an object'],
+    'multiHeadAttention: x must be an array of rows (number[][]) or {data, rows, cols}, got an object'],
   ['NaN inside x', () => hw.multiHeadAttention({ ...MHA, x: withEntry(lesson.x, 2, 3, NaN) }),
     'multiHeadAttention: x contains a non-finite value (nan) at [2, 3]; all values must be finite'],
   ['Infinity inside wq', () => hw.multiHeadAttention({ ...MHA, wq: withEntry(lesson.wq, 0, 1,

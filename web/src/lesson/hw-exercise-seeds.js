@@ -7,17 +7,16 @@ import { fmt3 } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { cellColors, prefersDark } from '../shared/color.js';
 import { tokenHeader } from '../shared/tokens.js';
-import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
-const HEAD_COUNTS = [2, 4];
 /** Query rows are drawn as tables up to this many tokens. */
 const ROW_MAX_TOKENS = 16;
 
 class HwExerciseSeeds extends HwElement {
   build() {
+    this.computes = ['experiment', 'ex1'];
     const { wrap, input, error } = numberField('ex1-seed', 'Your seed', 'Any whole number from 0 to 4294967295.');
     this.input = input;
     this.error = error;
@@ -42,9 +41,14 @@ class HwExerciseSeeds extends HwElement {
     reflectNumber(this.input, s.ex1Seed);
     const missing = store.inputErrors['ex1-seed'];
     const mainMissing = ['tokens', 'd-model'].find((c) => store.inputErrors[c]);
-    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing]);
-    if (key === this.key) return;
+    // Computed with the main experiment's rules (Store.seeds): never what the main one refuses.
+    const ex = store.seeds();
+    const blocksIn = ex.state === 'done' ? ex.blocks : null;
+    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing, ex.state, ex.error || '']);
+    if (key === this.key && blocksIn === this._blocks) return;
+    if ((ex.state === 'pending' || ex.state === 'waiting') && this._blocks) return;  // the previous ones stay, dimmed
     this.key = key;
+    this._blocks = blocksIn;
     replace(this.context, [
       `Same recipe as above with your seed: ${s.tokens} tokens, d_model = ${s.dModel}${s.bias ? ', with bias' : ''}${s.causal ? ', causal mask' : ''}; the rows shown are for query token ${s.query}. Tokens and d_model come from the settings.`,
     ]);
@@ -58,33 +62,45 @@ class HwExerciseSeeds extends HwElement {
       replace(this.results, [h('p', { class: 'hw-hint', text: 'Enter the token count and d_model in the settings first.' })]);
       return;
     }
+    if (ex.state === 'blocked') {
+      showError(this.error, this.input, null);
+      replace(this.results, [h('p', { class: 'hw-hint', 'data-testid': 'ex1-blocked', text: 'Exercise 1 uses the settings\' tokens and d_model: it runs once the settings above compute.' })]);
+      return;
+    }
+    if (ex.state === 'error') {
+      showError(this.error, this.input, null);
+      replace(this.results, [h('p', { class: 'hw-error', role: 'alert', text: ex.error || '' })]);
+      return;
+    }
+    if (!blocksIn) {
+      replace(this.results, []);
+      return;
+    }
     let seedError = null;
     const dark = prefersDark();
-    const blocks = HEAD_COUNTS.map((numHeads) => {
-      let run;
-      try {
-        run = store.hw.seedExperiment({ seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, numHeads, bias: s.bias, causal: s.causal });
-      } catch (e) {
-        const message = messageOf(e);
+    const blocks = blocksIn.map((/** @type {any} */ b) => {
+      const numHeads = b.numHeads;
+      if (b.error) {
+        const message = b.error;
         if (/\bseed\b/.test(message.replace(/^[A-Za-z]+: /, ''))) seedError = message;
         return h('section', { class: 'hw-ex-block', 'data-heads': String(numHeads) }, [
           h('h4', { text: `${numHeads} heads` }),
           h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `ex1-${numHeads}`, text: message }),
         ]);
       }
-      const q = Math.min(s.query, run.tokens - 1);
-      const pairs = store.hw.compareHeads({ headWeights: run.headWeights });
-      const differing = pairs.filter((p) => !p.allclose).length;
-      const verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex1-verdict', 'data-heads': String(numHeads), 'data-same': String(pairs.every((p) => p.allclose)) }, [
+      const q = Math.min(s.query, b.tokens - 1);
+      const pairs = b.pairs;
+      const differing = pairs.filter((/** @type {any} */ p) => !p.allclose).length;
+      const verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex1-verdict', 'data-heads': String(numHeads), 'data-same': String(pairs.every((/** @type {any} */ p) => p.allclose)) }, [
         h('strong', { text: differing === pairs.length ? 'All different. ' : differing === 0 ? 'All the same. ' : 'Mixed. ' }),
         `${differing} of ${pairs.length} pair${pairs.length === 1 ? '' : 's'} differ (`,
         code('np.allclose'), ' is False for them).',
       ]);
       return h('section', { class: 'hw-ex-block', 'data-heads': String(numHeads) }, [
-        h('h4', { text: `${numHeads} heads (d_head = ${run.dHead})` }),
-        run.tokens <= ROW_MAX_TOKENS ? this.rowsTable(store, run, q, dark) : h('p', { class: 'hw-hint', text: `Rows are shown for ${ROW_MAX_TOKENS} tokens or fewer; the verdicts below cover all ${run.tokens}.` }),
+        h('h4', { text: `${numHeads} heads (d_head = ${b.dHead})` }),
+        b.weights && b.tokens <= ROW_MAX_TOKENS ? this.rowsTable(store, { tokens: b.tokens, numHeads, headWeights: b.weights }, q, dark) : h('p', { class: 'hw-hint', text: `Rows are shown for ${ROW_MAX_TOKENS} tokens or fewer; the verdicts below cover all ${b.tokens}.` }),
         verdict,
-        h('ul', { class: 'hw-pair-list' }, pairs.map((p) => h('li', { 'data-testid': 'ex1-pair', 'data-heads': String(numHeads), 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
+        h('ul', { class: 'hw-pair-list' }, pairs.map((/** @type {any} */ p) => h('li', { 'data-testid': 'ex1-pair', 'data-heads': String(numHeads), 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
           `heads ${p.a} and ${p.b}: `,
           h('strong', { text: p.allclose ? 'same' : 'different' }),
           `, divergence ${divergenceText(p.meanJsDivergence)}`,

@@ -8,24 +8,11 @@ import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { tokenHeader } from '../shared/tokens.js';
 import { cellColors, prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { crossCheck } from './cross-check.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
 /** Largest preview of a matrix (rows × columns). */
 const PREVIEW = 8;
-/** Work (in matrix entries) above which the comparison runs in its own task after the page paints. */
-const DEFER_ABOVE = 200000;
-
-/**
- * Rows r0..r1 of m, transposed view helpers (data reshuffling only).
- * @param {number[][]} m
- */
-function transpose(m) {
-  return m[0].map((_, j) => m.map((row) => row[j]));
-}
-
 /**
  * A small preview table of a matrix.
  * @param {number[][]} m
@@ -94,11 +81,11 @@ function queryRows(store, aw, q) {
 
 class HwExerciseTorch extends HwElement {
   build() {
+    this.computes = ['experiment', 'ex3'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.body = h('div', { class: 'hw-ex3' });
     this.appendChild(this.staleNote);
     this.appendChild(this.body);
-    this.timer = 0;
     if (typeof matchMedia === 'function') {
       matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.key = ''; this.refresh(); });
     }
@@ -107,53 +94,42 @@ class HwExerciseTorch extends HwElement {
   /** @param {Store} store */
   update(store) {
     const ex = store.experiment();
-    const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
-    if (!run) return;
+    const last = ex.result || ex.lastGood;
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(last));
+    if (!last) return;
+    // The comparison of the current run (computed where the run was: compute-tasks.js).
+    const cc = store.crossCheck();
+    if (cc.state === 'pending' || cc.state === 'none') return;  // the previous one stays, dimmed
     const key = JSON.stringify([store.state.labels.slice(0, 16), store.state.query, prefersDark()]);
-    if (run === this._run && key === this.key) return;
-    this._run = run;
+    if (cc.value === this._check && cc.run === this._run && key === this.key) return;
+    this._check = cc.value;
+    this._run = cc.run;
     this.key = key;
-    clearTimeout(this.timer);
-    const work = run.tokens * run.dModel + 4 * run.dModel * run.dModel;
-    if (work > DEFER_ABOVE) {
-      this.setAttribute('data-busy', 'true');
-      this.body.setAttribute('aria-busy', 'true');
-      this.setStatus('Comparing with the PyTorch layout…');
-      this.timer = window.setTimeout(() => this.compute(store, run), 30);
-    } else {
-      this.compute(store, run);
+    if (cc.state === 'error') {
+      replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: cc.error || '' })]);
+      return;
     }
+    this.compute(store, /** @type {any} */ (cc.run), cc.value);
   }
 
   /**
    * @param {Store} store
    * @param {any} run
+   * @param {any} check  compute-tasks.js crossCheck's summary
    */
-  compute(store, run) {
-    this.removeAttribute('data-busy');
-    this.body.removeAttribute('aria-busy');
-    this.setStatus('');
-    if (run !== this._run) return;
-    const hw = store.hw;
+  compute(store, run, check) {
     const d = run.dModel;
     const n = run.tokens;
-    let packed;
-    let torch;
-    try {
-      ({ packed, torch } = crossCheck(store, run));
-    } catch (e) {
-      replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: messageOf(e) })]);
-      return;
-    }
+    const { packed, torch } = check;
 
     // 1. The packing.
-    const blocks = [['Wq', run.wq], ['Wk', run.wk], ['Wv', run.wv]].map(([name, w], b) => {
-      const rows = packed.inProjWeight.slice(b * d, (b + 1) * d);
-      const diff = hw.maxAbsDiff({ a: rows, b: transpose(/** @type {number[][]} */ (w)) });
-      return { name: /** @type {string} */ (name), from: b * d, to: (b + 1) * d - 1, diff };
-    });
-    const woDiff = hw.maxAbsDiff({ a: packed.outProjWeight, b: transpose(run.wo) });
+    const blocks = ['Wq', 'Wk', 'Wv'].map((name, b) => ({ name, from: b * d, to: (b + 1) * d - 1, diff: check.bandDiffs[b] }));
+    const woDiff = check.woDiff;
+    const inShape = [3 * d, d];
+    // The first rows of in_proj_weight (Wqᵀ), read lazily: a preview shows PREVIEW of them.
+    /** @type {number[][]} */
+    const wqT = new Array(d);
+    for (let i = 0; i < Math.min(d, PREVIEW); i += 1) wqT[i] = packed.inProjWeight[i];
     const packing = h('div', { class: 'hw-packing', 'data-testid': 'ex3-packing' }, [
       h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
         h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
@@ -161,21 +137,21 @@ class HwExerciseTorch extends HwElement {
         h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
       ]))),
       h('p', {}, [
-        code('in_proj_weight'), ` has shape ${shapeStr([packed.inProjWeight.length, packed.inProjWeight[0].length])}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
-        code('out_proj.weight'), ` ${shapeStr([packed.outProjWeight.length, packed.outProjWeight[0].length])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
+        code('in_proj_weight'), ` has shape ${shapeStr(inShape)}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
+        code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
         'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
         run.bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
       ]),
       h('p', { class: 'hw-hint', text: 'Read column 0 of the lesson\'s Wq down, then row 0 of in_proj_weight across: the same numbers.' }),
       h('div', { class: 'hw-side-by-side' }, [
         preview(run.wq, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 6),
-        preview(packed.inProjWeight.slice(0, d), 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 6),
+        preview(wqT, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 6),
       ]),
     ]);
 
     // 2. The outputs.
-    const diff = hw.maxAbsDiff({ a: run.output, b: torch.attnOutput });
-    const close = hw.allclose({ a: torch.attnOutput, b: run.output });
+    const diff = check.outputDiff;
+    const close = check.outputClose;
     const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
     const outputs = h('div', { class: 'hw-outputs' }, [
       preview(run.output, 'Manual pipeline: mha_out', { 'data-testid': 'ex3-manual' }, labelRow),
@@ -191,19 +167,13 @@ class HwExerciseTorch extends HwElement {
 
     // 3. Per-head weights.
     const aw = torch.attnWeights;
-    const shape = [1, aw.length, aw[0].length, aw[0][0].length];
-    let weightDiff = 0;
-    for (let head = 0; head < aw.length; head += 1) {
-      weightDiff = Math.max(weightDiff, hw.maxAbsDiff({ a: aw[head], b: run.headWeights[head] }));
-    }
-    let divergence = null;
-    if (aw.length >= 2 && aw.length <= 16) {
-      const pairs = hw.compareHeads({ headWeights: aw });
-      divergence = pairs;
-    }
+    const awShape = torch.typed.attnWeights;
+    const shape = [1, awShape.depth, awShape.rows, awShape.cols];
+    const weightDiff = check.weightDiff;
+    const divergence = check.torchPairs;
     const q = Math.min(store.state.query, n - 1);
     const perHead = h('div', { class: 'hw-perhead' }, [
-      n <= 16 && aw.length <= 16 ? queryRows(store, aw, q) : null,
+      n <= 16 && awShape.depth <= 16 ? queryRows(store, aw, q) : null,
       h('p', {}, [
         'With ', code('average_attn_weights=False'), ' and a batch of one, PyTorch returns per-head weights of shape ',
         h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape) }),
@@ -216,7 +186,7 @@ class HwExerciseTorch extends HwElement {
           divergence.filter((p) => !p.allclose).length === divergence.length ? 'every pair differs' : `${divergence.filter((p) => !p.allclose).length} of ${divergence.length} pairs differ`,
           ` (heads 0 and 1: divergence ${divergenceText(divergence[0].meanJsDivergence)}).`,
         ])
-        : h('p', { class: 'hw-hint', text: aw.length < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
+        : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
     ]);
 
     replace(this.body, [

@@ -8,7 +8,6 @@ import { h, replace, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
 import { cellColors, prefersDark, weightPixels } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
-import { messageOf } from '../shared/errors.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
@@ -32,6 +31,7 @@ export function divergenceText(x) {
 
 class HwHeadWeights extends HwElement {
   build() {
+    this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
@@ -59,7 +59,7 @@ class HwHeadWeights extends HwElement {
   update(store) {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) {
       replace(this.grid, []);
       this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
@@ -95,16 +95,10 @@ class HwHeadWeights extends HwElement {
       replace(this.pairsBox, []);
       return;
     }
-    let pairs;
-    try {
-      if (numHeads <= PAIRS_MAX_HEADS) {
-        pairs = store.hw.compareHeads({ headWeights: run.headWeights });
-      } else {
-        const w = run.headWeights;
-        pairs = [{ a: 0, b: 1, allclose: store.hw.allclose({ a: w[0], b: w[1] }), maxAbsDiff: store.hw.maxAbsDiff({ a: w[0], b: w[1] }), meanJsDivergence: NaN }];
-      }
-    } catch (e) {
-      this.verdict.textContent = `The heads could not be compared: ${messageOf(e)}`;
+    // Compared where the run was computed (compute-tasks.js lessonRun).
+    const pairs = run.pairs;
+    if (!pairs || pairs.length === 0) {
+      this.verdict.textContent = 'The heads could not be compared.';
       replace(this.pairsBox, []);
       return;
     }
@@ -218,6 +212,31 @@ class HwHeadWeights extends HwElement {
     }
     replace(this.grid, figures);
     this.grid.classList.toggle('hw-heads-canvas', n > TABLE_MAX_TOKENS);
+    this.paintBases(this.canvases);
+  }
+
+  /**
+   * Colour the heatmaps' pixels in slices of about 8 ms, one task each, until all are drawn
+   * (or a newer draw replaced them).
+   * @param {any[]} entries
+   */
+  paintBases(entries) {
+    const step = () => {
+      if (this.canvases !== entries) return;
+      const t0 = performance.now();
+      for (const entry of entries) {
+        if (entry.base) continue;
+        entry.base = weightPixels(entry.weights, entry.dark) || true;
+        this.paint(entry);
+        if (performance.now() - t0 > 8) {
+          this.toggleAttribute('data-drawing', true);
+          setTimeout(step, 0);
+          return;
+        }
+      }
+      this.toggleAttribute('data-drawing', false);
+    };
+    step();
   }
 
   /**
@@ -289,9 +308,10 @@ class HwHeadWeights extends HwElement {
       'aria-label': `Head ${head}: ${n} by ${n} attention weights. Arrow keys move through the cells; Enter makes the current row the query token.`,
     }));
     const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: 'Hover or focus the map to read a weight.' });
-    // The colours, computed once per head.
-    const base = weightPixels(weights, dark);
-    const entry = { canvas, base, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
+    // The colours, computed once per head, a few heads per task (paintBases): a big run's
+    // heatmaps appear one after another instead of blocking the page.
+    /** @type {any} */
+    const entry = { canvas, base: null, head, weights, scale, cursor: /** @type {[number, number]} */ ([-1, -1]), readout, dark };
     this.canvases.push(entry);
     const show = () => {
       const [i, j] = entry.cursor;
@@ -331,7 +351,6 @@ class HwHeadWeights extends HwElement {
       entry.cursor = [Math.min(n - 1, Math.max(0, i)), Math.min(n - 1, Math.max(0, j))];
       show();
     });
-    this.paint(entry);
     return h('figure', { class: 'hw-head hw-head-canvas', 'data-head': String(head) }, [
       h('figcaption', {}, caption),
       h('div', { class: 'hw-heatmap-axes' }, [
@@ -353,7 +372,8 @@ class HwHeadWeights extends HwElement {
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.imageSmoothingEnabled = false;
-    if (base) ctx.drawImage(base, 0, 0, n * scale, n * scale);
+    if (!base) return;  // not coloured yet (paintBases)
+    if (base !== true) ctx.drawImage(base, 0, 0, n * scale, n * scale);
     const q = Math.min(this.store.state.query, n - 1);
     const lw = Math.max(2, scale);
     ctx.lineWidth = lw;

@@ -28,6 +28,7 @@ function arrow(text) {
 
 class HwPipeline extends HwElement {
   build() {
+    this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.diagram = h('figure', { class: 'hw-pipeline', 'data-testid': 'pipeline' });
     this.appendChild(this.staleNote);
@@ -38,7 +39,7 @@ class HwPipeline extends HwElement {
   update(store) {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run || run === this._run) return;
     this._run = run;
     const n = run.tokens;

@@ -7,7 +7,6 @@ import { h, replace, copyButton, code } from '../shared/dom.js';
 import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
 import { messageOf } from '../shared/errors.js';
-import { crossCheck } from './cross-check.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -111,11 +110,11 @@ export function numpyOutput(store, run, query) {
     out.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
   }
   if (run.numHeads >= 2 && run.numHeads <= PAIRS_MAX_HEADS) {
-    const pairs = store.hw.compareHeads({ headWeights: run.headWeights });
+    const pairs = run.pairs;
     out.push(`same pattern? ${pairs[0].allclose ? 'True' : 'False'}`);
     for (const p of pairs) out.push(`heads ${p.a} and ${p.b}: ${p.allclose ? 'same' : 'different'}, divergence ${Number.isFinite(p.meanJsDivergence) ? fmtSig(p.meanJsDivergence) : '(not computed here)'}`);
   } else if (run.numHeads >= 2) {
-    out.push(`same pattern? ${store.hw.allclose({ a: run.headWeights[0], b: run.headWeights[1] }) ? 'True' : 'False'}`);
+    out.push(`same pattern? ${run.pairs[0].allclose ? 'True' : 'False'}`);
   }
   return out.join('\n');
 }
@@ -207,20 +206,19 @@ export function torchTail(run) {
 }
 
 /**
- * @param {Store} store
+ * What the PyTorch script prints, from exercise 3's cross-check (compute-tasks.js crossCheck).
  * @param {any} run
+ * @param {any} check
  */
-function torchOutput(store, run) {
+function torchOutput(run, check) {
   const d = run.dModel;
-  const { packed, torch: t } = crossCheck(store, run);
-  const aw = t.attnWeights;
-  const sameWeights = aw.every((/** @type {number[][]} */ m, /** @type {number} */ i) => store.hw.allclose({ a: m, b: run.headWeights[i] }));
+  const aw = check.torch.typed.attnWeights;
   return [
-    `in_proj_weight: ${shapeStr([packed.inProjWeight.length, d])}`,
-    `per-head weights: ${shapeStr([1, aw.length, aw[0].length, aw[0][0].length])}`,
-    `outputs match: ${store.hw.allclose({ a: t.attnOutput, b: run.output }) ? 'True' : 'False'}`,
-    `max |difference|: ${pyRepr(store.hw.maxAbsDiff({ a: t.attnOutput, b: run.output }))}`,
-    `per-head weights match: ${sameWeights ? 'True' : 'False'}`,
+    `in_proj_weight: ${shapeStr([3 * d, d])}`,
+    `per-head weights: ${shapeStr([1, aw.depth, aw.rows, aw.cols])}`,
+    `outputs match: ${check.outputClose ? 'True' : 'False'}`,
+    `max |difference|: ${pyRepr(check.outputDiff)}`,
+    `per-head weights match: ${check.weightsClose ? 'True' : 'False'}`,
   ].join('\n');
 }
 
@@ -247,6 +245,7 @@ function block(id, title, source, output, note) {
 
 class HwPython extends HwElement {
   build() {
+    this.computes = ['experiment', 'ex3'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.body = h('div', { class: 'hw-python' });
     this.appendChild(this.staleNote);
@@ -257,20 +256,24 @@ class HwPython extends HwElement {
   update(store) {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) return;
     const query = Math.min(store.state.query, run.tokens - 1);
-    if (run === this._run && query === this.query) return;
+    const big = run.dModel * run.dModel * 4 + run.tokens * run.dModel > 200000;
+    const cc = !big && run === ex.result ? store.crossCheck() : null;
+    const check = cc && cc.state === 'done' ? cc.value : null;
+    if (run === this._run && query === this.query && check === this.check) return;
     this._run = run;
     this.query = query;
-    const big = run.dModel * run.dModel * 4 + run.tokens * run.dModel > 200000;
+    this.check = check;
     replace(this.body, [
       block('python-numpy', 'NumPy: the pipeline and the head comparison', numpyCode(run, query, true), numpyOutput(store, run, query),
         ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']),
       block('python-params', 'PyTorch: parameter counts', paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []),
       big
         ? h('section', { class: 'hw-code-block' }, [h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }), h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' })])
-        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run), torchOutput(store, run),
+        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run),
+          check ? torchOutput(run, check) : cc && cc.state === 'error' ? cc.error || '' : 'Computing…',
           ['The difference printed by your PyTorch will be a similarly tiny number (or 0); its last digits depend on the order in which your BLAS adds things up. ', code('dtype=torch.float64'), ' needs PyTorch 1.12 or later.']),
     ]);
   }

@@ -10,6 +10,7 @@ import { messageOf } from '../shared/errors.js';
 
 class HwReferenceTable extends HwElement {
   build() {
+    this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
     this.box = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Reference table' });
     this.appendChild(this.staleNote);
@@ -20,7 +21,7 @@ class HwReferenceTable extends HwElement {
   update(store) {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
-    this.markStale(this.staleNote, !ex.result && Boolean(run));
+    this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) return;
     const key = JSON.stringify([run.dModel, run.numHeads, run.dHead, run.tokens, run.bias]);
     if (key === this.key) return;

@@ -86,6 +86,9 @@ export function cellColors(t, dark) {
  */
 export function weightPixels(weights, dark) {
   const n = weights.length;
+  /** @type {any} */
+  const typed = /** @type {any} */ (weights).typed;
+  if (typed) return weightPixelsFlat(typed.data, typed.offset, n, dark);
   const canvas = document.createElement('canvas');
   canvas.width = n;
   canvas.height = n;
@@ -98,6 +101,30 @@ export function weightPixels(weights, dark) {
       const k = (i * n + j) * 4;
       img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = 255;
     }
+  }
+  ctx.putImageData(img, 0, 0);
+  return canvas;
+}
+
+/**
+ * weightPixels from row-major data: data[offset + i * n + j] is weight (i, j).
+ * @param {Float64Array} data
+ * @param {number} offset
+ * @param {number} n
+ * @param {boolean} dark
+ * @returns {HTMLCanvasElement|null}
+ */
+export function weightPixelsFlat(data, offset, n, dark) {
+  const canvas = document.createElement('canvas');
+  canvas.width = n;
+  canvas.height = n;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const img = ctx.createImageData(n, n);
+  const px = img.data;
+  for (let k = 0; k < n * n; k += 1) {
+    const [r, g, b] = rampRGB(data[offset + k], dark);
+    px[4 * k] = r; px[4 * k + 1] = g; px[4 * k + 2] = b; px[4 * k + 3] = 255;
   }
   ctx.putImageData(img, 0, 0);
   return canvas;

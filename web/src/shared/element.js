@@ -18,6 +18,8 @@ export class HwElement extends HTMLElement {
     this._onChange = () => this.refresh();
     /** @type {HTMLElement|null} */
     this._status = null;
+    /** @type {string[]} the store's computations this widget draws (see Store.computed) */
+    this.computes = [];
   }
 
   /** @returns {Store} */
@@ -73,10 +75,25 @@ export class HwElement extends HTMLElement {
     try {
       this.update(store);
       this.toggleAttribute('data-ready', true);
+      this.showBusy(store);
     } catch (e) {
       console.error(`${this.localName}:`, e);
       this.setStatus(`Something went wrong while drawing this part: ${messageOf(e)}`, true);
     }
+  }
+
+  /**
+   * While this widget's computations are pending: aria-busy at once; after BUSY_AFTER_MS the
+   * previous result dimmed (data-computing) and a "Computing …" line in place.
+   * @param {Store} store
+   */
+  showBusy(store) {
+    if (this.computes.length === 0) return;
+    const { pending, label } = store.busy(this.computes);
+    if (pending) this.setAttribute('aria-busy', 'true');
+    else this.removeAttribute('aria-busy');
+    this.toggleAttribute('data-computing', Boolean(label));
+    if (label) this.setStatus(`Computing ${label}…`);
   }
 
   /**

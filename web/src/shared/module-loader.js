@@ -4,6 +4,7 @@
 // defines createHeadwise. Every widget then shares one module instance.
 
 import { messageOf } from './errors.js';
+import { getCompute } from './compute.js';
 
 /**
  * The folder this bundle was loaded from (captured while the script runs: currentScript is
@@ -57,7 +58,8 @@ export function sharedModule(base) {
       if (typeof g.createHeadwise !== 'function') {
         throw new Error('headwise.js loaded but did not define createHeadwise');
       }
-      return g.createHeadwise();
+      // The page's one main-thread instance, shared with Compute (web/src/shared/compute.js).
+      return getCompute().main();
     })();
     shared.catch((e) => console.error('Headwise: the WASM module failed to load:', messageOf(e)));
   }

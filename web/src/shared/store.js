@@ -4,6 +4,16 @@
 // animation frame, so a burst of input events costs one recompute.
 
 import { controlFor, messageOf } from './errors.js';
+import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
+import { installTasks } from './compute-tasks.js';
+
+/** Computations estimated below this (ms) run at once, on the main thread, in the update. */
+export const SYNC_MS = 4;
+/** A computation pending for longer than this (ms) shows progress in place. */
+export const BUSY_AFTER_MS = 150;
+/** Exercise 1's head counts (its cost is part of every setting's budget). */
+export const EX1_HEAD_COUNTS = [2, 4];
+let storeIds = 0;
 
 /**
  * @typedef {object} State
@@ -160,6 +170,16 @@ export function toHash(state) {
  * @property {string|null} error    the module's (or the page's "required") message
  * @property {string|null} errorFor control id the error belongs to
  * @property {any|null} lastGood    the last result that computed, for widgets that keep showing it
+ * @property {boolean} [pending]    the result for the current state is being computed
+ */
+
+/**
+ * @typedef {object} Slot  one computation of the page for the current state
+ * @property {string|null} key
+ * @property {boolean} pending
+ * @property {{ok: boolean, value?: any, error?: any}|null} result
+ * @property {string} label      what is being computed, e.g. "512 × 768, 12 heads"
+ * @property {number} since      when it started (performance.now())
  */
 
 export class Store extends EventTarget {
@@ -168,8 +188,17 @@ export class Store extends EventTarget {
    * @param {boolean} [options.syncHash] read and write location.hash (the lesson page does)
    * @param {Partial<State>} [options.state]
    */
-  constructor({ syncHash = true, state = {} } = {}) {
+  constructor({ syncHash = true, state = {}, compute } = {}) {
     super();
+    /** @type {import('./compute.js').Compute} where heavy computations run */
+    this.compute = compute || getCompute();
+    storeIds += 1;
+    this.id = `store${storeIds}`;
+    /** @type {Record<string, Slot>} */
+    this._slots = {};
+    this._busyTimer = 0;
+    /** @type {Record<string, Function>|null} */
+    this._tasks = null;
     /** @type {State} */
     this.state = { ...DEFAULTS, labels: [], ...state };
     /** @type {any} the WASM module, null until loaded */
@@ -186,8 +215,6 @@ export class Store extends EventTarget {
     /** @type {number} increases on every notified change */
     this.version = 0;
     this._frame = 0;
-    /** @type {{key: string, value: Experiment}|null} */
-    this._experiment = null;
     /** @type {any|null} */
     this._lastGood = null;
     /** @type {Map<string, any>} */
@@ -212,11 +239,7 @@ export class Store extends EventTarget {
 
   async loadModule() {
     try {
-      const factory = /** @type {any} */ (globalThis).createHeadwise;
-      if (typeof factory !== 'function') {
-        throw new Error('headwise.js did not load (createHeadwise is missing)');
-      }
-      this.hw = await factory();
+      this.hw = await this.compute.main();
     } catch (e) {
       this.loadError = messageOf(e);
       console.error('Headwise: the WASM module failed to load:', e);
@@ -293,36 +316,178 @@ export class Store extends EventTarget {
   }
 
   /**
-   * The main experiment for the current state (computed once per distinct state).
+   * The current state's computation called `name`: done at once when it is cheap (estimated
+   * under SYNC_MS), otherwise through Compute (key `name`: a newer state supersedes it), and the
+   * store notifies its listeners when the result arrives. Results are kept per key.
+   * @param {string} name
+   * @param {string} key        the inputs that matter
+   * @param {number} cost       estimated milliseconds
+   * @param {string} method     a task of compute-tasks.js or a module method
+   * @param {any} options
+   * @param {string} label      shown while it computes: "computing <label>…"
+   * @param {() => string|null} [refuse]  a reason not to start it, asked once the mode is known
+   * @returns {Slot}
+   */
+  computed(name, key, cost, method, options, label, refuse) {
+    let slot = this._slots[name];
+    if (!slot) {
+      slot = { key: null, pending: false, result: null, label: '', since: 0 };
+      this._slots[name] = slot;
+    }
+    if (slot.key === key) return slot;
+    slot.key = key;
+    slot.label = label;
+    if (!(cost > SYNC_MS)) {
+      if (!this._tasks) this._tasks = installTasks(this.hw);
+      try {
+        slot.result = { ok: true, value: this._tasks[method](options) };
+      } catch (e) {
+        slot.result = { ok: false, error: e };
+      }
+      slot.pending = false;
+      this.compute.cancel(`${this.id}:${name}`);  // an older, slower one is no longer wanted
+      return slot;
+    }
+    slot.pending = true;
+    slot.result = null;
+    slot.since = typeof performance === 'object' ? performance.now() : Date.now();
+    this.scheduleBusy();
+    const settle = (/** @type {{ok: boolean, value?: any, error?: any}} */ result) => {
+      if (slot.key !== key) return;
+      slot.pending = false;
+      slot.result = result;
+      this.notify();
+    };
+    this.compute.start().then(() => {
+      const why = refuse ? refuse() : null;
+      if (why) throw new Error(why);
+      return this.compute.run(method, options, { key: `${this.id}:${name}`, cost });
+    }).then((value) => settle({ ok: true, value }), (e) => {
+      if (!isAbort(e)) settle({ ok: false, error: e });
+    });
+    return slot;
+  }
+
+  /** Notify once when pending computations become old enough to show progress. */
+  scheduleBusy() {
+    if (this._busyTimer) return;
+    this._busyTimer = setTimeout(() => {
+      this._busyTimer = 0;
+      if (Object.values(this._slots).some((slot) => slot.pending)) this.notify();
+    }, BUSY_AFTER_MS + 5);
+  }
+
+  /**
+   * What is being computed for `names`, once it has taken longer than BUSY_AFTER_MS.
+   * @param {string[]} names
+   * @returns {{pending: boolean, label: string|null}}
+   */
+  busy(names) {
+    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    let pending = false;
+    for (const name of names) {
+      const slot = this._slots[name];
+      if (!slot || !slot.pending) continue;
+      pending = true;
+      if (now - slot.since >= BUSY_AFTER_MS) return { pending, label: slot.label };
+    }
+    return { pending, label: null };
+  }
+
+  /**
+   * When no Worker runs, a reason to refuse work estimated above the main thread's budget.
+   * @param {number} cost  estimated ms of everything one change computes
+   * @param {string} what  e.g. "512 tokens at d_model 768"
+   */
+  mainBudget(cost, what) {
+    if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
+    return `This page computes on the main thread here (${this.compute.reason}), so a change may take at most about ${MAIN_BUDGET_MS} ms; ${what} would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
+  }
+
+  /** Estimated ms of everything one change of the main settings computes. */
+  changeCost() {
+    const s = this.state;
+    const n = Number(s.tokens);
+    const d = Number(s.dModel);
+    const h = Number(s.numHeads);
+    return 2.3 * forwardCost(n, d, h) + EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
+  }
+
+  /** The main settings as seedExperiment's options. */
+  mainOptions() {
+    const s = this.state;
+    return { seed: s.seed, tokens: s.tokens, dModel: s.dModel, numHeads: s.numHeads, bias: s.bias, causal: s.causal };
+  }
+
+  /**
+   * The main experiment for the current state (hw.seedExperiment plus the head pairs, as
+   * `result.pairs`), computed once per distinct state; `pending` while it computes.
    * @returns {Experiment}
    */
   experiment() {
     const s = this.state;
-    const key = JSON.stringify([s.seed, s.tokens, s.dModel, s.numHeads, s.bias, s.causal, this.inputErrors.seed, this.inputErrors.tokens, this.inputErrors['d-model'], this.inputErrors['num-heads']]);
-    if (this._experiment && this._experiment.key === key && this._experiment.value.lastGood === this._lastGood) {
-      return this._experiment.value;
-    }
-    /** @type {Experiment} */
-    let value;
     const missing = ['seed', 'tokens', 'd-model', 'num-heads'].find((c) => this.inputErrors[c]);
-    if (!this.hw) {
-      value = { result: null, error: null, errorFor: null, lastGood: null };
-    } else if (missing) {
-      value = { result: null, error: this.inputErrors[missing], errorFor: missing, lastGood: this._lastGood };
-    } else {
-      try {
-        const result = this.hw.seedExperiment({
-          seed: s.seed, tokens: s.tokens, dModel: s.dModel, numHeads: s.numHeads, bias: s.bias, causal: s.causal,
-        });
-        this._lastGood = result;
-        value = { result, error: null, errorFor: null, lastGood: result };
-      } catch (e) {
-        const message = messageOf(e);
-        value = { result: null, error: message, errorFor: controlFor(message, this.lastChanged), lastGood: this._lastGood };
-      }
+    if (!this.hw) return { result: null, error: null, errorFor: null, lastGood: null };
+    if (missing) return { result: null, error: this.inputErrors[missing], errorFor: missing, lastGood: this._lastGood };
+    const key = JSON.stringify([s.seed, s.tokens, s.dModel, s.numHeads, s.bias, s.causal]);
+    const cost = forwardCost(Number(s.tokens), Number(s.dModel), Number(s.numHeads));
+    const slot = this.computed('experiment', key, cost, 'lessonRun', this.mainOptions(),
+      `${s.tokens} × ${s.dModel}, ${s.numHeads} head${s.numHeads === 1 ? '' : 's'}`,
+      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
+    if (slot.pending || !slot.result) return { result: null, error: null, errorFor: null, lastGood: this._lastGood, pending: true };
+    if (slot.result.ok) {
+      this._lastGood = slot.result.value;
+      return { result: slot.result.value, error: null, errorFor: null, lastGood: slot.result.value };
     }
-    this._experiment = { key, value };
-    return value;
+    const message = messageOf(slot.result.error);
+    if (!slot.result.errorFor) {
+      const changed = this.lastChanged && ['seed', 'tokens', 'd-model', 'num-heads'].includes(this.lastChanged) ? this.lastChanged : null;
+      slot.result.errorFor = /main thread/.test(message) ? (changed || 'tokens') : controlFor(message, this.lastChanged);
+    }
+    return { result: null, error: message, errorFor: slot.result.errorFor, lastGood: this._lastGood };
+  }
+
+  /**
+   * Exercise 1 for the current state: the student's seed at EX1_HEAD_COUNTS heads, on the
+   * settings' tokens and d_model. It only starts once the main experiment has computed (or was
+   * refused for its head count alone): it never starts work the main experiment refuses.
+   * @returns {{state: 'missing'|'waiting'|'blocked'|'pending'|'done'|'error', blocks?: any[], error?: string, lastGood?: any[]|null}}
+   */
+  seeds() {
+    const s = this.state;
+    if (this.inputErrors['ex1-seed'] || ['tokens', 'd-model'].some((c) => this.inputErrors[c])) return { state: 'missing' };
+    const main = this.experiment();
+    const last = this._lastSeeds || null;
+    if (main.pending) return { state: 'waiting', lastGood: last };
+    if (!main.result && main.errorFor !== 'num-heads' && main.errorFor !== 'seed') return { state: 'blocked', error: main.error || '', lastGood: last };
+    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal]);
+    const n = Number(s.tokens);
+    const d = Number(s.dModel);
+    const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
+    const slot = this.computed('ex1', key, cost, 'seedsRun',
+      { seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, headCounts: EX1_HEAD_COUNTS, bias: s.bias, causal: s.causal },
+      `exercise 1 at ${s.tokens} × ${s.dModel}`,
+      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
+    if (slot.pending || !slot.result) return { state: 'pending', lastGood: last };
+    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), lastGood: last };
+    this._lastSeeds = slot.result.value;
+    return { state: 'done', blocks: slot.result.value };
+  }
+
+  /**
+   * Exercise 3 for the main experiment's result (the compute-tasks crossCheck summary).
+   * @returns {{state: 'none'|'pending'|'done'|'error', value?: any, error?: string, run?: any}}
+   */
+  crossCheck() {
+    const main = this.experiment();
+    if (!main.result) return { state: main.pending ? 'pending' : 'none' };
+    const run = main.result;
+    const key = JSON.stringify([run.seed, run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
+    const cost = 1.3 * forwardCost(run.tokens, run.dModel, run.numHeads);
+    const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), `the PyTorch cross-check at ${run.tokens} × ${run.dModel}`);
+    if (slot.pending || !slot.result) return { state: 'pending', run };
+    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), run };
+    return { state: 'done', value: slot.result.value, run };
   }
 
   /**

@@ -1,0 +1,94 @@
+// Matrices as {data: Float64Array, rows, cols} (and stacks with depth): accepted wherever a
+// matrix goes in, offered on every result as result.typed, with the same numbers as the nested
+// form; bad typed input gets a clear error and the module keeps working. And
+// createHeadwise.moduleSource(): the module's own text, enough to start it again elsewhere.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import vm from 'node:vm';
+
+import { LESSON, createHeadwise } from './helpers.mjs';
+
+const hw = await createHeadwise();
+const run = hw.seedExperiment({ ...LESSON, bias: true });
+
+/** number[][] -> {data, rows, cols} */
+function flat(m) {
+  const data = new Float64Array(m.length * m[0].length);
+  m.forEach((row, i) => data.set(row, i * m[0].length));
+  return { data, rows: m.length, cols: m[0].length };
+}
+
+test('multiHeadAttention on {data, rows, cols} gives the nested call\'s numbers exactly', () => {
+  const nested = hw.multiHeadAttention({ x: run.x, wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, bq: run.bq, bk: run.bk, bv: run.bv, bo: run.bo, numHeads: 2, causal: true });
+  const typed = hw.multiHeadAttention({
+    x: flat(run.x), wq: flat(run.wq), wk: flat(run.wk), wv: flat(run.wv), wo: flat(run.wo),
+    bq: Float64Array.from(run.bq), bk: Float64Array.from(run.bk), bv: Float64Array.from(run.bv), bo: Float64Array.from(run.bo),
+    numHeads: 2, causal: true,
+  });
+  assert.deepEqual(typed.output, nested.output);
+  assert.deepEqual(typed.headWeights, nested.headWeights);
+  // Typed in, typed out: the result's own arrays, shaped as the input was.
+  assert.ok(typed.typed.output.data instanceof Float64Array);
+  assert.equal(typed.typed.output.rows, 5);
+  assert.equal(typed.typed.output.cols, 8);
+  assert.deepEqual(flat(nested.output).data, typed.typed.output.data);
+  const w = typed.typed.headWeights;
+  assert.deepEqual([w.depth, w.rows, w.cols], [2, 5, 5]);
+  assert.equal(w.data[1 * 25 + 4 * 5 + 3], nested.headWeights[1][4][3]);
+});
+
+test('result.typed is not enumerable: results still print and compare as plain data', () => {
+  assert.ok(!Object.keys(run).includes('typed'));
+  assert.equal(JSON.stringify(run).includes('"typed"'), false);
+  assert.deepEqual(Object.keys(run.typed).sort(), ['bk', 'bo', 'bq', 'bv', 'concat', 'headOutputs', 'headWeights', 'k', 'output', 'q', 'v', 'wk', 'wo', 'wq', 'wv', 'x']);
+  assert.deepEqual(Array.from(run.typed.bq.data), run.bq);
+});
+
+test('other typed arrays are converted; stacks go in as {data, depth, rows, cols}', () => {
+  const asF32 = { data: Float32Array.from([0.5, 0.25, 0.25, 0.5]), rows: 2, cols: 2 };
+  assert.equal(hw.maxAbsDiff({ a: asF32, b: [[0.5, 0.25], [0.25, 0.5]] }), 0);
+  const pairs = hw.compareHeads({ headWeights: run.typed.headWeights });
+  assert.deepEqual(pairs, hw.compareHeads({ headWeights: run.headWeights }));
+  const packed = hw.packLessonWeights({ wq: run.typed.wq, wk: run.typed.wk, wv: run.typed.wv, wo: run.typed.wo });
+  assert.deepEqual(packed.typed.inProjWeight.rows, 24);
+  const torch = hw.torchMultiheadAttention({
+    embedDim: 8, numHeads: 2, inProjWeight: packed.typed.inProjWeight, outProjWeight: packed.typed.outProjWeight,
+    query: run.typed.x, key: run.typed.x, value: run.typed.x, averageAttnWeights: false,
+  });
+  assert.deepEqual([torch.typed.attnWeights.depth, torch.typed.attnWeights.rows], [2, 5]);
+  assert.ok(hw.allclose({ a: torch.typed.attnOutput, b: hw.multiHeadAttention({ x: run.x, wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, numHeads: 2 }).typed.output }));
+});
+
+test('bad typed input: a clear message naming the option, and the module keeps working', () => {
+  const cases = [
+    [{ data: new Float64Array(3), rows: 2, cols: 2 }, /multiHeadAttention: x\.data has 3 entries but x\.rows × x\.cols is 4/],
+    [{ data: [1, 2, 3, 4], rows: 2, cols: 2 }, /multiHeadAttention: x\.data must be a typed array such as a Float64Array, got an array/],
+    [{ data: new Float64Array(4), rows: 0, cols: 4 }, /multiHeadAttention: x\.rows must be a whole number of at least 1, got 0 \(number\)/],
+    [{ data: new Float64Array(4), rows: 2, cols: '2' }, /multiHeadAttention: x\.cols must be a whole number of at least 1, got "2" \(string\)/],
+    [{ data: new BigInt64Array(4), rows: 2, cols: 2 }, /x\.data must be a typed array such as a Float64Array/],
+  ];
+  for (const [x, message] of cases) {
+    assert.throws(() => hw.multiHeadAttention({ x, wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, numHeads: 2 }), message);
+  }
+  assert.throws(() => hw.compareHeads({ headWeights: { data: new Float64Array(50), rows: 5, cols: 5 } }),
+    /compareHeads: headWeights\.depth must be a whole number of at least 1, got undefined/);
+  // Shapes are still the core's to check: (2, 4) is not (n, 8).
+  assert.throws(() => hw.multiHeadAttention({ x: { data: new Float64Array(8), rows: 2, cols: 4 }, wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, numHeads: 2 }), /multiHeadAttention: /);
+  assert.deepEqual(hw.seedExperiment(LESSON).output, hw.seedExperiment(LESSON).output);
+});
+
+test('moduleSource() is the module itself: evaluated elsewhere it computes the same numbers', async () => {
+  const source = createHeadwise.moduleSource();
+  assert.equal(typeof source, 'string');
+  assert.match(source, /^var createHeadwise = \(/);
+  // A fresh global scope with what a Worker has (no require, no module, no document).
+  const scope = { importScripts() {}, location: { href: 'blob:null/worker' }, WebAssembly, Blob, Response, DecompressionStream, TextDecoder, URL, console, setTimeout, clearTimeout, performance, atob, crypto };
+  scope.self = scope;
+  vm.createContext(scope);
+  vm.runInContext(source, scope);
+  assert.equal(typeof scope.createHeadwise, 'function');
+  const other = await scope.createHeadwise();
+  assert.equal(other.version, hw.version);
+  // (compared as JSON: the other scope's arrays have its own Array.prototype)
+  assert.equal(JSON.stringify(other.seedExperiment(LESSON)), JSON.stringify(hw.seedExperiment(LESSON)));
+});
