@@ -1,11 +1,14 @@
 // Where a trainer runs. The training section talks to each trainer only through this remote
-// shape, the same as the page's compute mechanism offers:
-//   const remote = await openTrainer(hw, options);   // hw.createTrainer(options)
-//   await remote.call('step', 10);                    // t.step(10), as a Promise
+// shape, the one the page's Compute (src/shared/compute.js) gives for stateful objects:
+//   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
+//   await remote.call('step', 10);                      // t.step(10), as a Promise
 //   await remote.dispose();
-// `remote.mode` is 'main' (calls run synchronously on the main thread: the caller keeps each
-// call small and yields between frames) or 'worker' (calls run elsewhere; the caller may ask
-// for bigger chunks and need not yield).
+// Where the Compute runs a Worker, the trainer lives there (compute.create('createTrainer')):
+// `remote.mode` is 'worker' and the caller may send chunks of work back to back. Where it runs on
+// the main thread, the trainer is made on the main thread's module and called directly
+// (`remote.mode` 'main'): the caller keeps each call small and yields between animation frames.
+// (The Compute's own main-thread queue spends a timer task per call, which would cost training
+// several milliseconds of idle time per chunk.)
 
 /**
  * @typedef {object} Remote
@@ -15,12 +18,29 @@
  */
 
 /**
- * A trainer on the main thread.
- * @param {any} hw  the module instance
+ * @param {{hw: any, compute?: import('../shared/compute.js').Compute}} store
  * @param {object} options  hw.createTrainer's options
  * @returns {Promise<Remote>}
  */
-export async function openTrainer(hw, options) {
+export async function openTrainer(store, options) {
+  const compute = store.compute;
+  if (compute) {
+    await compute.start();
+    if (compute.mode === 'worker') {
+      const remote = await compute.create('createTrainer', options);
+      return { mode: 'worker', call: remote.call, dispose: remote.dispose };
+    }
+  }
+  return mainThreadTrainer(store.hw, options);
+}
+
+/**
+ * A trainer on the main thread.
+ * @param {any} hw  the main thread's module instance
+ * @param {object} options
+ * @returns {Remote}
+ */
+export function mainThreadTrainer(hw, options) {
   const trainer = hw.createTrainer(options);
   let disposed = false;
   return {

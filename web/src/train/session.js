@@ -7,16 +7,14 @@
 // (at most once per chunk) and "state" events, and the element redraws once per frame.
 //
 // Main-thread mode: each animation frame runs steps until FRAME_BUDGET_MS is spent, then yields,
-// so no task is long and the page stays responsive. Worker mode: chunks are sized to about
-// WORKER_CHUNK_MS of work and sent back to back.
+// so no task is long and the page stays responsive. Worker mode: the trainers live in the page's
+// Worker and chunks are sent back to back; the element draws whatever has arrived once a frame.
 
 import { openTrainer } from './runner.js';
 import { messageOf } from '../shared/errors.js';
 
 /** Training work per animation frame on the main thread (ms). */
 export const FRAME_BUDGET_MS = 6;
-/** Training work per call in a worker (ms). */
-const WORKER_CHUNK_MS = 12;
 /** The head counts compared, where they divide d_model. */
 export const HEAD_COUNTS = [1, 2, 4];
 /** A head "follows" a relation when its mean weight on the relation's source is at least this. */
@@ -123,11 +121,12 @@ function nextFrame() {
 
 export class TrainSession extends EventTarget {
   /**
-   * @param {any} hw  the module instance
+   * @param {{hw: any, compute?: any}} store  its main-thread module and its Compute
    */
-  constructor(hw) {
+  constructor(store) {
     super();
-    this.hw = hw;
+    this.store = store;
+    this.hw = store.hw;
     /** @type {(TrainSettings & {title: string, tokenLabels: string[], probe: number[]})|null} */
     this.settings = null;
     /** @type {Model[]} */
@@ -297,7 +296,7 @@ export class TrainSession extends EventTarget {
       const gen = this._generation;
       this._ready = (async () => {
         for (const m of this.models) {
-          const remote = await openTrainer(this.hw, {
+          const remote = await openTrainer(this.store, {
             task: s.task, numHeads: m.numHeads, dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
             learningRate: s.learningRate, batchSize: s.batchSize,
           });
@@ -343,9 +342,10 @@ export class TrainSession extends EventTarget {
         const frameStart = performance.now();
         // Main thread: as many chunks as fit in this frame's budget. Worker: one bigger chunk.
         do {
-          const budget = worker ? WORKER_CHUNK_MS : FRAME_BUDGET_MS;
-          const fit = Math.floor(budget / (this.msPerStep * this.models.length));
-          const k = Math.max(1, Math.min(target - this.step, worker ? Math.max(maxChunk, fit) : Math.min(maxChunk, fit)));
+          // Chunks of at most maxChunk steps (each call reports its last step only); on the main
+          // thread also no more than fit in the frame's budget.
+          const fit = Math.floor(FRAME_BUDGET_MS / (this.msPerStep * this.models.length));
+          const k = Math.max(1, Math.min(target - this.step, maxChunk, worker ? maxChunk : fit));
           const t0 = performance.now();
           const results = await Promise.all(this.models.map((m) => /** @type {Remote} */ (m.remote).call('step', k)));
           const spent = performance.now() - t0;
@@ -410,14 +410,14 @@ const sessions = new WeakMap();
 /**
  * The one training session of a store (the page's, or one embed's), shared by the section and
  * its Python block.
- * @param {{hw: any}} store
+ * @param {{hw: any, compute?: any}} store
  * @returns {TrainSession|null} null until the module has loaded
  */
 export function sessionFor(store) {
   if (!store.hw) return null;
   let s = sessions.get(store);
   if (!s) {
-    s = new TrainSession(store.hw);
+    s = new TrainSession(store);
     sessions.set(store, s);
   }
   return s;
