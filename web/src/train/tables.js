@@ -27,7 +27,7 @@ export class HeadTable {
     const n = labels.length;
     this.n = n;
     this.caption = h('caption', {}, [h('span', { class: 'hw-head-name', text: `head ${head}` })]);
-    const headRow = h('tr', {}, [h('th', { scope: 'col', class: 'hw-corner', 'aria-label': 'query position, key position' })]);
+    const headRow = h('tr', {}, [h('td', { class: 'hw-corner', 'aria-hidden': 'true' })]);
     for (let j = 0; j < n; j += 1) headRow.appendChild(h('th', { scope: 'col', title: `key position ${j}`, text: labels[j] }));
     const body = h('tbody');
     /** @type {HTMLElement[][]} */
