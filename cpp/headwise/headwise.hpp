@@ -7,4 +7,6 @@
 #include "headwise/multi_head.hpp"
 #include "headwise/numpy_random.hpp"
 #include "headwise/torch_layout.hpp"
+#include "headwise/train_tasks.hpp"
+#include "headwise/trainer.hpp"
 #include "headwise/types.hpp"

@@ -79,4 +79,36 @@ Vector NumpyRandomState::randn(Index n) {
   return v;
 }
 
+std::int64_t NumpyRandomState::bounded_uint32(std::uint32_t rng) {
+  // numpy's random_bounded_uint64_fill for rng <= 0xFFFFFFFF, use_masked = true.
+  if (rng == 0) return 0;
+  if (rng == 0xFFFFFFFFu) return next_uint32();
+  std::uint32_t mask = rng;  // gen_mask: smear the top bit down
+  mask |= mask >> 1;
+  mask |= mask >> 2;
+  mask |= mask >> 4;
+  mask |= mask >> 8;
+  mask |= mask >> 16;
+  std::uint32_t value = 0;
+  while ((value = (next_uint32() & mask)) > rng) {
+  }
+  return value;
+}
+
+IntMatrix NumpyRandomState::randint(std::int64_t high, Index rows, Index cols) {
+  if (high < 1 || high > kMaxSeed + 1) {
+    throw std::invalid_argument("randint high (" + std::to_string(high) +
+                                ") must be between 1 and 4294967296");
+  }
+  if (rows < 0 || cols < 0) {
+    throw std::invalid_argument("randint shape (" + std::to_string(rows) + ", " +
+                                std::to_string(cols) + ") must not be negative");
+  }
+  IntMatrix m(rows, cols);
+  const auto rng = static_cast<std::uint32_t>(high - 1);
+  std::int64_t* data = m.data();
+  for (Index i = 0; i < m.size(); ++i) data[i] = bounded_uint32(rng);
+  return m;
+}
+
 }  // namespace headwise

@@ -34,6 +34,12 @@ class NumpyRandomState {
   Matrix randn(Index rows, Index cols);
   // np.random.randn(n).
   Vector randn(Index n);
+  // np.random.randint(high, size=(rows, cols)): integers in [0, high), filled row by row, by
+  // NumPy 1.24's legacy int64 path (masked rejection on 32-bit draws). 1 <= high <= 2^32.
+  IntMatrix randint(std::int64_t high, Index rows, Index cols);
+  // One draw of that path: rng = high - 1; mask = the smallest 2^k - 1 >= rng; draw a 32-bit
+  // output, keep `& mask`, and draw again while the result is > rng. rng == 0 draws nothing.
+  std::int64_t bounded_uint32(std::uint32_t rng);
 
  private:
   std::mt19937 mt_;

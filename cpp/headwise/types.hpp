@@ -16,5 +16,7 @@ using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1>;
 using BoolMatrix = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 // (n) of bool; true means "not allowed".
 using BoolVector = Eigen::Matrix<bool, Eigen::Dynamic, 1>;
+// (rows, cols) of 64-bit integers, row-major (token ids, targets; -1 marks "no target").
+using IntMatrix = Eigen::Matrix<std::int64_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 }  // namespace headwise

@@ -1,0 +1,195 @@
+// The training engine against NumPy and PyTorch (tests/fixtures/make_train_fixtures.py):
+// randint bit for bit, every gradient within 1e-10 of torch.autograd, and 50 Adam steps
+// within 1e-9 of torch.optim.Adam. Prints the max differences.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "fixtures.hpp"
+#include "headwise/numpy_random.hpp"
+#include "headwise/trainer.hpp"
+
+using headwise::Index;
+using headwise::IntMatrix;
+using headwise::Matrix;
+using headwise::ModelParams;
+using headwise::NumpyRandomState;
+using headwise::Trainer;
+using headwise::TrainerOptions;
+using headwise::Vector;
+using headwise::test::expect_equal;
+using headwise::test::expect_near;
+using headwise::test::fixture_cases;
+using headwise::test::flatten;
+using headwise::test::Json;
+using headwise::test::shape_of;
+using headwise::test::to_matrix;
+using headwise::test::to_vector;
+
+namespace {
+
+constexpr double kGradientTol = 1e-10;
+constexpr double kTrajectoryTol = 1e-9;
+
+IntMatrix to_int_matrix(const Json& j) {
+  IntMatrix m(static_cast<Index>(j.size()), static_cast<Index>(j.at(0).size()));
+  for (Index i = 0; i < m.rows(); ++i)
+    for (Index k = 0; k < m.cols(); ++k) m(i, k) = j.at(i).at(k).get<std::int64_t>();
+  return m;
+}
+
+// (B, n, R) -> (B * n, R)
+IntMatrix to_targets(const Json& j) {
+  const auto shape = shape_of(j);
+  IntMatrix m(static_cast<Index>(shape[0] * shape[1]), static_cast<Index>(shape[2]));
+  for (Index b = 0; b < shape[0]; ++b)
+    for (Index i = 0; i < shape[1]; ++i)
+      for (Index r = 0; r < shape[2]; ++r)
+        m(b * shape[1] + i, r) = j.at(b).at(i).at(r).get<std::int64_t>();
+  return m;
+}
+
+ModelParams to_params(const Json& j) {
+  ModelParams p;
+  p.token_embedding = to_matrix(j.at("tokenEmbedding"));
+  p.position_embedding = to_matrix(j.at("positionEmbedding"));
+  p.wq = to_matrix(j.at("wq"));
+  p.wk = to_matrix(j.at("wk"));
+  p.wv = to_matrix(j.at("wv"));
+  p.wo = to_matrix(j.at("wo"));
+  p.readout = to_matrix(j.at("readout"));
+  p.readout_bias = to_vector(j.at("readoutBias"));
+  return p;
+}
+
+TrainerOptions to_options(const Json& c) {
+  TrainerOptions o;
+  o.task = c.at("task").get<std::string>();
+  o.num_heads = c.at("numHeads").get<std::int64_t>();
+  o.d_model = c.at("dModel").get<std::int64_t>();
+  o.seed = c.at("seed").get<std::int64_t>();
+  o.seq_len = c.at("seqLen").get<std::int64_t>();
+  o.vocab = c.at("vocab").get<std::int64_t>();
+  o.batch_size = c.at("batchSize").get<std::int64_t>();
+  o.eval_size = c.at("evalSize").get<std::int64_t>();
+  if (c.contains("learningRate")) o.learning_rate = c.at("learningRate").get<double>();
+  return o;
+}
+
+std::string label(const Json& c) {
+  return c.at("task").get<std::string>() + ", " + std::to_string(c.at("numHeads").get<int>()) +
+         " heads, d_model " + std::to_string(c.at("dModel").get<int>()) + ", seed " +
+         std::to_string(c.at("seed").get<std::int64_t>());
+}
+
+// Compares two parameter sets tensor by tensor; returns the max |difference|.
+double compare_params(ModelParams actual, ModelParams expected, double tol,
+                      const std::string& what) {
+  const auto a = headwise::tensors(actual), e = headwise::tensors(expected);
+  double worst = 0.0;
+  for (std::size_t t = 0; t < a.size(); ++t) {
+    REQUIRE(a[t].rows == e[t].rows);
+    REQUIRE(a[t].cols == e[t].cols);
+    const Matrix am = Eigen::Map<const Matrix>(a[t].data, a[t].rows, a[t].cols);
+    const Matrix em = Eigen::Map<const Matrix>(e[t].data, e[t].rows, e[t].cols);
+    expect_near(am, em, tol, what + " " + a[t].name);
+    worst = std::max(worst, (am - em).cwiseAbs().maxCoeff());
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("randint reproduces numpy's legacy int64 draws bit for bit, in one stream with randn",
+          "[train][numpy_random][fixture]") {
+  const Json& cases = fixture_cases("train_random.json");
+  REQUIRE(cases.size() >= 4);
+  for (const Json& c : cases) {
+    const std::int64_t seed = c.at("seed").get<std::int64_t>();
+    NumpyRandomState rng(seed);
+    for (const Json& call : c.at("calls")) {
+      const auto shape = call.at("shape").get<std::vector<Index>>();
+      const Index rows = shape.size() == 1 ? 1 : shape[0];
+      const Index cols = shape.size() == 1 ? shape[0] : shape[1];
+      const std::vector<double> expected = flatten(call.at("values"));
+      std::vector<double> actual;
+      if (call.at("fn") == "randn") {
+        const Matrix m = rng.randn(rows, cols);
+        actual.assign(m.data(), m.data() + m.size());
+      } else {
+        const IntMatrix m = rng.randint(call.at("high").get<std::int64_t>(), rows, cols);
+        for (Index i = 0; i < m.size(); ++i) actual.push_back(static_cast<double>(m.data()[i]));
+      }
+      INFO("seed " << seed << " " << call.at("fn").get<std::string>() << call.at("shape").dump());
+      CHECK(actual == expected);
+    }
+  }
+  NumpyRandomState rng(0);
+  CHECK_THROWS_WITH(rng.randint(0, 1, 1), "randint high (0) must be between 1 and 4294967296");
+}
+
+TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.autograd's",
+          "[train][fixture]") {
+  const Json& cases = fixture_cases("train_gradients.json");
+  REQUIRE(cases.size() >= 6);
+  double worst = 0.0, worst_loss = 0.0;
+  for (const Json& c : cases) {
+    const Json& config = c.at("config");
+    INFO(label(config));
+    Trainer t(to_options(config));
+    // Bit for bit: the same seed gives NumPy's very draws.
+    compare_params(t.parameters(), to_params(c.at("initial")), 0.0, "initial");
+    const auto r = t.gradients(to_int_matrix(c.at("tokens")), to_targets(c.at("targets")));
+    expect_near(r.loss, c.at("loss").get<double>(), kGradientTol, "loss");
+    CHECK(r.accuracy == c.at("accuracy").get<double>());
+    worst_loss = std::max(worst_loss, std::abs(r.loss - c.at("loss").get<double>()));
+    worst = std::max(
+        worst, compare_params(r.grads, to_params(c.at("gradients")), kGradientTol, "gradient of"));
+  }
+  std::printf("gradients vs torch.autograd (%zu models): max |difference| %.3g, loss %.3g\n",
+              cases.size(), worst, worst_loss);
+}
+
+TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluations",
+          "[train][fixture]") {
+  const Json& cases = fixture_cases("train_trajectory.json");
+  REQUIRE(cases.size() >= 2);
+  for (const Json& c : cases) {
+    const Json& config = c.at("config");
+    INFO(label(config));
+    Trainer t(to_options(config));
+    compare_params(t.parameters(), to_params(c.at("initial")), 0.0, "initial");
+    CHECK(t.eval_tokens() == to_int_matrix(c.at("evalTokens")));
+    const std::vector<double> losses = c.at("losses").get<std::vector<double>>();
+    const std::vector<double> accuracies = c.at("accuracies").get<std::vector<double>>();
+    double worst_loss = 0.0;
+    for (std::size_t s = 0; s < losses.size(); ++s) {
+      const auto r = t.step(1);
+      CHECK(r.step == static_cast<std::int64_t>(s + 1));
+      worst_loss = std::max(worst_loss, std::abs(r.loss - losses[s]));
+      expect_near(r.loss, losses[s], kTrajectoryTol, "loss at step " + std::to_string(s + 1));
+      CHECK(r.accuracy == accuracies[s]);
+    }
+    const double worst_weight =
+        compare_params(t.parameters(), to_params(c.at("final")), kTrajectoryTol, "final");
+    double worst_eval = 0.0;
+    for (const Json& e : c.at("evaluations")) {
+      const auto ablate = e.at("ablate").get<std::vector<std::int64_t>>();
+      const auto r = t.evaluate(ablate);
+      const std::string what = "evaluate(ablate " + e.at("ablate").dump() + ")";
+      expect_near(r.loss, e.at("loss").get<double>(), kTrajectoryTol, what + " loss");
+      CHECK(r.accuracy == e.at("accuracy").get<double>());
+      CHECK(r.relation_accuracy == e.at("relationAccuracy").get<std::vector<double>>());
+      expect_near(r.head_focus, to_matrix(e.at("headFocus")), kTrajectoryTol, what + " headFocus");
+      worst_eval = std::max(worst_eval, std::abs(r.loss - e.at("loss").get<double>()));
+      worst_eval =
+          std::max(worst_eval, (r.head_focus - to_matrix(e.at("headFocus"))).cwiseAbs().maxCoeff());
+    }
+    std::printf(
+        "trajectory %s, %zu Adam steps vs torch.optim.Adam: max |difference| loss %.3g, "
+        "final weights %.3g, evaluations %.3g\n",
+        label(config).c_str(), losses.size(), worst_loss, worst_weight, worst_eval);
+  }
+}

@@ -1,0 +1,69 @@
+// Prints a training run's losses and final weights as the raw bits of each double, so that
+// tests/js/train-native.test.mjs can check the WASM module's run against this native one bit
+// for bit.
+//
+//   train_hex <task> <num_heads> <d_model> <seed> <steps> [seq_len vocab batch_size lr]
+//
+// Output: one line per step "step <k> <loss bits> <accuracy bits>", then one line per tensor
+// "<name> <bits> <bits> ..." (row-major), every double as 16 hex digits.
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "headwise/trainer.hpp"
+
+namespace {
+
+std::string hex(double x) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &x, sizeof bits);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(bits));
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 6 && argc != 10) {
+    std::fprintf(stderr,
+                 "usage: train_hex <task> <num_heads> <d_model> <seed> <steps> "
+                 "[seq_len vocab batch_size learning_rate]\n");
+    return 2;
+  }
+  try {
+    headwise::TrainerOptions o;
+    o.task = argv[1];
+    o.num_heads = std::atoll(argv[2]);
+    o.d_model = std::atoll(argv[3]);
+    o.seed = std::atoll(argv[4]);
+    const long long steps = std::atoll(argv[5]);
+    if (argc == 10) {
+      o.seq_len = std::atoll(argv[6]);
+      o.vocab = std::atoll(argv[7]);
+      o.batch_size = std::atoll(argv[8]);
+      o.learning_rate = std::strtod(argv[9], nullptr);
+    }
+    headwise::Trainer t(o);
+    for (long long s = 0; s < steps; ++s) {
+      const headwise::StepResult r = t.step(1);
+      std::printf("step %lld %s %s\n", static_cast<long long>(r.step), hex(r.loss).c_str(),
+                  hex(r.accuracy).c_str());
+    }
+    headwise::ModelParams p = t.parameters();
+    for (const headwise::TensorRef& tensor : headwise::tensors(p)) {
+      std::printf("%s", tensor.name);
+      for (headwise::Index i = 0; i < tensor.rows * tensor.cols; ++i) {
+        std::printf(" %s", hex(tensor.data[i]).c_str());
+      }
+      std::printf("\n");
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "train_hex: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

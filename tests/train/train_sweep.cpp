@@ -1,0 +1,104 @@
+// Trains one model per (head count, seed) with the native trainer (the page's code) and prints
+// one JSON line per run: held-out loss and accuracies, every head's focus, the accuracies with
+// each head switched off, and the held-out accuracy every `every` steps.
+// tests/train/sweep.mjs runs it over a grid and prints the README's table (`npm run sweep`).
+//
+//   train_sweep <task> <heads,heads,...> <seeds> <steps> <d_model> <seq_len> <vocab>
+//               <batch_size> <learning_rate> [every]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "headwise/trainer.hpp"
+
+namespace {
+
+std::string json_list(const std::vector<double>& v) {
+  std::ostringstream out;
+  out.precision(6);
+  out << "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
+  out << "]";
+  return out.str();
+}
+
+std::string json_rows(const headwise::Matrix& m) {
+  std::string out = "[";
+  for (headwise::Index i = 0; i < m.rows(); ++i) {
+    std::vector<double> copy;
+    for (headwise::Index j = 0; j < m.cols(); ++j) copy.push_back(m(i, j));
+    out += (i ? "," : "") + json_list(copy);
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 10 && argc != 11) {
+    std::fprintf(stderr,
+                 "usage: train_sweep <task> <heads,...> <seeds> <steps> <d_model> <seq_len> "
+                 "<vocab> <batch_size> <learning_rate> [every]\n");
+    return 2;
+  }
+  try {
+    std::vector<long long> heads;
+    std::stringstream list(argv[2]);
+    for (std::string item; std::getline(list, item, ',');)
+      heads.push_back(std::atoll(item.c_str()));
+    const long long seeds = std::atoll(argv[3]);
+    const long long steps = std::atoll(argv[4]);
+    const long long every = argc == 11 ? std::atoll(argv[10]) : 50;
+    for (long long h : heads) {
+      for (long long seed = 0; seed < seeds; ++seed) {
+        headwise::TrainerOptions o;
+        o.task = argv[1];
+        o.num_heads = h;
+        o.d_model = std::atoll(argv[5]);
+        o.seq_len = std::atoll(argv[6]);
+        o.vocab = std::atoll(argv[7]);
+        o.batch_size = std::atoll(argv[8]);
+        o.learning_rate = std::strtod(argv[9], nullptr);
+        o.seed = seed;
+        headwise::Trainer t(o);
+        std::vector<double> curve;
+        double last_loss = 0.0;
+        for (long long done = 0; done < steps;) {
+          const long long k = std::min(every, steps - done);
+          last_loss = t.step(k).loss;
+          done += k;
+          curve.push_back(t.evaluate({}).accuracy);
+        }
+        const headwise::EvalResult e = t.evaluate({});
+        std::string ablations = "[";
+        for (long long off = 0; off < h; ++off) {
+          ablations += (off ? "," : "") + json_list(t.evaluate({off}).relation_accuracy);
+        }
+        ablations += "]";
+        headwise::ModelParams p = t.parameters();
+        long long count = 0;
+        for (const auto& tensor : headwise::tensors(p)) count += tensor.rows * tensor.cols;
+        std::printf(
+            "{\"task\":\"%s\",\"numHeads\":%lld,\"dModel\":%lld,\"seqLen\":%lld,\"vocab\":%lld,"
+            "\"batchSize\":%lld,\"learningRate\":%g,\"steps\":%lld,\"seed\":%lld,"
+            "\"parameters\":%lld,\"trainLoss\":%.6g,\"loss\":%.6g,\"accuracy\":%.6g,"
+            "\"relationAccuracy\":%s,\"headFocus\":%s,\"ablations\":%s,\"every\":%lld,"
+            "\"curve\":%s}\n",
+            argv[1], h, static_cast<long long>(t.config().d_model),
+            static_cast<long long>(t.config().seq_len), static_cast<long long>(t.config().vocab),
+            static_cast<long long>(t.config().batch_size), t.config().learning_rate, steps, seed,
+            count, last_loss, e.loss, e.accuracy, json_list(e.relation_accuracy).c_str(),
+            json_rows(e.head_focus).c_str(), ablations.c_str(), every, json_list(curve).c_str());
+        std::fflush(stdout);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "train_sweep: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
