@@ -318,6 +318,188 @@ declare namespace createHeadwise {
     maxDModel: number;
   }
 
+  // ---- training -------------------------------------------------------------------------------
+
+  /** One rule of a training task: the target at position i is the token at another position. */
+  interface TrainingRelation {
+    /** e.g. 'previous token'. */
+    name: string;
+    /** e.g. 'x[i-1]' (-1, no target, where that position does not exist). */
+    rule: string;
+    /** One sentence for the page. */
+    description: string;
+  }
+
+  /** The settings a task uses unless createTrainer overrides them (chosen by the sweep). */
+  interface TrainingDefaults {
+    numHeads: number;
+    dModel: number;
+    seqLen: number;
+    vocab: number;
+    learningRate: number;
+    batchSize: number;
+    /** The step budget the page trains for. */
+    steps: number;
+    /** Held-out sequences evaluate() uses. */
+    evalSize: number;
+  }
+
+  interface TrainingTask {
+    /** 'previous-and-first' or 'previous-and-two-back'. */
+    name: string;
+    /** e.g. 'Previous token and first token'. */
+    title: string;
+    /** The relations, in the order of targets' last axis and of relationAccuracy. */
+    relations: TrainingRelation[];
+    /** The default vocabulary size (= defaults.vocab). */
+    vocab: number;
+    /** Readable labels of the default vocabulary's tokens: 'A', 'B', ... */
+    tokenLabels: string[];
+    defaults: TrainingDefaults;
+  }
+
+  interface CreateTrainerOptions {
+    /** A name from trainingTasks(). */
+    task: string;
+    /** 1 .. dModel, dividing dModel. */
+    numHeads: number;
+    /** 1 .. 256. */
+    dModel: number;
+    /** np.random.seed(seed): 0 .. 4294967295. Same seed, same weights, batches and trajectory. */
+    seed: number;
+    /** Sequence length n: 3 .. 64. Default: the task's. */
+    seqLen?: number;
+    /** Vocabulary size V: 2 .. 256. Default: the task's. */
+    vocab?: number;
+    /** Adam's learning rate: > 0 and <= 1. Default: the task's. */
+    learningRate?: number;
+    /** Sequences per step: 1 .. 1024. Default: the task's. */
+    batchSize?: number;
+    /** Held-out sequences: 1 .. 4096. Default: the task's. */
+    evalSize?: number;
+  }
+
+  /** The resolved settings of a trainer. */
+  interface TrainerConfig {
+    task: string;
+    numHeads: number;
+    dModel: number;
+    /** dModel / numHeads. */
+    dHead: number;
+    seed: number;
+    seqLen: number;
+    vocab: number;
+    learningRate: number;
+    batchSize: number;
+    evalSize: number;
+    /** R, the number of relations. */
+    numRelations: number;
+    relations: TrainingRelation[];
+    tokenLabels: string[];
+  }
+
+  /** The model's parameters (or their gradients), row-major nested arrays. */
+  interface TrainerParameters {
+    /** (vocab, dModel). */
+    tokenEmbedding: Matrix;
+    /** (seqLen, dModel). */
+    positionEmbedding: Matrix;
+    /** (dModel, dModel) each, the lesson's convention: Q = z @ wq. */
+    wq: Matrix;
+    wk: Matrix;
+    wv: Matrix;
+    wo: Matrix;
+    /** (dModel, R * vocab). */
+    readout: Matrix;
+    /** (R * vocab). */
+    readoutBias: number[];
+  }
+
+  /** The same shapes, as inputs (typed-array rows allowed). */
+  interface TrainerParametersInput {
+    tokenEmbedding: MatrixInput;
+    positionEmbedding: MatrixInput;
+    wq: MatrixInput;
+    wk: MatrixInput;
+    wv: MatrixInput;
+    wo: MatrixInput;
+    readout: MatrixInput;
+    readoutBias: VectorInput;
+  }
+
+  interface StepResult {
+    /** Adam steps taken so far. */
+    step: number;
+    /** Mean cross-entropy of the last step's batch (before its update). */
+    loss: number;
+    /** Fraction of the last step's targets predicted right (before its update). */
+    accuracy: number;
+  }
+
+  interface GradientsOptions {
+    /** (B, n) token ids, 1 <= n <= seqLen. */
+    tokens: MatrixInput;
+    /** (B, n, R): each -1 (no target, ignored) or a token id. */
+    targets: readonly (readonly NumericRow[])[];
+  }
+
+  interface GradientsResult {
+    loss: number;
+    accuracy: number;
+    /** d loss / d parameter, for every parameter. */
+    gradients: TrainerParameters;
+  }
+
+  interface EvaluateOptions {
+    /** Heads to switch off (their block of concat zeroed before @ wo). Default none. */
+    ablate?: readonly number[];
+  }
+
+  interface EvaluateResult {
+    /** Held-out mean cross-entropy. */
+    loss: number;
+    /** Held-out accuracy over every counted target. */
+    accuracy: number;
+    /** Held-out accuracy per relation. */
+    relationAccuracy: number[];
+    /**
+     * [h][r]: the mean weight head h gives relation r's source position, over held-out
+     * (sequence, position) pairs where r is defined and no other relation reads the same position.
+     */
+    headFocus: Matrix;
+  }
+
+  interface TrainerParameterCount {
+    total: number;
+    tensors: { name: string; shape: number[]; numel: number }[];
+  }
+
+  /** A model in training. Call dispose() when done (it is also freed when collected). */
+  interface Trainer {
+    /** The resolved settings. */
+    readonly config: Readonly<TrainerConfig>;
+    /** A fresh copy of config. */
+    info(): TrainerConfig;
+    /** Runs k Adam steps (default 1; 1 .. 100000), each on a fresh random batch. */
+    step(k?: number): StepResult;
+    /** The current parameters. */
+    parameters(): TrainerParameters;
+    /** Loads parameters (checked first; Adam's state and the step count are kept). */
+    setParameters(parameters: TrainerParametersInput): void;
+    /** Loss and every parameter's gradient for one batch; changes nothing. */
+    gradients(options: GradientsOptions): GradientsResult;
+    /** Per-head attention weights [h][n][n] for one sequence of token ids. */
+    attention(options: { tokens: NumericRow }): MatrixStack;
+    /** Loss and accuracies on the held-out set with the listed heads switched off. */
+    evaluate(options?: EvaluateOptions): EvaluateResult;
+    /** The model's tensors and their sizes. */
+    parameterCount(): TrainerParameterCount;
+    /** Frees the trainer; every later call throws. Calling it twice is harmless. */
+    dispose(): void;
+    /** True after dispose(). */
+    readonly disposed: boolean;
+  }
+
   // ---- the API --------------------------------------------------------------------------------
 
   interface Headwise {
@@ -360,6 +542,15 @@ declare namespace createHeadwise {
 
     /** max |a - b| (NaN if any difference is NaN). */
     maxAbsDiff(options: MaxAbsDiffOptions): number;
+
+    /** The training tasks, their relations and default settings. */
+    trainingTasks(): TrainingTask[];
+
+    /** A model of the training section, its weights drawn from np.random.seed(seed). */
+    createTrainer(options: CreateTrainerOptions): Trainer;
+
+    /** Trainers alive in the module (for leak checks). */
+    trainerCount(): number;
 
     /** Memory use of the module (for leak checks). */
     heapStats(): HeapStats;

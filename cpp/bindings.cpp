@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <exception>
+#include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -382,6 +384,237 @@ val limits() {
   return out;
 }
 
+// ---- training ---------------------------------------------------------------------------------
+// Trainers live here, keyed by an id the JS wrapper holds; trainerDispose frees one. Everything
+// returned is a plain JS object with Float64Array copies, as for the other adapters.
+
+std::map<int, std::unique_ptr<headwise::Trainer>>& trainers() {
+  static std::map<int, std::unique_ptr<headwise::Trainer>> all;
+  return all;
+}
+
+headwise::Trainer& trainer_of(const val& o) {
+  const int id = o["id"].as<int>();
+  auto it = trainers().find(id);
+  if (it == trainers().end()) {
+    throw std::invalid_argument("this trainer has been disposed; create a new one");
+  }
+  return *it->second;
+}
+
+// {data: Float64Array of integers (checked by the wrapper), rows, cols} -> IntMatrix
+headwise::IntMatrix get_int_matrix(const val& m) {
+  const Matrix d = get_matrix(m);
+  return d.cast<std::int64_t>();
+}
+
+val relation_out(const headwise::Relation& r) {
+  val out = val::object();
+  out.set("name", r.name);
+  out.set("rule", r.rule);
+  out.set("description", r.description);
+  return out;
+}
+
+val strings_out(const std::vector<std::string>& items) {
+  val out = val::array();
+  for (const std::string& s : items) out.call<void>("push", s);
+  return out;
+}
+
+val training_tasks() {
+  return guarded([&] {
+    val tasks = val::array();
+    for (const headwise::TrainingTask& t : headwise::training_tasks()) {
+      val entry = val::object();
+      entry.set("name", t.name);
+      entry.set("title", t.title);
+      val relations = val::array();
+      for (const headwise::Relation& r : t.relations) relations.call<void>("push", relation_out(r));
+      entry.set("relations", relations);
+      entry.set("vocab", static_cast<double>(t.defaults.vocab));
+      entry.set("tokenLabels", strings_out(headwise::token_labels(t.defaults.vocab)));
+      val d = val::object();
+      d.set("numHeads", static_cast<double>(t.defaults.num_heads));
+      d.set("dModel", static_cast<double>(t.defaults.d_model));
+      d.set("seqLen", static_cast<double>(t.defaults.seq_len));
+      d.set("vocab", static_cast<double>(t.defaults.vocab));
+      d.set("learningRate", t.defaults.learning_rate);
+      d.set("batchSize", static_cast<double>(t.defaults.batch_size));
+      d.set("steps", static_cast<double>(t.defaults.steps));
+      d.set("evalSize", static_cast<double>(t.defaults.eval_size));
+      entry.set("defaults", d);
+      tasks.call<void>("push", entry);
+    }
+    val out = val::object();
+    out.set("tasks", tasks);
+    return out;
+  });
+}
+
+val trainer_config_out(const headwise::Trainer& t) {
+  const headwise::TrainerConfig& c = t.config();
+  val out = val::object();
+  out.set("task", c.task);
+  out.set("numHeads", static_cast<double>(c.num_heads));
+  out.set("dModel", static_cast<double>(c.d_model));
+  out.set("dHead", static_cast<double>(c.d_head));
+  out.set("seed", static_cast<double>(c.seed));
+  out.set("seqLen", static_cast<double>(c.seq_len));
+  out.set("vocab", static_cast<double>(c.vocab));
+  out.set("learningRate", c.learning_rate);
+  out.set("batchSize", static_cast<double>(c.batch_size));
+  out.set("evalSize", static_cast<double>(c.eval_size));
+  out.set("numRelations", static_cast<double>(c.num_relations));
+  out.set("relations", val::array());
+  for (const headwise::Relation& r : t.task().relations) {
+    out["relations"].call<void>("push", relation_out(r));
+  }
+  out.set("tokenLabels", strings_out(headwise::token_labels(c.vocab)));
+  return out;
+}
+
+val trainer_create(val o) {
+  return guarded([&] {
+    headwise::TrainerOptions opts;
+    opts.task = o["task"].as<std::string>();
+    opts.num_heads = get_int(o, "numHeads");
+    opts.d_model = get_int(o, "dModel");
+    opts.seed = get_int(o, "seed");
+    if (has(o, "seqLen")) opts.seq_len = get_int(o, "seqLen");
+    if (has(o, "vocab")) opts.vocab = get_int(o, "vocab");
+    if (has(o, "batchSize")) opts.batch_size = get_int(o, "batchSize");
+    if (has(o, "evalSize")) opts.eval_size = get_int(o, "evalSize");
+    if (has(o, "learningRate")) opts.learning_rate = o["learningRate"].as<double>();
+    static int next_id = 0;
+    auto trainer = std::make_unique<headwise::Trainer>(opts);
+    const int id = ++next_id;
+    val out = val::object();
+    out.set("id", id);
+    out.set("config", trainer_config_out(*trainer));
+    trainers()[id] = std::move(trainer);
+    return out;
+  });
+}
+
+val trainer_dispose(val o) {
+  return guarded([&] {
+    trainers().erase(o["id"].as<int>());
+    return val::object();
+  });
+}
+
+val trainer_step(val o) {
+  return guarded([&] {
+    const headwise::StepResult r = trainer_of(o).step(get_int(o, "steps"));
+    val out = val::object();
+    out.set("step", static_cast<double>(r.step));
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    return out;
+  });
+}
+
+val params_out(headwise::ModelParams p) {
+  val out = val::object();
+  for (const headwise::TensorRef& t : headwise::tensors(p)) {
+    val m = val::object();
+    m.set("data", f64_copy(t.data, static_cast<std::size_t>(t.rows * t.cols)));
+    m.set("rows", static_cast<double>(t.rows));
+    m.set("cols", static_cast<double>(t.cols));
+    out.set(t.name, m);
+  }
+  return out;
+}
+
+val trainer_parameters(val o) {
+  return guarded([&] { return params_out(trainer_of(o).parameters()); });
+}
+
+val trainer_set_parameters(val o) {
+  return guarded([&] {
+    headwise::ModelParams p;
+    const val in = o["parameters"];
+    p.token_embedding = get_matrix(in["tokenEmbedding"]);
+    p.position_embedding = get_matrix(in["positionEmbedding"]);
+    p.wq = get_matrix(in["wq"]);
+    p.wk = get_matrix(in["wk"]);
+    p.wv = get_matrix(in["wv"]);
+    p.wo = get_matrix(in["wo"]);
+    p.readout = get_matrix(in["readout"]);
+    p.readout_bias = get_vector(in["readoutBias"]);
+    trainer_of(o).set_parameters(std::move(p));
+    return val::object();
+  });
+}
+
+val trainer_gradients(val o) {
+  return guarded([&] {
+    const headwise::GradientResult r =
+        trainer_of(o).gradients(get_int_matrix(o["tokens"]), get_int_matrix(o["targets"]));
+    val out = val::object();
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    out.set("gradients", params_out(r.grads));
+    return out;
+  });
+}
+
+val trainer_attention(val o) {
+  return guarded([&] {
+    const std::vector<Matrix> heads = trainer_of(o).attention(get_int_matrix(o["tokens"]));
+    val out = val::object();
+    out.set("weights", stack_out(heads));
+    return out;
+  });
+}
+
+val trainer_evaluate(val o) {
+  return guarded([&] {
+    std::vector<std::int64_t> ablate;
+    const val list = o["ablate"];
+    const int count = list["length"].as<int>();
+    for (int i = 0; i < count; ++i)
+      ablate.push_back(static_cast<std::int64_t>(list[i].as<double>()));
+    const headwise::EvalResult r = trainer_of(o).evaluate(ablate);
+    val out = val::object();
+    out.set("loss", r.loss);
+    out.set("accuracy", r.accuracy);
+    val rel = val::array();
+    for (double a : r.relation_accuracy) rel.call<void>("push", a);
+    out.set("relationAccuracy", rel);
+    out.set("headFocus", matrix_out(r.head_focus));
+    return out;
+  });
+}
+
+val trainer_parameter_count(val o) {
+  return guarded([&] {
+    const headwise::Trainer& t = trainer_of(o);
+    const auto shapes = headwise::param_shapes(t.config());
+    val tensors = val::array();
+    double total = 0;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      val entry = val::object();
+      entry.set("name", std::string(headwise::kParamNames[i]));
+      val shape = val::array();
+      shape.call<void>("push", static_cast<double>(shapes[i][0]));
+      if (i != 7) shape.call<void>("push", static_cast<double>(shapes[i][1]));
+      entry.set("shape", shape);
+      const double numel = static_cast<double>(shapes[i][0] * shapes[i][1]);
+      entry.set("numel", numel);
+      total += numel;
+      tensors.call<void>("push", entry);
+    }
+    val out = val::object();
+    out.set("total", total);
+    out.set("tensors", tensors);
+    return out;
+  });
+}
+
+val trainer_count() { return val(static_cast<double>(trainers().size())); }
+
 // ---- benchmark entry points (tests/bench) --------------------------------------------------
 // The forward alone, on inputs already in the WASM heap: no JS <-> WASM conversion is timed.
 // Not part of the public API; reached through the module object given to the factory.
@@ -442,6 +675,17 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_maxAbsDiff", &max_abs_diff);
   emscripten::function("_heapStats", &heap_stats);
   emscripten::function("_limits", &limits);
+  emscripten::function("_trainingTasks", &training_tasks);
+  emscripten::function("_trainerCreate", &trainer_create);
+  emscripten::function("_trainerDispose", &trainer_dispose);
+  emscripten::function("_trainerStep", &trainer_step);
+  emscripten::function("_trainerParameters", &trainer_parameters);
+  emscripten::function("_trainerSetParameters", &trainer_set_parameters);
+  emscripten::function("_trainerGradients", &trainer_gradients);
+  emscripten::function("_trainerAttention", &trainer_attention);
+  emscripten::function("_trainerEvaluate", &trainer_evaluate);
+  emscripten::function("_trainerParameterCount", &trainer_parameter_count);
+  emscripten::function("_trainerCount", &trainer_count);
   emscripten::function("_benchPrepare", &bench_prepare);
   emscripten::function("_benchRun", &bench_run);
 }

@@ -62,12 +62,17 @@ void matmul_forward(const Matrix& inp, const Matrix& weight, const Vector* bias,
 void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
                      Matrix& dweight, Vector* dbias) {
   // inp: (m, k), weight: (k, c), dout: (m, c)
-  // 1. dinp (m, k) += dout @ weight^T: weight's rows are the product's columns.
-  if (dinp != nullptr) *dinp += matmul_transposed(dout, weight);
+  // 1. dinp (m, k) += dout @ weight^T (weight^T, small, is made once)
+  if (dinp != nullptr) *dinp += matmul(dout, transposed(const_view(weight)));
   // 2. dweight (k, c) += inp^T @ dout
   dweight += matmul(transposed(const_view(inp)), dout);
   // 3. dbias (c) += column sums of dout
-  if (dbias != nullptr) *dbias += dout.colwise().sum().transpose();
+  //    (a plain loop in row order: Eigen's reductions sum in an order that depends on the SIMD
+  //    width, and the bits must not)
+  if (dbias != nullptr) {
+    for (Index i = 0; i < dout.rows(); ++i)
+      for (Index j = 0; j < dout.cols(); ++j) (*dbias)[j] += dout(i, j);
+  }
 }
 
 void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
@@ -119,13 +124,16 @@ CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& t
       for (Index j = 1; j < vocab; ++j)
         if (l[j] > l[argmax]) argmax = j;
       const double maxval = l[argmax];
-      // 2. softmax
-      double sum = 0.0;
-      for (Index j = 0; j < vocab; ++j) {
-        p[j] = exp_nonpositive(l[j] - maxval);
-        sum += p[j];
+      // 2. softmax: exp(l - max) a vector at a time (the core's exp), summed in order
+      Index j = 0;
+      for (; j + simd::kLanes <= vocab; j += simd::kLanes) {
+        simd::store(p + j, simd::exp_nonpositive(simd::load(l + j) - maxval));
       }
-      for (Index j = 0; j < vocab; ++j) p[j] /= sum;
+      for (; j < vocab; ++j) p[j] = exp_nonpositive(l[j] - maxval);
+      double sum = 0.0;
+      for (j = 0; j < vocab; ++j) sum += p[j];
+      const double inv_sum = 1.0 / sum;
+      for (j = 0; j < vocab; ++j) p[j] *= inv_sum;
       // 3. -log softmax at the target, as log(sum) - (l_t - max): no log of a tiny p_t.
       const std::int64_t t = targets(i, rel);
       if (t < 0) continue;

@@ -160,6 +160,64 @@ struct Scratch {
   double* data;
 };
 
+// Products whose B is small enough to stay in cache (the training model's: (B n, d) @ (d, d),
+// one head of a short sequence) skip the packing, whose copies and two allocations would cost
+// more than the arithmetic. The sums are the same, in the same order (see gemm.hpp).
+constexpr Index kDirectPanel = 32768;  // k * n doubles of B (256 KiB)
+constexpr Index kSmallProduct = 4096;  // m * n * k, for a @ b^T
+
+// c = a @ b without packing. Each c[i][j] is summed in increasing kk from 0 in a register
+// (four vectors of columns at a time, then one, then single columns); blocks of kKc are summed
+// apart and added in order, exactly like the micro-kernel.
+void direct_gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
+  constexpr Index kV = 4;
+  const Index k = a.cols, n = c.cols;
+  for (Index i = 0; i < c.rows; ++i) {
+    const double* ai = a.data + i * a.stride;
+    double* ci = c.data + i * c.stride;
+    for (Index pc = 0; pc < k; pc += kKc) {
+      const Index kend = std::min(k, pc + kKc);
+      Index j = 0;
+      for (; j + kV * kLanes <= n; j += kV * kLanes) {
+        VecD acc[kV] = {};
+        for (Index kk = pc; kk < kend; ++kk) {
+          const double* bk = b.data + kk * b.stride + j;
+          for (Index v = 0; v < kV; ++v) acc[v] = acc[v] + load(bk + v * kLanes) * ai[kk];
+        }
+        for (Index v = 0; v < kV; ++v) {
+          double* p = ci + j + v * kLanes;
+          store(p, pc == 0 ? acc[v] : load(p) + acc[v]);
+        }
+      }
+      for (; j + kLanes <= n; j += kLanes) {
+        VecD acc = {};
+        for (Index kk = pc; kk < kend; ++kk) acc = acc + load(b.data + kk * b.stride + j) * ai[kk];
+        store(ci + j, pc == 0 ? acc : load(ci + j) + acc);
+      }
+      for (; j < n; ++j) {
+        double acc = 0.0;
+        for (Index kk = pc; kk < kend; ++kk) acc = acc + b.data[kk * b.stride + j] * ai[kk];
+        ci[j] = pc == 0 ? acc : ci[j] + acc;
+      }
+    }
+  }
+}
+
+// c = a @ b^T for small products: c[i][j] = (0 + b[j][0] a[i][0]) + b[j][1] a[i][1] + ...
+// (k <= kKc, one block).
+void small_gemm_transposed(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
+  const Index k = a.cols;
+  for (Index i = 0; i < c.rows; ++i) {
+    const double* ai = a.data + i * a.stride;
+    for (Index j = 0; j < c.cols; ++j) {
+      const double* bj = b.data + j * b.stride;
+      double s = 0.0;
+      for (Index kk = 0; kk < k; ++kk) s = s + bj[kk] * ai[kk];
+      c.data[i * c.stride + j] = s;
+    }
+  }
+}
+
 }  // namespace
 
 bool all_finite(const double* p, Index n) {
@@ -206,6 +264,14 @@ void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c) 
   if (m == 0 || n == 0) return;
   if (k == 0) {
     for (Index i = 0; i < m; ++i) std::fill(c.data + i * c.stride, c.data + i * c.stride + n, 0.0);
+    return;
+  }
+  if (!transpose_b && k * n <= kDirectPanel) {
+    direct_gemm(a, b, c);
+    return;
+  }
+  if (transpose_b && k <= kKc && m * n * k <= kSmallProduct) {
+    small_gemm_transposed(a, b, c);
     return;
   }
   const Index nc_max = std::min(kNc, round_up(n, kNr));

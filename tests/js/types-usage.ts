@@ -93,8 +93,26 @@ export async function useEveryMethod(): Promise<number> {
   // @ts-expect-error the API has no delete()
   hw.delete();
 
+  // Training.
+  const task: createHeadwise.TrainingTask = hw.trainingTasks()[0];
+  const trainer = hw.createTrainer({ task: task.name, numHeads: task.defaults.numHeads,
+    dModel: task.defaults.dModel, seed: 0, learningRate: 0.01 });
+  const stepped: createHeadwise.StepResult = trainer.step(10);
+  const focus: number[][] = trainer.evaluate({ ablate: [0] }).headFocus;
+  const bias: number[] = trainer.parameters().readoutBias;
+  const grads = trainer.gradients({ tokens: [[0, 1, 2]], targets: [[[-1, 0], [0, 0], [1, 0]]] });
+  const heads: number[][][] = trainer.attention({ tokens: [0, 1, 2] });
+  const cfg: number = trainer.config.dHead + trainer.info().seqLen + trainer.parameterCount().total;
+  trainer.setParameters(trainer.parameters());
+  trainer.dispose();
+  // @ts-expect-error createTrainer needs a seed
+  hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8 });
+  // @ts-expect-error config is read-only
+  trainer.config.numHeads = 4;
+
   return w00 + dHead + seed + concat.length + headOutputs.length + (inProjBias?.length ?? 0) +
     averaged.length + perHead.length + (none === null ? 0 : 1) + (either ? 1 : 0) + out.length +
     kv.attnOutput.length + total + names.length + js + Number(same) + diff + heap + maxTokens +
-    version.length + wrong.length + missing;
+    version.length + wrong.length + missing + stepped.loss + focus.length + bias.length +
+    grads.loss + heads.length + cfg + task.tokenLabels.length;
 }

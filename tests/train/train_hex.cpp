@@ -4,8 +4,9 @@
 //
 //   train_hex <task> <num_heads> <d_model> <seed> <steps> [seq_len vocab batch_size lr]
 //
-// Output: one line per step "step <k> <loss bits> <accuracy bits>", then one line per tensor
-// "<name> <bits> <bits> ..." (row-major), every double as 16 hex digits.
+// Output: one line per tensor of the initial weights "init <name> <bits> <bits> ..." (row-major),
+// one line per step "step <k> <loss bits> <accuracy bits>", then one line per tensor of the
+// final weights "<name> <bits> <bits> ...", every double as 16 hex digits.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +49,14 @@ int main(int argc, char** argv) {
       o.learning_rate = std::strtod(argv[9], nullptr);
     }
     headwise::Trainer t(o);
+    headwise::ModelParams initial = t.parameters();
+    for (const headwise::TensorRef& tensor : headwise::tensors(initial)) {
+      std::printf("init %s", tensor.name);
+      for (headwise::Index i = 0; i < tensor.rows * tensor.cols; ++i) {
+        std::printf(" %s", hex(tensor.data[i]).c_str());
+      }
+      std::printf("\n");
+    }
     for (long long s = 0; s < steps; ++s) {
       const headwise::StepResult r = t.step(1);
       std::printf("step %lld %s %s\n", static_cast<long long>(r.step), hex(r.loss).c_str(),

@@ -1,0 +1,226 @@
+// The training API through the WASM module: the PyTorch fixtures (gradients within 1e-10 of
+// torch.autograd, 50 Adam steps within 1e-9 of torch.optim.Adam), NumPy's draws bit for bit,
+// the tasks, attention through the lesson's pipeline, ablation, parameter counts.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { assertNear, createHeadwise, loadFixture } from './helpers.mjs';
+
+const hw = await createHeadwise();
+
+const GRADIENT_TOL = 1e-10;
+const TRAJECTORY_TOL = 1e-9;
+const NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
+  'readoutBias'];
+
+function trainerFor(config) {
+  const { task, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate } = config;
+  return hw.createTrainer({
+    task, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate
+  });
+}
+
+function maxDiff(a, b) {
+  if (Array.isArray(a)) return Math.max(0, ...a.map((x, i) => maxDiff(x, b[i])));
+  if (typeof a === 'object') return Math.max(...NAMES.map((n) => maxDiff(a[n], b[n])));
+  return Math.abs(a - b);
+}
+
+// Every parameter (or gradient) tensor within tol, in the API's order of names.
+function assertParams(actual, expected, tol, what) {
+  assert.deepEqual(Object.keys(actual), NAMES, `${what}: names`);
+  for (const n of NAMES) assertNear(actual[n], expected[n], tol, `${what} ${n}`);
+}
+
+function label(c) {
+  return `${c.task}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
+}
+
+describe('trainingTasks', () => {
+  test('lists both tasks with their relations, labels and defaults', () => {
+    const tasks = hw.trainingTasks();
+    assert.deepEqual(tasks.map((t) => t.name), ['previous-and-first', 'previous-and-two-back']);
+    const [first, two] = tasks;
+    assert.deepEqual(first.relations.map((r) => [r.name, r.rule]),
+      [['previous token', 'x[i-1]'], ['first token', 'x[0]']]);
+    assert.deepEqual(two.relations.map((r) => r.rule), ['x[i-1]', 'x[i-2]']);
+    for (const t of tasks) {
+      assert.equal(typeof t.title, 'string');
+      assert.ok(t.relations.every((r) => r.description.length > 10));
+      assert.equal(t.vocab, t.defaults.vocab);
+      assert.equal(t.tokenLabels.length, t.vocab);
+      assert.equal(t.tokenLabels[0], 'A');
+      assert.deepEqual(Object.keys(t.defaults).sort(), ['batchSize', 'dModel', 'evalSize',
+        'learningRate', 'numHeads', 'seqLen', 'steps', 'vocab']);
+      // The defaults make a valid trainer.
+      const d = t.defaults;
+      const trainer = hw.createTrainer({ task: t.name, numHeads: d.numHeads, dModel: d.dModel,
+        seed: 0 });
+      assert.equal(trainer.config.seqLen, d.seqLen);
+      assert.equal(trainer.config.batchSize, d.batchSize);
+      assert.equal(trainer.config.learningRate, d.learningRate);
+      trainer.dispose();
+    }
+    // Fresh objects each call: changing one changes nothing for the next caller.
+    tasks[0].relations.length = 0;
+    assert.equal(hw.trainingTasks()[0].relations.length, 2);
+  });
+});
+
+describe('gradients against torch.autograd (train_gradients.json)', () => {
+  const { cases } = loadFixture('train_gradients.json');
+  test(`${cases.length} models: NumPy's initial draws bit for bit, gradients within ` +
+    `${GRADIENT_TOL}`, () => {
+    assert.ok(cases.length >= 6);
+    let worst = 0;
+    for (const c of cases) {
+      const t = trainerFor(c.config);
+      const what = label(c.config);
+      assertParams(t.parameters(), c.initial, 0, `${what} initial parameters`);
+      const r = t.gradients({ tokens: c.tokens, targets: c.targets });
+      assertNear(r.loss, c.loss, GRADIENT_TOL, `${what} loss`);
+      assert.equal(r.accuracy, c.accuracy, `${what} accuracy`);
+      assert.deepEqual(Object.keys(r.gradients), NAMES);
+      assertParams(r.gradients, c.gradients, GRADIENT_TOL, `${what} gradients`);
+      worst = Math.max(worst, maxDiff(r.gradients, c.gradients));
+      // gradients() changes nothing.
+      assertParams(t.parameters(), c.initial, 0, `${what} parameters after gradients()`);
+      t.dispose();
+    }
+    console.log(`gradients vs torch.autograd through WASM: max |difference| ${worst}`);
+  });
+});
+
+describe('50 Adam steps against torch.optim.Adam (train_trajectory.json)', () => {
+  const { cases } = loadFixture('train_trajectory.json');
+  for (const c of cases) {
+    test(label(c.config), () => {
+      const t = trainerFor(c.config);
+      assertParams(t.parameters(), c.initial, 0, 'initial parameters');
+      let worstLoss = 0;
+      for (let s = 0; s < c.steps; s++) {
+        const r = t.step(1);
+        assert.equal(r.step, s + 1);
+        assertNear(r.loss, c.losses[s], TRAJECTORY_TOL, `loss at step ${s + 1}`);
+        assert.equal(r.accuracy, c.accuracies[s], `accuracy at step ${s + 1}`);
+        worstLoss = Math.max(worstLoss, Math.abs(r.loss - c.losses[s]));
+      }
+      const final = t.parameters();
+      assertParams(final, c.final, TRAJECTORY_TOL, 'final parameters');
+      for (const e of c.evaluations) {
+        const r = t.evaluate({ ablate: e.ablate });
+        const what = `evaluate({ablate: [${e.ablate}]})`;
+        assertNear(r.loss, e.loss, TRAJECTORY_TOL, `${what} loss`);
+        assert.equal(r.accuracy, e.accuracy, `${what} accuracy`);
+        assert.deepEqual(r.relationAccuracy, e.relationAccuracy, `${what} relationAccuracy`);
+        assertNear(r.headFocus, e.headFocus, TRAJECTORY_TOL, `${what} headFocus`);
+      }
+      console.log(`${label(c.config)}: ${c.steps} steps, max |loss difference| ${worstLoss}, ` +
+        `final weights ${maxDiff(final, c.final)}`);
+
+      // The final weights loaded into a fresh trainer give the same evaluation.
+      const fresh = trainerFor(c.config);
+      fresh.setParameters(c.final);
+      assertParams(fresh.parameters(), c.final, 0, 'setParameters round trip');
+      const e = c.evaluations[0];
+      assertNear(fresh.evaluate().loss, e.loss, TRAJECTORY_TOL, 'evaluate after setParameters');
+      fresh.dispose();
+      t.dispose();
+    });
+  }
+});
+
+describe('a trainer', () => {
+  test('steps deterministically: same seed, same trajectory, however the steps are grouped',
+    () => {
+      const opts = { task: 'previous-and-two-back', numHeads: 2, dModel: 8, seed: 5 };
+      const a = hw.createTrainer(opts);
+      const b = hw.createTrainer(opts);
+      const c = hw.createTrainer({ ...opts, seed: 6 });
+      const ra = a.step(10);
+      b.step(3);
+      const rb = b.step(7);
+      assert.deepEqual(ra, rb);
+      assert.equal(ra.step, 10);
+      assertParams(a.parameters(), b.parameters(), 0, 'same seed');
+      assert.notDeepEqual(c.parameters().wq, a.parameters().wq);
+      assert.ok(ra.loss > 0 && ra.accuracy >= 0 && ra.accuracy <= 1);
+      assert.equal(a.step().step, 11, 'step() is one step');
+      [a, b, c].forEach((t) => t.dispose());
+    });
+
+  test('attention is the lesson\'s multiHeadAttention (causal) on the embedded tokens', () => {
+    const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 4, dModel: 8, seed: 1 });
+    t.step(20);
+    const tokens = [3, 1, 4, 1, 5, 9];
+    const heads = t.attention({ tokens });
+    assert.equal(heads.length, 4);
+    const p = t.parameters();
+    const x = tokens.map((tok, i) => p.tokenEmbedding[tok].map((v, j) => v +
+      p.positionEmbedding[i][j]));
+    const lesson = hw.multiHeadAttention({ x, wq: p.wq, wk: p.wk, wv: p.wv, wo: p.wo,
+      numHeads: 4, causal: true });
+    assertNear(heads, lesson.headWeights, 0, 'trainer attention vs multiHeadAttention');
+    for (const w of heads) {
+      assert.equal(w.length, 6);
+      w.forEach((row, i) => {
+        assert.ok(Math.abs(row.reduce((s, v) => s + v, 0) - 1) < 1e-12);
+        row.forEach((v, j) => { if (j > i) assert.equal(v, 0); });
+      });
+    }
+    t.dispose();
+  });
+
+  test('evaluate: ablation changes accuracy, not attention; headFocus is [h][r]', () => {
+    const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 });
+    t.step(400);
+    const all = t.evaluate();
+    assert.equal(all.relationAccuracy.length, 2);
+    assert.equal(all.headFocus.length, 2);
+    assert.equal(all.headFocus[0].length, 2);
+    // Trained: each relation is served by one head that puts >= 0.9 of its weight there, and
+    // switching that head off breaks that relation while the other stays nearly intact.
+    assert.ok(all.accuracy > 0.99, `accuracy ${all.accuracy}`);
+    for (let r = 0; r < 2; r++) {
+      const h = all.headFocus[0][r] > all.headFocus[1][r] ? 0 : 1;
+      assert.ok(all.headFocus[h][r] >= 0.9, `head ${h} focus on relation ${r}`);
+      const off = t.evaluate({ ablate: [h] });
+      assert.deepEqual(off.headFocus, all.headFocus);
+      assert.ok(off.relationAccuracy[r] < 0.5, `relation ${r} without head ${h}`);
+      assert.ok(off.relationAccuracy[1 - r] > 0.95, `relation ${1 - r} without head ${h}`);
+    }
+    t.dispose();
+  });
+
+  test('parameterCount: the same for 1, 2 and 4 heads at the same dModel', () => {
+    const counts = [1, 2, 4].map((numHeads) => {
+      const t = hw.createTrainer({ task: 'previous-and-first', numHeads, dModel: 8, seed: 0 });
+      const c = t.parameterCount();
+      t.dispose();
+      return c;
+    });
+    assert.deepEqual(counts[0], counts[1]);
+    assert.deepEqual(counts[0], counts[2]);
+    const V = hw.trainingTasks()[0].defaults.vocab;
+    const n = hw.trainingTasks()[0].defaults.seqLen;
+    assert.deepEqual(counts[0].tensors.map((x) => [x.name, x.shape]), [
+      ['tokenEmbedding', [V, 8]], ['positionEmbedding', [n, 8]], ['wq', [8, 8]], ['wk', [8, 8]],
+      ['wv', [8, 8]], ['wo', [8, 8]], ['readout', [8, 2 * V]], ['readoutBias', [2 * V]]]);
+    assert.equal(counts[0].total, V * 8 + n * 8 + 4 * 64 + 8 * 2 * V + 2 * V);
+  });
+
+  test('config and info() give the resolved settings', () => {
+    const t = hw.createTrainer({ task: 'previous-and-two-back', numHeads: 2, dModel: 12, seed: 9,
+      vocab: 26, seqLen: 10, batchSize: 8, learningRate: 0.02, evalSize: 16 });
+    assert.deepEqual(t.info(), {
+      task: 'previous-and-two-back', numHeads: 2, dModel: 12, dHead: 6, seed: 9, seqLen: 10,
+      vocab: 26, learningRate: 0.02, batchSize: 8, evalSize: 16, numRelations: 2,
+      relations: hw.trainingTasks()[1].relations,
+      tokenLabels: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')
+    });
+    assert.ok(Object.isFrozen(t.config));
+    assert.equal(t.disposed, false);
+    t.dispose();
+    assert.equal(t.disposed, true);
+  });
+});
