@@ -57,7 +57,7 @@ async function trainToVerdict(where) {
  * @param {string} relation
  */
 function follower(text, relation) {
-  const m = new RegExp(`head (\\d+) follows the ${relation}: (\\d\\.\\d\\d)`).exec(text);
+  const m = new RegExp(`head (\\d+) follows the (?:token )?${relation}: (\\d\\.\\d\\d)`).exec(text);
   return m ? { head: Number(m[1]), focus: Number(m[2]) } : null;
 }
 
@@ -96,6 +96,29 @@ describe('training section', () => {
       // Same parameter count for every model, said in the summary.
       assert.match(result.verdict, /Same \d+ parameters each/);
 
+      // The challenge's discussion quotes this default run (seed 1): its numbers are the page's.
+      const facts = Object.fromEntries(await page.$$eval('[data-train-fact]', (els) => els.map((e) => [e.getAttribute('data-train-fact'), e.textContent])));
+      const one = result.models.find((m) => m.heads === 1).verdict;
+      const two = result.models.find((m) => m.heads === 2).verdict;
+      const grab = (text, re) => {
+        const m = re.exec(text);
+        assert.ok(m, `${re} in ${text}`);
+        return m[1];
+      };
+      const [rel0, rel1] = names;
+      assert.deepEqual(facts, {
+        params: grab(result.verdict, /Same (\d+) parameters each/),
+        'acc-1': grab(result.verdict, /accuracy: 1 head (\d\.\d{3})/),
+        'focus-1-0': grab(result.verdict, new RegExp(`1 head: [^\\n]*?${rel0} (\\d\\.\\d\\d)`)),
+        'focus-1-1': grab(result.verdict, new RegExp(`1 head: [^\\n]*?${rel1} (\\d\\.\\d\\d)`)),
+        'rel-1-0': grab(one, new RegExp(`\\(${rel0} (\\d\\.\\d{3})`)),
+        'acc-2': grab(result.verdict, /2 heads (\d\.\d{3})/),
+        'focus-2-0': claims[0].focus.toFixed(2),
+        'focus-2-1': claims[1].focus.toFixed(2),
+        'off-2-0': grab(two, new RegExp(`drops the ${rel0} to (\\d\\.\\d{3})`)),
+        'off-2-1': grab(two, new RegExp(`drops the ${rel1} to (\\d\\.\\d{3})`)),
+      });
+
       // The Python block's printout appears and agrees with the section's verdict.
       const out = await page.textContent('[data-testid="python-train-output"]');
       const block2 = out.split(/\n(?=\d+ heads?, )/).find((b) => b.startsWith('2 heads, '));
@@ -125,7 +148,7 @@ describe('training section', () => {
         assert.ok(off[other] > allOn[other] - 0.1, `${other}: ${allOn[other]} -> ${off[other]} with head ${head} off`);
         // The same numbers as the verdict's own ablation line for that head.
         const modelVerdict = await model.locator('[data-testid="train-model-verdict"]').textContent();
-        assert.match(modelVerdict, new RegExp(`head ${head} off drops the ${served} to ${off[served].toFixed(3)}`));
+        assert.match(modelVerdict, new RegExp(`head ${head} off drops the (?:token )?${served} to ${off[served].toFixed(3)}`));
         await box.check();
         await page.waitForFunction((el) => /^All heads on/.test(el.textContent), await ablation.elementHandle());
         assert.deepEqual(accuracies(await ablation.textContent()), allOn);

@@ -15,7 +15,7 @@ import { numberField, parseNumberField, reflectNumber, showError } from '../less
 import { Curves } from './curves.js';
 import { HeadTable } from './tables.js';
 import { measure, sessionFor, sourceOf } from './session.js';
-import { a3, headsWord, modelVerdict, summary } from './verdict.js';
+import { a3, headsWord, modelVerdict, relationPhrase, summary } from './verdict.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./session.js').TrainSession} TrainSession */
@@ -154,9 +154,9 @@ class HwTrain extends HwElement {
     this.dark = dark;
     const models = session.models;
     const series = models.map((m, i) => ({ label: headsWord(m.numHeads), cls: SERIES[i] }));
-    const rules = st.relations.map((r) => `${r.name} ${r.rule}`).join(' and ');
+    const rules = st.relations.map((r) => `${relationPhrase(r)} (${r.rule})`).join(' and ');
     replace(this.about, [
-      `${st.title}: at every position i the model predicts two tokens, the ${rules}. `,
+      `${st.title}: at every position i the model predicts ${st.relations.length} tokens, ${rules}. `,
       `Sequences of ${st.seqLen} tokens from ${st.vocab} letters; d_model ${st.dModel}; `,
       `Adam, learning rate ${st.learningRate}, batches of ${st.batchSize}, ${st.steps} steps. `,
       'All models start from the same weights (np.random.seed) and see the same batches; only the split into heads differs.',
@@ -205,7 +205,7 @@ class HwTrain extends HwElement {
     this.modelsBox.insertBefore(h('p', { class: 'hw-hint hw-train-probe' }, [
       `Each table is one head's attention on the probe sequence ${probeText}: row i is position i, each row adds up to 1 (a position sees only itself and earlier ones). `,
       'The answers are outlined: ',
-      ...st.relations.flatMap((r, k) => [k ? (k === st.relations.length - 1 ? ' and ' : ', ') : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `the ${r.name} (${r.rule})` })]),
+      ...st.relations.flatMap((r, k) => [k ? (k === st.relations.length - 1 ? ' and ' : ', ') : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${relationPhrase(r)} (${r.rule})` })]),
       '. Switch a head off to see what the model loses without it (while paused, or after training).',
     ]), this.modelsBox.firstChild);
   }

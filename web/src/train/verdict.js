@@ -20,6 +20,14 @@ import { pyFixed } from './python.js';
  */
 
 /**
+ * A relation as a sentence names it: "the previous token", "the token two back".
+ * @param {Relation} r
+ */
+export function relationPhrase(r) {
+  return /\btoken$/.test(r.name) ? `the ${r.name}` : `the token ${r.name}`;
+}
+
+/**
  * @param {number} h
  */
 export function headsWord(h) {
@@ -85,18 +93,18 @@ export function modelVerdict(relations, numHeads, evaluation, ablations) {
     return {
       headline,
       heads: one
-        ? `Its one head follows the ${relations[one.relation].name} (${w2(one.focus)}); the weight left for the rest: ${split}.`
+        ? `Its one head follows ${relationPhrase(relations[one.relation])} (${w2(one.focus)}); its weight on each: ${split}.`
         : `Its one head splits its weight between the positions it needs: ${split}.`,
       ablation: '',
       specialised: false,
     };
   }
   const heads = list.map((a) => (a.follows
-    ? `head ${a.head} follows the ${relations[a.relation].name}: ${w2(a.focus)}`
-    : `no head settles on the ${relations[a.relation].name} (at most ${w2(a.focus)}, head ${a.head})`)).join('; ');
+    ? `head ${a.head} follows ${relationPhrase(relations[a.relation])}: ${w2(a.focus)}`
+    : `no head settles on ${relationPhrase(relations[a.relation])} (at most ${w2(a.focus)}, head ${a.head})`)).join('; ');
   const ablation = list.filter((a) => a.follows).map((a) => {
     const others = relations.length > 1 && a.othersAfter !== null ? `, the other relation's stays at ${a3(a.othersAfter)}` : '';
-    return `switching head ${a.head} off drops the ${relations[a.relation].name} to ${a3(/** @type {number} */ (a.drop))}${others}`;
+    return `switching head ${a.head} off drops ${relationPhrase(relations[a.relation])} to ${a3(/** @type {number} */ (a.drop))}${others}`;
   }).join('; ');
   return {
     headline,
