@@ -108,7 +108,8 @@ export class PageLog {
    */
   outsideRequests(origin) {
     return this.requests.filter((u) => {
-      if (u.startsWith('file://')) return false;
+      // blob: URLs are made by the page from its own memory (its Worker): no network involved.
+      if (u.startsWith('file://') || u.startsWith('blob:')) return false;
       return !(origin && u.startsWith('http') && new URL(u).origin === origin);
     });
   }

@@ -6,7 +6,7 @@
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
-import { cellColors, prefersDark, weightPixels } from '../shared/color.js';
+import { cellColors, colourRows, prefersDark } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -216,8 +216,9 @@ class HwHeadWeights extends HwElement {
   }
 
   /**
-   * Colour the heatmaps' pixels in slices of about 8 ms, one task each, until all are drawn
-   * (or a newer draw replaced them).
+   * Colour the heatmaps' pixels a few rows at a time, one short task each (about 6 ms), until
+   * all are drawn or a newer draw replaced them: a big run's heatmaps fill in one after another
+   * instead of blocking the page. data-drawing is set meanwhile.
    * @param {any[]} entries
    */
   paintBases(entries) {
@@ -226,9 +227,40 @@ class HwHeadWeights extends HwElement {
       const t0 = performance.now();
       for (const entry of entries) {
         if (entry.base) continue;
-        entry.base = weightPixels(entry.weights, entry.dark) || true;
-        this.paint(entry);
-        if (performance.now() - t0 > 8) {
+        const n = entry.weights.length;
+        if (!entry.job) {
+          const canvas = document.createElement('canvas');
+          canvas.width = n;
+          canvas.height = n;
+          const ctx = canvas.getContext('2d');
+          if (!ctx) {
+            entry.base = true;
+            continue;
+          }
+          /** @type {any} */
+          const typed = entry.weights.typed;
+          // Row-major source: the run's flat data when it came from the Worker, else the rows.
+          const flat = typed || { data: null, offset: 0 };
+          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0, flat };
+        }
+        const job = entry.job;
+        while (job.row < n) {
+          const to = Math.min(n, job.row + 16);
+          if (job.flat.data) {
+            colourRows(job.img, job.flat.data, job.flat.offset, n, job.row, to, entry.dark);
+          } else {
+            for (let i = job.row; i < to; i += 1) colourRows(job.img, entry.weights[i], -i * n, n, i, i + 1, entry.dark);
+          }
+          job.row = to;
+          if (performance.now() - t0 > 6) break;
+        }
+        if (job.row >= n) {
+          job.ctx.putImageData(job.img, 0, 0);
+          entry.base = job.canvas;
+          entry.job = null;
+          this.paint(entry);
+        }
+        if (performance.now() - t0 > 6) {
           this.toggleAttribute('data-drawing', true);
           setTimeout(step, 0);
           return;

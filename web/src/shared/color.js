@@ -86,9 +86,6 @@ export function cellColors(t, dark) {
  */
 export function weightPixels(weights, dark) {
   const n = weights.length;
-  /** @type {any} */
-  const typed = /** @type {any} */ (weights).typed;
-  if (typed) return weightPixelsFlat(typed.data, typed.offset, n, dark);
   const canvas = document.createElement('canvas');
   canvas.width = n;
   canvas.height = n;
@@ -107,25 +104,32 @@ export function weightPixels(weights, dark) {
 }
 
 /**
- * weightPixels from row-major data: data[offset + i * n + j] is weight (i, j).
- * @param {Float64Array} data
+ * Colour rows [from, to) of an n × n heatmap into img (ImageData n × n) from row-major data:
+ * data[offset + i * n + j] is weight (i, j). The same colours as rampRGB, without allocating.
+ * @param {ImageData} img
+ * @param {ArrayLike<number>} data
  * @param {number} offset
  * @param {number} n
+ * @param {number} from
+ * @param {number} to
  * @param {boolean} dark
- * @returns {HTMLCanvasElement|null}
  */
-export function weightPixelsFlat(data, offset, n, dark) {
-  const canvas = document.createElement('canvas');
-  canvas.width = n;
-  canvas.height = n;
-  const ctx = canvas.getContext('2d');
-  if (!ctx) return null;
-  const img = ctx.createImageData(n, n);
+export function colourRows(img, data, offset, n, from, to, dark) {
+  const stops = dark ? BLUES_DARK : BLUES;
+  const last = stops.length - 1;
   const px = img.data;
-  for (let k = 0; k < n * n; k += 1) {
-    const [r, g, b] = rampRGB(data[offset + k], dark);
-    px[4 * k] = r; px[4 * k + 1] = g; px[4 * k + 2] = b; px[4 * k + 3] = 255;
+  for (let k = from * n; k < to * n; k += 1) {
+    const t = data[offset + k];
+    const x = t >= 0 ? (t <= 1 ? t : 1) : 0;  // NaN -> 0, as rampRGB
+    const pos = x * last;
+    const i = Math.min(last - 1, Math.floor(pos));
+    const f = pos - i;
+    const a = stops[i];
+    const b = stops[i + 1];
+    const p = 4 * k;
+    px[p] = Math.round(a[0] + (b[0] - a[0]) * f);
+    px[p + 1] = Math.round(a[1] + (b[1] - a[1]) * f);
+    px[p + 2] = Math.round(a[2] + (b[2] - a[2]) * f);
+    px[p + 3] = 255;
   }
-  ctx.putImageData(img, 0, 0);
-  return canvas;
 }

@@ -162,7 +162,7 @@ function workerMain(scope, tasksOf) {
  */
 function lazyRows(data, offset, rows, cols) {
   const out = new Array(rows);
-  // Where the rows come from, for code that can read the flat data directly (weightPixels).
+  // Where the rows come from, for code that can read the flat data directly (the heatmaps).
   Object.defineProperty(out, 'typed', { value: { data, offset, rows, cols }, enumerable: false });
   for (let i = 0; i < rows; i += 1) {
     Object.defineProperty(out, i, {
@@ -264,6 +264,8 @@ export class Compute {
     /** Settles once the mode is known. */
     this.ready = new Promise((resolve) => { this._settle = resolve; });
     this._started = false;
+    /** How many times the Worker was replaced (after abandoning a long computation). */
+    this.restarts = 0;
   }
 
   /** The main thread's module instance (one per page), for cheap calls. */
@@ -287,7 +289,8 @@ export class Compute {
     } else if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') {
       this._useMain('this browser cannot start a Worker here');
     } else {
-      this._startWorker();
+      // In a task of its own: making the Worker's source and starting it takes a while.
+      setTimeout(() => this._startWorker(), 0);
     }
     return this.ready;
   }
@@ -374,6 +377,7 @@ export class Compute {
   /** A fresh Worker from the same source (after abandoning a long computation). */
   _restart() {
     if (!this._source) return;
+    this.restarts += 1;
     const url = URL.createObjectURL(new Blob([this._source], { type: 'text/javascript' }));
     const worker = new Worker(url);
     worker.onmessage = (event) => {

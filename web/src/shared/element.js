@@ -15,7 +15,10 @@ export class HwElement extends HTMLElement {
     /** @type {Store|null} */
     this._store = null;
     this._built = false;
-    this._onChange = () => this.refresh();
+    this._onChange = () => {
+      if (this._store && this._store.deferRender) deferRefresh(this);
+      else this.refresh();
+    };
     /** @type {HTMLElement|null} */
     this._status = null;
     /** @type {string[]} the store's computations this widget draws (see Store.computed) */
@@ -127,6 +130,41 @@ export class HwElement extends HTMLElement {
    * @param {Store} _store
    */
   update(_store) {}
+}
+
+// A big result arrives (Store.deferRender): widgets redraw one after another, in slices of about
+// 8 ms per task, so that the page stays responsive while they draw.
+/** @type {Set<HwElement>} */
+const pending = new Set();
+let draining = false;
+const channel = typeof MessageChannel === 'function' ? new MessageChannel() : null;
+
+function drain() {
+  const t0 = performance.now();
+  for (const el of pending) {
+    pending.delete(el);
+    if (el.isConnected) el.refresh();
+    if (performance.now() - t0 > 8 && pending.size > 0) {
+      nextSlice();
+      return;
+    }
+  }
+  draining = false;
+}
+
+function nextSlice() {
+  if (channel) channel.port2.postMessage(0);
+  else setTimeout(drain, 0);
+}
+if (channel) channel.port1.onmessage = drain;
+
+/** @param {HwElement} el */
+function deferRefresh(el) {
+  pending.add(el);
+  if (!draining) {
+    draining = true;
+    nextSlice();
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // for the store's "change" event. Changes are applied at once; listeners are notified once per
 // animation frame, so a burst of input events costs one recompute.
 
-import { controlFor, messageOf } from './errors.js';
+import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
 import { installTasks } from './compute-tasks.js';
 
@@ -197,6 +197,8 @@ export class Store extends EventTarget {
     /** @type {Record<string, Slot>} */
     this._slots = {};
     this._busyTimer = 0;
+    /** True while listeners are told about a computation that arrived (they may redraw later). */
+    this.deferRender = false;
     /** @type {Record<string, Function>|null} */
     this._tasks = null;
     /** @type {State} */
@@ -356,7 +358,13 @@ export class Store extends EventTarget {
       if (slot.key !== key) return;
       slot.pending = false;
       slot.result = result;
-      this.notify();
+      // A big result: widgets redraw one after another (element.js), not all in this task.
+      this.deferRender = true;
+      try {
+        this.notify();
+      } finally {
+        this.deferRender = false;
+      }
     };
     this.compute.start().then(() => {
       const why = refuse ? refuse() : null;
@@ -459,7 +467,11 @@ export class Store extends EventTarget {
     const main = this.experiment();
     const last = this._lastSeeds || null;
     if (main.pending) return { state: 'waiting', lastGood: last };
-    if (!main.result && main.errorFor !== 'num-heads' && main.errorFor !== 'seed') return { state: 'blocked', error: main.error || '', lastGood: last };
+    // Refused for its seed or head count alone, the main experiment says nothing against the
+    // tokens and d_model that exercise 1 reuses; refused for anything else, exercise 1 waits.
+    if (!main.result && (!main.error || controlsNamed(main.error).some((c) => c !== 'num-heads' && c !== 'seed'))) {
+      return { state: 'blocked', error: main.error || '', lastGood: last };
+    }
     const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal]);
     const n = Number(s.tokens);
     const d = Number(s.dModel);
@@ -535,7 +547,13 @@ let defaultStore = null;
 export function getStore() {
   if (!defaultStore) {
     defaultStore = new Store({ syncHash: !document.documentElement.hasAttribute('data-hw-no-hash') });
-    defaultStore.init();
+    const store = defaultStore;
+    // The lesson page starts its Worker once it is idle, so that a first big setting does not
+    // wait for it. (Embeds start theirs on first need: a host's CSP may forbid workers.)
+    store.init().then(() => {
+      const idle = /** @type {any} */ (globalThis).requestIdleCallback || ((/** @type {() => void} */ f) => setTimeout(f, 500));
+      idle(() => store.compute.start(), { timeout: 3000 });
+    });
   }
   return defaultStore;
 }

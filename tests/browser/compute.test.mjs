@@ -1,0 +1,200 @@
+// web/src/shared/compute.js, the one mechanism for heavy work, on its own: bundled here from the
+// source with a stand-in module (a few stateless and stateful methods whose behaviour the tests
+// can see), in a page served over http. Latest wins (AbortError, queued runs never start, a
+// long superseded run is abandoned by restarting the Worker), create()/call()/dispose(), errors
+// crossing intact, and the same API on the main thread when no Worker may start.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { ROOT, launch } from './helpers.mjs';
+import { after, before } from 'node:test';
+
+// The stand-in module: what the Worker evaluates (as createHeadwise.moduleSource() would give).
+const FAKE_MODULE = `var createHeadwise = function () {
+  var started = 0;
+  return Promise.resolve({
+    version: 'stand-in',
+    // Busy for o.ms milliseconds (a long computation), then says so.
+    spin: function (o) { var t = Date.now(); while (Date.now() - t < o.ms) {} return { ms: o.ms }; },
+    // Counts its calls: how many runs really started in this module instance.
+    bump: function () { started += 1; return started; },
+    started: function () { return started; },
+    fail: function () { throw new Error('fail: the stand-in refuses, as asked'); },
+    // A matrix result in the module's shape: nested (enumerable) and typed (not).
+    matrix: function (o) {
+      var data = new Float64Array(o.rows * o.cols);
+      for (var k = 0; k < data.length; k++) data[k] = k;
+      var out = { rows: o.rows };
+      Object.defineProperty(out, 'typed', { value: { m: { data: data, rows: o.rows, cols: o.cols } } });
+      Object.defineProperty(out, 'm', { enumerable: true, get: function () { throw new Error('the nested form was built in the Worker'); } });
+      return out;
+    },
+    // A stateful object, as createTrainer will be.
+    createCounter: function (o) {
+      var n = o.start;
+      return { add: function (k) { n += k; return n; }, value: function () { return n; }, dispose: function () { n = NaN; } };
+    }
+  });
+};`;
+
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compute</title></head>
+<body><script src="/stand-in.js"></script><script src="/compute.js"></script></body></html>`;
+
+let bundle;
+let server;
+let origin;
+let browser;
+
+before(async () => {
+  const out = await build({
+    entryPoints: [join(ROOT, 'web', 'src', 'shared', 'compute.js')],
+    bundle: true, format: 'iife', globalName: 'HeadwiseCompute', write: false, minify: true, target: ['es2020'],
+  });
+  bundle = out.outputFiles[0].text;
+  const standIn = `${FAKE_MODULE}\ncreateHeadwise.moduleSource = function () { return ${JSON.stringify(FAKE_MODULE)}; };`;
+  server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const body = { '/': PAGE, '/nocsp.html': PAGE, '/csp.html': PAGE, '/compute.js': bundle, '/stand-in.js': standIn }[path];
+    if (!body) return res.writeHead(404).end();
+    const headers = { 'Content-Type': path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' };
+    // A host that forbids workers: no worker-src, so script-src ('self') applies to blob: workers.
+    if (path === '/csp.html') headers['Content-Security-Policy'] = "default-src 'self'; script-src 'self'";
+    res.writeHead(200, headers).end(body);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+/** A fresh page with a Compute on the stand-in module: window.compute. */
+async function open(path = '/', options = '{}') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(origin + path);
+  await page.evaluate(`window.compute = new HeadwiseCompute.Compute(${options}); window.compute.start()`);
+  return { context, page, errors };
+}
+
+describe('Compute (web/src/shared/compute.js)', () => {
+  for (const worker of [true, false]) {
+    const where = worker ? 'in the Worker' : 'on the main thread';
+    test(`runs module methods ${where}; errors cross with their message; a newer run supersedes a queued one`, async () => {
+      const { context, page, errors } = await open('/', `{worker: ${worker}}`);
+      try {
+        const r = await page.evaluate(async () => {
+          const c = window.compute;
+          await c.ready;
+          const out = { mode: c.mode, reason: c.reason };
+          out.spin = await c.run('spin', { ms: 1 });
+          out.fail = await c.run('fail', {}).then(() => 'resolved', (e) => `${e.name}: ${e.message}`);
+          out.unknown = await c.run('nope', {}).then(() => 'resolved', (e) => e.message);
+          // A long run, then two runs with one key: the first of them is superseded while queued.
+          const long = c.run('spin', { ms: 300 }, { key: 'long' });
+          const first = c.run('bump', {}, { key: 'k' }).then(() => 'resolved', (e) => e.name);
+          const second = c.run('bump', {}, { key: 'k' });
+          out.long = await long;
+          out.first = await first;
+          out.second = await second;
+          out.started = await c.run('started', {});
+          return out;
+        });
+        assert.equal(r.mode, worker ? 'worker' : 'main');
+        if (!worker) assert.match(r.reason, /asked for no Worker/);
+        assert.deepEqual(r.spin, { ms: 1 });
+        assert.equal(r.fail, 'Error: fail: the stand-in refuses, as asked');
+        assert.equal(r.unknown, 'compute.run: "nope" is not a method of the module');
+        assert.deepEqual(r.long, { ms: 300 });
+        assert.equal(r.first, 'AbortError');
+        assert.equal(r.second, 1, 'the superseded run never started');
+        assert.equal(r.started, 1);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+
+    test(`create(): a stateful object lives ${where}, called in order, disposed`, async () => {
+      const { context, page, errors } = await open('/', `{worker: ${worker}}`);
+      try {
+        const r = await page.evaluate(async () => {
+          const c = window.compute;
+          const counter = await c.create('createCounter', { start: 10 });
+          const other = await c.create('createCounter', { start: 0 });
+          const adds = await Promise.all([counter.call('add', 1), counter.call('add', 2), other.call('add', 5)]);
+          const value = await counter.call('value');
+          await counter.dispose();
+          const afterDispose = await counter.call('value').then(() => 'resolved', (e) => e.message);
+          const missing = await other.call('nope').then(() => 'resolved', (e) => e.message);
+          const badFactory = await c.create('nope', {}).then(() => 'resolved', (e) => e.message);
+          return { adds, value, afterDispose, missing, badFactory, otherValue: await other.call('value') };
+        });
+        assert.deepEqual(r.adds, [11, 13, 5]);
+        assert.equal(r.value, 13);
+        assert.equal(r.afterDispose, 'this object has been disposed');
+        assert.equal(r.missing, '"nope" is not a method of this object');
+        assert.equal(r.badFactory, 'compute.create: "nope" is not a method of the module');
+        assert.equal(r.otherValue, 5);
+        assert.deepEqual(errors, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('a long run that is superseded is abandoned: the Worker restarts and the newer run answers', async () => {
+    const { context, page, errors } = await open();
+    try {
+      const r = await page.evaluate(async () => {
+        const c = window.compute;
+        await c.ready;
+        const old = c.run('spin', { ms: 60000 }, { key: 'main', cost: 60000 }).then(() => 'resolved', (e) => e.name);
+        await new Promise((res) => setTimeout(res, 200));  // it is running now
+        const newer = await c.run('spin', { ms: 1 }, { key: 'main', cost: 1 });
+        return { old: await old, newer, restarts: c.restarts, mode: c.mode };
+      });
+      // Had the Worker not been restarted, the newer run would wait a minute (the test's timeout).
+      assert.deepEqual(r, { old: 'AbortError', newer: { ms: 1 }, restarts: 1, mode: 'worker' });
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('matrices cross as transferred typed arrays; nested rows are made only when read', async () => {
+    const { context, page } = await open();
+    try {
+      const r = await page.evaluate(async () => {
+        const m = await window.compute.run('matrix', { rows: 3, cols: 4 });
+        return { rows: m.rows, typed: Array.from(m.typed.m.data), isF64: m.typed.m.data instanceof Float64Array, row2: m.m[2], keys: Object.keys(m) };
+      });
+      assert.deepEqual(r, { rows: 3, typed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], isF64: true, row2: [8, 9, 10, 11], keys: ['rows', 'm'] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('under a CSP that forbids blob: workers it falls back to the main thread and says why', async () => {
+    const { context, page } = await open('/csp.html');
+    try {
+      const r = await page.evaluate(async () => {
+        const c = window.compute;
+        await c.ready;
+        return { mode: c.mode, reason: c.reason, counter: await (await c.create('createCounter', { start: 1 })).call('add', 1) };
+      });
+      assert.equal(r.mode, 'main');
+      assert.match(r.reason, /worker-src blob:/);
+      assert.equal(r.counter, 2);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// The lesson page on a host whose Content-Security-Policy forbids workers (no worker-src blob:):
+// it still works, computing on the main thread, and refuses with a message saying why any
+// setting that would block the page for more than about 100 ms (the exercises included).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { shareBrowser, openPage, collectCsp, waitReady, settle, headTable } from './helpers.mjs';
+
+/** The page's own policy without worker-src: blob: workers fall under script-src 'self'. */
+const NO_WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+let browser;
+let server;
+shareBrowser((b, s) => { browser = b; server = s; }, { headers: { 'Content-Security-Policy': NO_WORKER_CSP } });
+
+describe('a host CSP that forbids workers', () => {
+  test('the page computes on the main thread, says why, and refuses what would block it', { timeout: 240000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/index.html#seed=7&tokens=5&d_model=8&heads=2'));
+      await waitReady(page);
+      // The lesson's own numbers: head 0, query 0 puts 0.424 and 0.576 on tokens 2 and 3.
+      assert.deepEqual((await headTable(page, 0))[0].slice(2, 4), ['0.424', '0.576']);
+      const store = await page.evaluateHandle(() => /** @type {any} */ (document.querySelector('hw-controls')).store);
+      await page.waitForFunction((s) => s.compute.mode !== 'starting', store, { timeout: 60000 });
+      const { mode, reason } = await page.evaluate((s) => ({ mode: s.compute.mode, reason: s.compute.reason }), store);
+      assert.equal(mode, 'main');
+      assert.match(reason, /worker-src blob:/);
+
+      // A moderate setting computes (on the main thread, within the budget).
+      await page.evaluate(() => { window.location.hash = '#seed=7&tokens=64&d_model=256&heads=4'; });
+      await page.waitForFunction(() => {
+        const dims = document.querySelector('hw-head-weights .hw-head-dims');
+        return dims && dims.textContent.includes('64×64, d_head = 64') &&
+          document.querySelectorAll('hw-exercise-seeds [data-testid="ex1-verdict"]').length === 2 &&
+          !document.querySelector('[aria-busy="true"]');
+      }, null, { timeout: 120000 });
+
+      // BERT-base at 128 tokens would block for far longer than 100 ms: refused, with the reason.
+      await page.evaluate(() => { window.location.hash = '#seed=7&tokens=128&d_model=768&heads=12'; });
+      const message = await page.waitForFunction(() => [...document.querySelectorAll('hw-controls .hw-error')]
+        .map((e) => e.textContent).find((t) => /main thread/.test(t)), null, { timeout: 60000 });
+      assert.match(await message.jsonValue(), /^This page computes on the main thread here \(a Worker could not be started .*worker-src blob:.*\), so a change may take at most about 100 ms; 128 tokens at d_model 768 would take about \d+ ms with the exercises\. Choose fewer tokens or a smaller d_model\.$/);
+      await page.waitForSelector('[data-testid="ex1-blocked"]');
+      assert.equal(await page.locator('hw-head-weights[data-stale]').count(), 1, 'the last result stays, marked as such');
+
+      // And back to the lesson: everything follows.
+      await page.evaluate(() => { window.location.hash = '#seed=7&tokens=5&d_model=8&heads=2'; });
+      await settle(page);
+      await page.waitForFunction(() => document.querySelectorAll('hw-head-weights table.hw-weights').length === 2);
+
+      // Nothing went wrong but the refused Worker itself.
+      await collectCsp(page, log);
+      assert.ok(log.cspViolations.length >= 1 && log.cspViolations.every((v) => /^worker-src blob /.test(v)), log.cspViolations.join('\n'));
+      assert.deepEqual(log.pageErrors, []);
+      assert.deepEqual(log.consoleErrors.filter((m) => !/^Creating a worker from 'blob:[^']*' violates the following Content Security Policy directive/.test(m)), []);
+    } finally {
+      await context.close();
+    }
+  });
+});
