@@ -6,7 +6,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DIST, STRICT_CSP, shareBrowser, withPage, openPage, collectCsp } from './helpers.mjs';
+import { cpus, loadavg } from 'node:os';
+import { DIST, STRICT_CSP, shareBrowser, withPage, openPage, collectCsp, waitReady } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -77,6 +78,24 @@ function twoHeadLine(verdict) {
   const line = verdict.split(/(?=\d+ heads?: )/).find((l) => l.startsWith('2 heads: '));
   assert.ok(line, `no 2-head line in the verdict: ${verdict}`);
   return line;
+}
+
+/**
+ * CPU milliseconds of every task the page's main thread ran during `action` (a trace's tdur).
+ * @param {import('playwright-core').Page} page
+ * @param {() => Promise<void>} action
+ */
+async function mainThreadTaskCpu(page, action) {
+  await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
+  await action();
+  const trace = JSON.parse((await browser.stopTracing()).toString());
+  const events = trace.traceEvents || trace;
+  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
+  // (A few tasks cut by the trace's start or end carry no CPU time.)
+  const cpu = tasks.map((e) => e.tdur / 1000).filter(Number.isFinite);
+  assert.ok(cpu.length > 100 && cpu.length > 0.95 * tasks.length, `the trace has the renderer's tasks and their CPU times (${cpu.length} of ${tasks.length})`);
+  return cpu;
 }
 
 describe('training section', () => {
@@ -156,29 +175,43 @@ describe('training section', () => {
     });
   });
 
-  test('no main-thread task longer than 50 ms while training; pause, step and reset work', async () => {
+  test('no main-thread task longer than 50 ms while training; pause, step and reset work', async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
       await page.addInitScript(LONG_TASKS);
       await page.goto(server.url('/index.html'));
+      await waitReady(page);
       await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 30000 });
       assert.notEqual(await page.evaluate(() => window.__longTasks), null, 'this Chromium reports long tasks');
       const start = await page.evaluate(() => performance.now());
-      await page.click('#train-run');
-      // Pause part-way, step once, resume.
-      await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-counter"]').dataset.step) > 50);
-      await page.click('#train-run');
-      await page.waitForSelector('hw-train[data-status="paused"]', { state: 'attached' });
-      const paused = Number(await page.getAttribute('[data-testid="train-counter"]', 'data-step'));
-      await page.waitForTimeout(300);
-      assert.equal(Number(await page.getAttribute('[data-testid="train-counter"]', 'data-step')), paused, 'paused means paused');
-      await page.click('#train-step');
-      await page.waitForFunction((p) => Number(document.querySelector('[data-testid="train-counter"]').dataset.step) === p + 1, paused);
-      await page.click('#train-run');
-      await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: TRAIN_TIMEOUT });
+      // Every task of the page's main thread, with the CPU time it used.
+      const cpu = await mainThreadTaskCpu(page, async () => {
+        await page.click('#train-run');
+        // Pause part-way, step once, resume.
+        await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-counter"]').dataset.step) > 50);
+        await page.click('#train-run');
+        await page.waitForSelector('hw-train[data-status="paused"]', { state: 'attached' });
+        const paused = Number(await page.getAttribute('[data-testid="train-counter"]', 'data-step'));
+        await page.waitForTimeout(300);
+        assert.equal(Number(await page.getAttribute('[data-testid="train-counter"]', 'data-step')), paused, 'paused means paused');
+        await page.click('#train-step');
+        await page.waitForFunction((p) => Number(document.querySelector('[data-testid="train-counter"]').dataset.step) === p + 1, paused);
+        await page.click('#train-run');
+        await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: TRAIN_TIMEOUT });
+      });
       const end = await page.evaluate(() => performance.now());
-      const long = await page.evaluate(([a, b]) => window.__longTasks.filter((t) => t.start >= a && t.start <= b), [start, end]);
-      assert.deepEqual(long.filter((t) => t.duration > 50), [], 'main-thread tasks over 50 ms during training');
+
+      assert.deepEqual(cpu.filter((ms) => ms > 50), [], 'main-thread tasks that computed for more than 50 ms during training');
+
+      // The same, as the page's PerformanceObserver sees it (wall-clock time). On a machine with
+      // more runnable processes than cores, a task's wall time also counts the time it waited
+      // for a core; there the CPU times above are the measure, and the wall times are reported.
+      const long = await page.evaluate(([a, b]) => window.__longTasks.filter((x) => x.start >= a && x.start <= b), [start, end]);
+      const [load] = loadavg();
+      const over = long.filter((x) => x.duration > 50).map((x) => Math.round(x.duration));
+      t.diagnostic(`longest task CPU ${Math.max(...cpu).toFixed(1)} ms; long tasks (wall) over 50 ms: ${over.length} [${over.slice(0, 10).join(', ')}]; load average ${load.toFixed(1)} on ${cpus().length} cores`);
+      if (load < cpus().length) assert.deepEqual(over, [], 'long tasks over 50 ms (PerformanceObserver) during training');
+
       // Reset goes back to step 0 with the verdict gone.
       await page.click('#train-reset');
       await page.waitForFunction(() => document.querySelector('[data-testid="train-counter"]').dataset.step === '0');
@@ -224,13 +257,38 @@ describe('training section, embedded', () => {
     }
   });
 
+  test('where no Worker may start (a CSP without worker-src blob:), it trains on the main thread in slices', async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      const noWorkers = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+      await page.route('**/index.html', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
+        await route.fulfill({ response, body, headers: { ...response.headers(), 'content-security-policy': noWorkers } });
+      });
+      await page.goto(server.url('/index.html'));
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode), 'main');
+      const cpu = await mainThreadTaskCpu(page, async () => {
+        const result = await trainToVerdict(page);
+        assert.match(result.verdict, /follows the/);
+      });
+      assert.deepEqual(cpu.filter((ms) => ms > 50), [], 'main-thread tasks that computed for more than 50 ms while training on the main thread');
+      await collectCsp(page, log);
+      // The refused Worker is the point of this test; anything else must stay clean.
+      log.cspViolations = log.cspViolations.filter((v) => !/^worker-src blob\b/.test(v));
+      log.assertClean(server.origin, { allowConsole: /worker-src|Worker/ });
+    } finally {
+      await context.close();
+    }
+  });
+
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=train) it trains to the verdict', async () => {
     const { context, page } = await openPage(browser);
     try {
       const errors = [];
       page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-      await page.goto(server.url('/favicon.svg'));
-      await page.setContent(`<iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="Training"
+      await page.setContent(`<!doctype html><title>host</title><iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="Training"
         src="${server.url('/embed.html?widget=train&trainSeed=1&controls=trainSeed&lock=trainTask')}"></iframe>`);
       const frame = await (await page.waitForSelector('#f')).contentFrame();
       const root = await frame.waitForSelector('mha-train');

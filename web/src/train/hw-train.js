@@ -21,6 +21,8 @@ import { a3, headsWord, modelVerdict, relationPhrase, summary } from './verdict.
 /** @typedef {import('./session.js').TrainSession} TrainSession */
 /** @typedef {import('./session.js').Model} Model */
 
+/** While training, the section is redrawn at most this often (ms): 10 frames a second. */
+const DRAW_INTERVAL_MS = 100;
 /** Series classes, by model index (colour and dash, so they differ without colour too). */
 const SERIES = ['hw-s0', 'hw-s1', 'hw-s2', 'hw-s3'];
 
@@ -78,6 +80,8 @@ class HwTrain extends HwElement {
     this.session = null;
     this.configKey = '';
     this.frame = 0;
+    this.timer = 0;
+    this.lastDraw = 0;
     this.onSession = () => this.schedule();
     if (typeof matchMedia === 'function') {
       matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.layoutKey = ''; this.schedule(); });
@@ -125,12 +129,25 @@ class HwTrain extends HwElement {
     this.schedule();
   }
 
-  /** Draw on the next animation frame (once per frame, however many events arrive). */
+  /**
+   * Draw on the next animation frame (once per frame, however many events arrive); while the
+   * models train, at most once per DRAW_INTERVAL_MS, so that style, layout and paint stay small
+   * next to the training itself.
+   */
   schedule() {
-    if (this.frame) return;
+    if (this.frame || this.timer) return;
+    const wait = (this.lastDraw || 0) + DRAW_INTERVAL_MS - performance.now();
+    if (wait > 0 && this.session && this.session.status === 'running') {
+      this.timer = window.setTimeout(() => {
+        this.timer = 0;
+        this.schedule();
+      }, wait);
+      return;
+    }
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       const t0 = performance.now();
+      this.lastDraw = t0;
       try {
         this.draw();
         // User Timing: what drawing the section costs per frame (read by `npm run bench`).
