@@ -362,7 +362,7 @@ export class TrainSession extends EventTarget {
         } while (!worker && live() && this.step < target
           && performance.now() - frameStart + this.msPerStep * this.models.length <= FRAME_BUDGET_MS);
         const now = performance.now();
-        if (now - lastProbe > 120 || this.step >= target) {
+        if (now - lastProbe > 250 || this.step >= target) {
           lastProbe = now;
           for (const m of this.models) await this._probe(m);
         }
