@@ -238,7 +238,7 @@
   function tokenMatrix(method, name, value) {
     var m = matrix(method, name, value);
     for (var i = 0; i < m.data.length; i++) {
-      if (!Number.isInteger(m.data[i])) {
+      if (!Number.isSafeInteger(m.data[i])) {
         fail(method, name + '[' + Math.floor(i / m.cols) + '][' + (i % m.cols) +
           '] must be an integer token id, got ' + describe(m.data[i]));
       }
@@ -281,7 +281,7 @@
         }
         for (var r = 0; r < relations; r++) {
           var t = pos[r];
-          if (typeof t !== 'number' || !Number.isInteger(t)) {
+          if (typeof t !== 'number' || !Number.isSafeInteger(t)) {
             fail(method, name + '[' + b + '][' + i + '][' + r + '] must be -1 or an integer ' +
               'token id, got ' + describe(t));
           }

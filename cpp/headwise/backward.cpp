@@ -1,5 +1,6 @@
 #include "headwise/backward.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -12,11 +13,16 @@ namespace {
 // exp(x) for x <= 0 with the core's own exp (simd.hpp): the same bits natively and in WASM.
 double exp_nonpositive(double x) { return simd::exp_nonpositive(simd::splat(x))[0]; }
 
-// a: (m, k) -> a^T: (k, m), as a fresh row-major matrix the GEMM kernel can read.
-Matrix transposed(ConstMatrixView a) {
-  Matrix t(a.cols, a.rows);
+// a: (m, k) -> t = a^T: (k, m), row-major, for the GEMM kernel to read.
+void transpose_into(ConstMatrixView a, Matrix& t) {
+  t.resize(a.cols, a.rows);
   for (Index i = 0; i < a.rows; ++i)
     for (Index j = 0; j < a.cols; ++j) t(j, i) = a.data[i * a.stride + j];
+}
+
+Matrix transposed(ConstMatrixView a) {
+  Matrix t;
+  transpose_into(a, t);
   return t;
 }
 
@@ -77,32 +83,32 @@ void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout
 
 void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
                         ConstMatrixView weights, ConstMatrixView dout, MatrixView dq, MatrixView dk,
-                        MatrixView dv) {
+                        MatrixView dv, AttentionScratch& s) {
   // q, k, v: (n, d_head), weights: (n, n), dout: (n, d_head) -> dq, dk, dv: (n, d_head) +=
   const Index n = q.rows;
   const double scale = std::sqrt(static_cast<double>(q.cols));
+  s.dweights.resize(n, n);
+  s.dscores.resize(n, n);
+  s.product.resize(n, q.cols);
   // 1. out = weights @ v: dweights (n, n) = dout @ v^T, dv (n, d_head) += weights^T @ dout
-  Matrix dweights(n, n);
-  gemm(dout, v, true, mutable_view(dweights));
-  Matrix product(n, q.cols);
-  const Matrix weights_t = transposed(weights);
-  gemm(const_view(weights_t), dout, false, mutable_view(product));
-  add_into(dv, product);
+  gemm(dout, v, true, mutable_view(s.dweights));
+  transpose_into(weights, s.transposed);
+  gemm(const_view(s.transposed), dout, false, mutable_view(s.product));
+  add_into(dv, s.product);
   // 2. weights = softmax(scores) row by row; its Jacobian dw_j/ds_k = w_j (delta_jk - w_k)
   //    gives dscores_j = w_j (dweights_j - sum_k w_k dweights_k). Then the 1 / sqrt(d_head).
-  Matrix dscores(n, n);
   for (Index i = 0; i < n; ++i) {
     const double* w = weights.data + i * weights.stride;
     double dot = 0.0;
-    for (Index j = 0; j < n; ++j) dot += w[j] * dweights(i, j);
-    for (Index j = 0; j < n; ++j) dscores(i, j) = w[j] * (dweights(i, j) - dot) / scale;
+    for (Index j = 0; j < n; ++j) dot += w[j] * s.dweights(i, j);
+    for (Index j = 0; j < n; ++j) s.dscores(i, j) = w[j] * (s.dweights(i, j) - dot) / scale;
   }
   // 3. scores = q k^T: dq (n, d_head) += dscores @ k, dk (n, d_head) += dscores^T @ q
-  gemm(const_view(dscores), k, false, mutable_view(product));
-  add_into(dq, product);
-  const Matrix dscores_t = dscores.transpose();
-  gemm(const_view(dscores_t), q, false, mutable_view(product));
-  add_into(dk, product);
+  gemm(const_view(s.dscores), k, false, mutable_view(s.product));
+  add_into(dq, s.product);
+  transpose_into(const_view(s.dscores), s.transposed);
+  gemm(const_view(s.transposed), q, false, mutable_view(s.product));
+  add_into(dk, s.product);
 }
 
 CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& targets, Index vocab,
@@ -117,8 +123,13 @@ CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& t
   double total = 0.0;
   for (Index i = 0; i < rows; ++i) {
     for (Index rel = 0; rel < num_rel; ++rel) {
-      const double* l = logits.data() + i * logits.cols() + rel * vocab;
+      const std::int64_t t = targets(i, rel);
       double* p = probs.data() + i * probs.cols() + rel * vocab;
+      if (t < 0) {  // no target: nothing reads this group's probabilities
+        std::fill(p, p + vocab, 0.0);
+        continue;
+      }
+      const double* l = logits.data() + i * logits.cols() + rel * vocab;
       // 1. The max (first one wins ties: the prediction); subtracting it keeps exp <= 1.
       Index argmax = 0;
       for (Index j = 1; j < vocab; ++j)
@@ -135,8 +146,6 @@ CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& t
       const double inv_sum = 1.0 / sum;
       for (j = 0; j < vocab; ++j) p[j] *= inv_sum;
       // 3. -log softmax at the target, as log(sum) - (l_t - max): no log of a tiny p_t.
-      const std::int64_t t = targets(i, rel);
-      if (t < 0) continue;
       total += std::log(sum) - (l[t] - maxval);
       ++r.count;
       ++r.relation_count[static_cast<std::size_t>(rel)];

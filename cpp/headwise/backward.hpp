@@ -41,9 +41,13 @@ void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout
 //   2. softmax Jacobian, row by row: dscores_ij = w_ij * (dweights_ij - sum_k w_ik dweights_ik)
 //      (masked keys have w_ij = 0, so no gradient reaches them)
 //   3. the 1 / sqrt(d_head) scale; dq += dscores @ k;  dk += dscores^T @ q
+// s: work space, sized on use (like llm.c's backward buffers), so a batch's calls allocate once.
+struct AttentionScratch {
+  Matrix dweights, dscores, transposed, product;
+};
 void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
-                        ConstMatrixView weights, ConstMatrixView dout, MatrixView dq, MatrixView dk,
-                        MatrixView dv);
+                        ConstMatrixView weights, ConstMatrixView dout, MatrixView dq,
+                        MatrixView dk, MatrixView dv, AttentionScratch& s);
 
 struct CrossEntropyResult {
   double loss = 0.0;                    // mean over counted targets
@@ -55,7 +59,7 @@ struct CrossEntropyResult {
 
 // Softmax cross-entropy over groups of `vocab` logits, PyTorch's ignore_index = -1.
 // logits: (rows, R * V), targets: (rows, R) with values in [-1, V) -> probs: (rows, R * V),
-// each group's softmax (computed for every group, counted or not).
+// each counted group's softmax (zeros where the target is -1).
 // The loss of one target is log(sum_j exp(l_j - max)) - (l_t - max); the mean is over every
 // (row, relation) whose target is not -1. Throws std::invalid_argument if there is none.
 CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& targets, Index vocab,

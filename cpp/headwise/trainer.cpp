@@ -204,6 +204,7 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
     if (ablate[static_cast<std::size_t>(h)]) dconcat.middleCols(h * dh, dh).setZero();
   }
   Matrix dq = Matrix::Zero(rows, d), dk = Matrix::Zero(rows, d), dv = Matrix::Zero(rows, d);
+  AttentionScratch scratch;
   for (Index b = 0; b < batch; ++b) {
     for (Index h = 0; h < heads; ++h) {
       if (ablate[static_cast<std::size_t>(h)]) continue;
@@ -211,7 +212,7 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
                          cblock(a.v, b * n, h * dh, n, dh),
                          cblock(a.weights, (b * heads + h) * n, 0, n, n),
                          cblock(dconcat, b * n, h * dh, n, dh), mblock(dq, b * n, h * dh, n, dh),
-                         mblock(dk, b * n, h * dh, n, dh), mblock(dv, b * n, h * dh, n, dh));
+                         mblock(dk, b * n, h * dh, n, dh), mblock(dv, b * n, h * dh, n, dh), scratch);
     }
   }
   // 2. projections

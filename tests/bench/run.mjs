@@ -21,8 +21,11 @@
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
+// Then training steps per second of the default models (tests/bench/train.mjs).
+//
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
-//          --skip-train-page  --train-page-only (just the training section, Chromium on one core)
+//          --skip-training  --skip-train-page
+//          --train-page-only (just the training section of the page, Chromium on one core)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -37,6 +40,8 @@ import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
+
+import {trainingBench, trainingTable} from './train.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -978,6 +983,11 @@ async function main() {
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
+    }
+    if (!flag('skip-training')) {
+      log('\ntraining steps per second (tests/bench/train.mjs) ...');
+      res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
+      log(trainingTable(res.training));
     }
   } finally {
     if (browser) await browser.close();

@@ -67,6 +67,12 @@ const CASES = [
     'gradients: option "targets" is required'],
   ['token 1.5', () => t.gradients({ tokens: [[0, 1.5, 2, 3]], targets: [TARGETS[0]] }),
     'gradients: tokens[0][1] must be an integer token id, got 1.5 (number)'],
+  ['token 1e300', () => t.gradients({ tokens: [[0, 1e300, 2, 3]], targets: [TARGETS[0]] }),
+    'gradients: tokens[0][1] must be an integer token id, got 1e+300 (number)'],
+  ['target 2^60', () => t.gradients({ tokens: [TOKENS[0]],
+    targets: [[[-1, 2 ** 60], [0, 0], [1, 0], [2, 0]]] }),
+  'gradients: targets[0][0][1] must be -1 or an integer token id, got 1152921504606847000 ' +
+    '(number)'],
   ['token out of range', () => t.gradients({ tokens: [[0, 1, 5, 3]], targets: [TARGETS[0]] }),
     'gradients: tokens[0][2] (5) must be a token id between 0 and 4'],
   ['sequence too long', () => t.gradients({ tokens: [[0, 1, 2, 3, 4]],

@@ -1,0 +1,181 @@
+// Training steps per second (part of `npm run bench`; also `node tests/bench/train.mjs`):
+// the default task's 1-, 2- and 4-head models (trainingTasks()[0].defaults), one Adam step
+// each (batch draw, forward, backward, update), float64, one thread:
+//
+//   native         build/native/train_bench (the core, native preset: -O3, x86-64 baseline)
+//   wasm-node      dist/headwise.js in Node: trainer.step(k)
+//   wasm-chromium  the same in headless Chromium (/usr/bin/chromium), from file://
+//   pytorch        tests/bench/train_python.py: the fixtures' PyTorch reference model, eager,
+//                  torch.set_num_threads(1)
+//
+// Medians of `rounds` samples of `steps` steps each, after 20 warm-up steps, in CPU time (the
+// machine may be shared): the thread's (native), process.cpuUsage (Node), the renderer main
+// thread's ThreadTime from the DevTools protocol (Chromium), process_time (Python).
+import {spawnSync} from 'node:child_process';
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
+import {createRequire} from 'node:module';
+import {dirname, join, resolve} from 'node:path';
+import {fileURLToPath, pathToFileURL} from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+const HEADS = [1, 2, 4];
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run'
+];
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function jsonLines(r, what) {
+  if (r.status !== 0) throw new Error(`${what} failed: ${r.stderr}`);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+// Node's loop: one trainer per head count, warm-up, then samples.
+function timeTrainers(hw, task, heads, steps, rounds, now) {
+  const out = {};
+  for (const h of heads) {
+    const t = hw.createTrainer({task: task.name, numHeads: h, dModel: task.defaults.dModel, seed: 0});
+    t.step(20);
+    const ms = [];
+    for (let r = 0; r < rounds; r++) {
+      const t0 = now();
+      t.step(steps);
+      ms.push((now() - t0) / steps);
+    }
+    t.dispose();
+    out[h] = ms;
+  }
+  return out;
+}
+
+export async function trainingBench({rounds = 5, steps = 100, log = console.log} = {}) {
+  const createHeadwise = require(join(root, 'dist', 'headwise.js'));
+  const hw = await createHeadwise();
+  const task = hw.trainingTasks()[0];
+  const d = task.defaults;
+  const res = {
+    task: task.name,
+    settings: {dModel: d.dModel, seqLen: d.seqLen, vocab: d.vocab, batchSize: d.batchSize,
+      learningRate: d.learningRate},
+    steps, rounds, msPerStep: {}
+  };
+
+  // native
+  const native = join(root, 'build', 'native', 'train_bench');
+  if (!existsSync(native)) {
+    spawnSync('cmake', ['--preset', 'native'], {cwd: root, stdio: 'ignore'});
+    spawnSync('cmake', ['--build', '--preset', 'native', '-j2', '--target', 'train_bench'],
+        {cwd: root, stdio: 'inherit'});
+  }
+  log('training: native ...');
+  res.msPerStep.native = Object.fromEntries(jsonLines(spawnSync(native,
+      [task.name, HEADS.join(','), steps, rounds].map(String), {encoding: 'utf8'}), 'train_bench')
+      .map((x) => [x.numHeads, x.msPerStep]));
+
+  log('training: wasm-node ...');
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  res.msPerStep['wasm-node'] = timeTrainers(hw, task, HEADS, steps, rounds, cpuMs);
+
+  let chromium = null;
+  try {
+    ({chromium} = await import('playwright-core'));
+  } catch {
+    log('note: playwright-core is missing (npm ci); Chromium skipped.');
+  }
+  if (chromium && existsSync(CHROMIUM)) {
+    log('training: wasm-chromium ...');
+    const dir = join(root, 'build', 'bench');
+    mkdirSync(dir, {recursive: true});
+    const page = join(dir, 'train.html');
+    writeFileSync(page, '<!doctype html><meta charset="utf-8"><script src="' +
+        pathToFileURL(join(root, 'dist', 'headwise.js')).href + '"></script>\n');
+    const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+    try {
+      const p = await browser.newPage();
+      await p.goto(pathToFileURL(page).href);
+      // The renderer main thread's CPU time (the DevTools protocol's ThreadTime metric).
+      const cdp = await p.context().newCDPSession(p);
+      await cdp.send('Performance.enable');
+      const threadMs = async () => 1000 *
+          (await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime')
+              .value;
+      await p.evaluate('createHeadwise().then((hw) => { window.hw = hw; })');
+      const out = {};
+      for (const h of HEADS) {
+        await p.evaluate(`window.t = hw.createTrainer({task: hw.trainingTasks()[0].name, ` +
+            `numHeads: ${h}, dModel: hw.trainingTasks()[0].defaults.dModel, seed: 0}); ` +
+            't.step(20);');
+        out[h] = [];
+        for (let r = 0; r < rounds; r++) {
+          const t0 = await threadMs();
+          await p.evaluate(`t.step(${steps}); 0`);
+          out[h].push((await threadMs() - t0) / steps);
+        }
+        await p.evaluate('t.dispose()');
+      }
+      res.msPerStep['wasm-chromium'] = out;
+    } finally {
+      await browser.close();
+    }
+  }
+
+  log('training: pytorch ...');
+  const py = spawnSync('/usr/bin/python3', [join(here, 'train_python.py'), task.name,
+    HEADS.join(','), String(Math.max(20, steps >> 1)), String(rounds)], {
+    encoding: 'utf8',
+    env: {...process.env, OMP_NUM_THREADS: '1', HW_D: String(d.dModel), HW_N: String(d.seqLen),
+      HW_V: String(d.vocab), HW_B: String(d.batchSize), HW_LR: String(d.learningRate)}
+  });
+  if (py.status === 0) {
+    res.msPerStep.pytorch = Object.fromEntries(jsonLines(py, 'train_python.py')
+        .map((x) => [x.numHeads, x.msPerStep]));
+  } else {
+    log(`note: PyTorch skipped: ${py.stderr.trim().split('\n').pop()}`);
+  }
+
+  res.median = {};
+  for (const [impl, byHeads] of Object.entries(res.msPerStep)) {
+    res.median[impl] = Object.fromEntries(Object.entries(byHeads).map(([h, ms]) => [h, median(ms)]));
+  }
+  return res;
+}
+
+export function trainingTable(res) {
+  const impls = Object.keys(res.median);
+  const lines = [
+    `| model (${res.task}, d_model ${res.settings.dModel}, batch ${res.settings.batchSize} x ` +
+        `${res.settings.seqLen}) | ${impls.map((i) => `${i} steps/s`).join(' | ')} | ` +
+        'wasm-node / pytorch | wasm-chromium / pytorch |',
+    `|---|${impls.map(() => '---').join('|')}|---|---|`
+  ];
+  for (const h of HEADS) {
+    const sps = (i) => (res.median[i]?.[h] ? 1000 / res.median[i][h] : null);
+    const ratio = (i) => (sps(i) && sps('pytorch') ? (sps(i) / sps('pytorch')).toFixed(1) + 'x' : '-');
+    lines.push(`| ${h} head${h > 1 ? 's' : ''} | ${
+        impls.map((i) => (sps(i) ? sps(i).toFixed(0) : '-')).join(' | ')} | ${ratio('wasm-node')} | ${
+        ratio('wasm-chromium')} |`);
+  }
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
+  trainingBench({rounds}).then((res) => {
+    console.log(trainingTable(res));
+    if (process.argv.includes('--json')) console.log(JSON.stringify(res));
+  }, (e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
