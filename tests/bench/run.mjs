@@ -23,7 +23,7 @@
 //
 // Then training steps per second of the default models (tests/bench/train.mjs).
 //
-// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
+// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --skip-training  --skip-train-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
@@ -40,6 +40,7 @@ import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
+import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
 
@@ -493,6 +494,19 @@ async function pageMetrics(browser, baseUrl) {
   result.firstVerifiedTableSamples = firstTable;
   result.errors = [...new Set(errors)];
   return result;
+}
+
+// ---- the page as a student feels it (tests/bench/responsive.mjs) ------------------------------
+
+async function responsiveSection(res, chromium) {
+  log('\npage, responsiveness (from file://, long tasks observed) ...');
+  const b = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  try {
+    res.responsive = await responsiveMetrics(b, {quick: QUICK});
+  } finally {
+    await b.close();
+  }
+  log(responsiveTable(res.responsive).replace(/^/gm, '  '));
 }
 
 // ---- the WASM heap across 10,000 recomputes -----------------------------------------------------
@@ -989,6 +1003,7 @@ async function main() {
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
       log(trainingTable(res.training));
     }
+    if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
   } finally {
     if (browser) await browser.close();
     server.close();
