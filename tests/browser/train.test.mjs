@@ -1,12 +1,15 @@
 // "Watch heads specialise": the training section trains 1, 2 and 4 heads live and reaches its
 // verdict from file://, under the strict CSP over http and inside a sandboxed iframe embed;
 // switching a head off drops the relation it serves and leaves the other; no main-thread task
-// longer than 50 ms while it trains; the Python block prints what the page computed.
+// longer than 50 ms while it trains; the Python block, run with Debian's PyTorch, prints what the
+// page shows.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { cpus, loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { DIST, STRICT_CSP, shareBrowser, withPage, openPage, collectCsp, waitReady } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -146,6 +149,16 @@ describe('training section', () => {
       const code = await page.textContent('[data-testid="python-train"]');
       assert.match(code, /np\.random\.seed\(SEED\)/);
       assert.match(code, new RegExp(`STEPS, EVAL_SIZE = [^\\n]*${STEPS}, ${TASK.defaults.evalSize}`));
+      // Run as a student would, with Debian's NumPy and PyTorch: it prints the box, exactly.
+      const dir = mkdtempSync(join(tmpdir(), 'headwise-train-'));
+      try {
+        writeFileSync(join(dir, 'train.py'), code);
+        const r = spawnSync('/usr/bin/python3', [join(dir, 'train.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
+        assert.equal(r.status, 0, r.stderr);
+        assert.equal(r.stdout, `${out}\n`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 
