@@ -83,6 +83,17 @@ class HwTrain extends HwElement {
     this.timer = 0;
     this.lastDraw = 0;
     this.onSession = () => this.schedule();
+    // The trainers are made when the section comes near the viewport (see TrainSession.prepare).
+    this.near = typeof IntersectionObserver !== 'function';
+    if (!this.near) {
+      const watch = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        watch.disconnect();
+        this.near = true;
+        if (this.session) this.session.prepare();
+      }, { rootMargin: '600px 0px' });
+      watch.observe(this);
+    }
     if (typeof matchMedia === 'function') {
       matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.layoutKey = ''; this.schedule(); });
     }
@@ -117,6 +128,7 @@ class HwTrain extends HwElement {
       this.configKey = key;
       try {
         session.ensure(s.trainTask, /** @type {number} */ (s.trainSeed));
+        if (this.near) session.prepare();
         showError(this.seedError, this.seedInput, null);
         showError(this.runError, null, null);
       } catch (e) {

@@ -145,10 +145,13 @@ export class TrainSession extends EventTarget {
     this._ready = null;
     /** @type {Promise<void>|null} */
     this._loop = null;
+    /** whether prepare() was called: later configurations create their trainers at once */
+    this._prepared = false;
   }
 
   /**
-   * Use these settings: disposes the current models and creates new ones (lazily: on first use).
+   * Use these settings: disposes the current models; new ones are created by prepare() or on
+   * first use.
    * @param {string} taskName
    * @param {number} seed
    */
@@ -172,7 +175,17 @@ export class TrainSession extends EventTarget {
     this.error = null;
     this._ready = null;
     this._setStatus('idle');
-    // Create the trainers now, so the tables show the untrained heads and bad settings show at once.
+    if (this._prepared) this.prepare();
+  }
+
+  /**
+   * Create the trainers now (the section is in view), so the tables show the untrained heads and
+   * bad settings show at once. Until then nothing lives in the page's Worker: the Compute can
+   * restart it to abandon a long lesson computation only while it holds no objects.
+   */
+  prepare() {
+    this._prepared = true;
+    if (!this.settings) return;
     const gen = this._generation;
     this._create().then(() => {
       if (gen === this._generation) this._emit('progress');
