@@ -14,15 +14,18 @@
 // All float64, one thread, on the lesson's inputs (np.random.seed(7) draws). Then: time against
 // tokens (16 ... 1024, d_model 768, 12 heads) for native and WASM, plotted; the page (bytes of
 // everything dist/ serves, raw and gzipped; time to the first verified table; one full update at
-// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes.
+// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes; the training
+// section (the default demo from Train to its verdict in Chromium pinned to one core, and the
+// time per frame spent drawing it while it trains).
 //
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
 // Then training steps per second of the default models (tests/bench/train.mjs).
 //
-// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling
-//          --skip-responsive  --skip-training
+// Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
+//          --skip-training  --skip-train-page
+//          --train-page-only (just the training section of the page, Chromium on one core)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -725,6 +728,18 @@ function targets(res) {
   if (res.page?.page)
     add('the lesson page, gzipped KB', res.page.page.gzip / 1000, 100,
         res.page.page.gzip <= 100000);
+  if (res.trainPage) {
+    const tp = res.trainPage;
+    add('training section: default demo to its verdict, Chromium on one core, s', tp.verdictMs / 1000, 10,
+        tp.verdictMs <= 10000);
+    add('training section: drawing per frame while training, p95 ms', tp.drawP95, 8, tp.drawP95 <= 8);
+    add('training section: CPU to its verdict (one core: about the wall time), s', tp.cpuToVerdictMs / 1000, 10,
+        tp.cpuToVerdictMs <= 10000);
+    add('training section: longest main-thread task while training (CPU), ms', tp.mainTaskCpuMax, 50,
+        tp.mainTaskCpuMax <= 50);
+    add('training section: longest main-thread task while training (wall clock), ms', tp.longestTaskMs, 50,
+        tp.longestTaskMs <= 50);
+  }
   if (res.heap)
     add('WASM heap across 10,000 recomputes', res.heap.flat ? 'flat' : 'grew', 'flat',
         res.heap.flat);
@@ -747,10 +762,139 @@ function report(file) {
   if (res.scaling) writeFileSync(join(outDir, 'scaling.svg'), scalingSvg(res.scaling));
 }
 
+// ---- the training section ("Watch heads specialise") in Chromium on one core --------------------
+
+// Chromium pinned to one core (every process of it): a wrapper script around the binary.
+function oneCoreChromium() {
+  const wrapper = join(outDir, 'chromium-one-core.sh');
+  writeFileSync(wrapper, `#!/bin/sh\nexec taskset -c 0 ${CHROMIUM} "$@"\n`, {mode: 0o755});
+  return wrapper;
+}
+
+// The default demo from a click on Train to its verdict, `runs` times in fresh pages; and, per
+// animation frame while it trains, the time spent drawing the section ('hw-train draw') and
+// training ('hw-train steps'), from the page's own User Timing measures; the longest task.
+async function trainPageMetrics(chromium, baseUrl, runs = QUICK ? 2 : 5) {
+  if (!existsSync(join(root, 'dist', 'index.html'))) return null;
+  const browser = await chromium.launch({executablePath: oneCoreChromium(), args: CHROMIUM_ARGS});
+  const out = {chromium: 'pinned to one core (taskset -c 0)', runs: []};
+  try {
+    for (let r = 0; r < runs; r += 1) {
+      const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        window.__train = {draw: [], steps: [], long: []};
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) {
+            if (e.name === 'hw-train draw') window.__train.draw.push(e.duration);
+            if (e.name === 'hw-train steps') window.__train.steps.push(e.duration);
+          }
+        }).observe({type: 'measure'});
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) window.__train.long.push(e.duration);
+        }).observe({type: 'longtask'});
+      });
+      await page.goto(`${baseUrl}/dist/index.html`);
+      await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', {timeout: 60000});
+      await page.locator('#train').scrollIntoViewIfNeeded();
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+      await browser.startTracing(page, {categories: ['toplevel', '__metadata']});
+      const ms = await page.evaluate(() => new Promise((ok) => {
+        const el = document.querySelector('hw-train');
+        window.__train.draw.length = 0;
+        window.__train.steps.length = 0;
+        window.__train.long.length = 0;
+        const t0 = performance.now();
+        new MutationObserver((_, obs) => {
+          if (el.hasAttribute('data-done')) {
+            obs.disconnect();
+            ok(performance.now() - t0);
+          }
+        }).observe(el, {attributes: true});
+        document.getElementById('train-run').click();
+      }));
+      // CPU time from the trace: what the run costs whatever else the machine is doing. On one
+      // free core, the wall time to the verdict is about the CPU time of all the page's threads.
+      const trace = JSON.parse((await browser.stopTracing()).toString());
+      const events = trace.traceEvents || trace;
+      const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
+                                  .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+      const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+                                       Number.isFinite(e.tdur));
+      const cpuOf = (re) => tasks.filter((e) => re.test(threads.get(`${e.pid}:${e.tid}`) || ''))
+                                .map((e) => e.tdur / 1000);
+      const mainCpu = cpuOf(/^CrRendererMain$/);
+      const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+      const t = await page.evaluate(() => window.__train);
+      const verdict = await page.textContent('[data-testid="train-verdict"]');
+      out.runs.push({
+        verdictMs: ms, draw: t.draw, steps: t.steps, long: t.long, verdict, mainCpu,
+        cpuMs: {main: sum(mainCpu), worker: sum(cpuOf(/Worker/)), compositor: sum(cpuOf(/Compositor/))},
+      });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const all = (k) => out.runs.flatMap((x) => x[k]);
+  const pct = (xs, q) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))] : null;
+  };
+  out.verdictMs = median(out.runs.map((x) => x.verdictMs));
+  out.verdictMsAll = out.runs.map((x) => Math.round(x.verdictMs));
+  out.frames = all('draw').length;
+  out.drawP50 = pct(all('draw'), 0.5);
+  out.drawP95 = pct(all('draw'), 0.95);
+  out.stepsP95 = pct(all('steps'), 0.95);
+  out.longestTaskMs = Math.max(0, ...all('long'));
+  out.mainTaskCpuP95 = pct(all('mainCpu'), 0.95);
+  out.mainTaskCpuMax = Math.max(0, ...all('mainCpu'));
+  const cpu = out.runs.map((x) => x.cpuMs.main + x.cpuMs.worker + x.cpuMs.compositor);
+  out.cpuToVerdictMs = median(cpu);
+  out.cpuSplitMs = out.runs[0].cpuMs;
+  out.loadAverage = os.loadavg();
+  out.verdict = out.runs[0].verdict;
+  for (const x of out.runs) {
+    delete x.draw;
+    delete x.steps;
+    delete x.mainCpu;
+  }
+  return out;
+}
+
+function logTrainPage(t) {
+  if (!t) return;
+  log(`  default demo (1, 2, 4 heads, click to verdict), Chromium on one core: median ${
+      (t.verdictMs / 1000).toFixed(2)} s (runs: ${t.verdictMsAll.join(', ')} ms)`);
+  log(`  per frame while training: drawing the section p50 ${fmtMs(t.drawP50)} ms, p95 ${
+      fmtMs(t.drawP95)} ms; training work p95 ${fmtMs(t.stepsP95)} ms (${t.frames} frames)`);
+  log(`  CPU to the verdict (the page's main, Worker and compositor threads): median ${
+      (t.cpuToVerdictMs / 1000).toFixed(2)} s (first run: main ${fmtMs(t.cpuSplitMs.main)} ms, Worker ${
+      fmtMs(t.cpuSplitMs.worker)} ms, compositor ${fmtMs(t.cpuSplitMs.compositor)} ms)`);
+  log(`  main-thread tasks while training, CPU: p95 ${fmtMs(t.mainTaskCpuP95)} ms, longest ${
+      fmtMs(t.mainTaskCpuMax)} ms; longest task by the wall clock (PerformanceObserver): ${
+      fmtMs(t.longestTaskMs)} ms`);
+  log(`  load average during the run: ${t.loadAverage.map((x) => x.toFixed(1)).join(', ')} (${
+      os.cpus().length} cores); wall times count waiting for a core`);
+  log(`  verdict: ${t.verdict}`);
+}
+
 async function main() {
   mkdirSync(outDir, {recursive: true});
   if (option('from', null)) return report(option('from', null));
   if (!flag('no-build')) build();
+  if (flag('train-page-only')) {
+    const {chromium} = await import('playwright-core');
+    const server = await serve();
+    try {
+      log('training section, Chromium on one core ...');
+      logTrainPage(await trainPageMetrics(chromium, `http://127.0.0.1:${server.address().port}`));
+    } finally {
+      server.close();
+    }
+    return;
+  }
   let chromium = null;
   try {
     ({chromium} = await import('playwright-core'));
@@ -845,6 +989,11 @@ async function main() {
                 fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
       }
       if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
+      if (!flag('skip-train-page')) {
+        log('\ntraining section, Chromium on one core ...');
+        res.trainPage = await trainPageMetrics(chromium, baseUrl);
+        logTrainPage(res.trainPage);
+      }
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
@@ -855,6 +1004,7 @@ async function main() {
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
       log(trainingTable(res.training));
     }
+    if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
   } finally {
     if (browser) await browser.close();
     server.close();

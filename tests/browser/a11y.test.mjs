@@ -116,7 +116,8 @@ describe('keyboard', () => {
       const stops = await tabStops(page);
       const keys = stops.map((s) => s.key);
       const required = ['#seed', '#tokens', '#d-model', '#num-heads', '#bias', '#causal', '#query-token', 'summary', '#reset',
-        '#ex1-seed', '#ex2-d-model', '#ex2-heads', '#challenge-answer', '#challenge-reveal',
+        '#ex1-seed', '#ex2-d-model', '#ex2-heads', '#train-task', '#train-seed', '#train-run', '#train-step',
+        '#challenge-answer', '#challenge-reveal',
         '#q1-o0', 'quiz-reveal:q1-answer', '#q2-o0', 'quiz-reveal:q2-answer', '#q3-o0', 'quiz-reveal:q3-answer',
         '#q4-o0', 'quiz-reveal:q4-answer', '#q5-o0', 'quiz-reveal:q5-answer'];
       for (const key of required) assert.ok(keys.includes(key), `${key} is not in the tab order: ${keys.join(' ')}`);
@@ -124,7 +125,8 @@ describe('keyboard', () => {
       assert.equal(keys[0], 'a.hw-skip');
       assert.deepEqual(keys.slice(1, 10), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 3);
+      // NumPy, parameter counts, exercise 3, the training script.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 4);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });

@@ -20,6 +20,7 @@ export const WIDGETS = /** @type {Record<string, string>} */ ({
   ex3: 'mha-exercise-torch',
   quiz: 'mha-quiz',
   python: 'mha-python',
+  train: 'mha-train',
   lesson: 'mha-lesson',
 });
 
@@ -41,6 +42,10 @@ const PARAMS = /** @type {Record<string, string>} */ ({
   ex2_d_model: 'ex2-d-model',
   ex2Heads: 'ex2-heads',
   ex2_heads: 'ex2-heads',
+  trainSeed: 'train-seed',
+  train_seed: 'train-seed',
+  trainTask: 'train-task',
+  train_task: 'train-task',
   controls: 'controls',
   lock: 'locked',
   locked: 'locked',

@@ -59,6 +59,13 @@ const ITEMS = [
     attrs: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], query: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], height: 3900,
   },
   {
+    widget: 'train', tag: 'mha-train', title: 'Watch heads specialise', frameTitle: 'Training 1, 2 and 4 heads live',
+    text: 'Three tiny models (1, 2 and 4 heads, the same parameter count) trained live, with their curves, every head\'s attention as it learns, the verdict and switches that turn heads off. Here the task is locked; students choose the seed.',
+    attrs: [['train-seed', '1'], ['controls', 'trainSeed,trainTask'], ['locked', 'trainTask']],
+    query: [['trainSeed', '1'], ['controls', 'trainSeed,trainTask'], ['lock', 'trainTask']],
+    height: 1900,
+  },
+  {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
     attrs: [], query: [], height: 16800, lazy: true,

@@ -1,6 +1,6 @@
 // Entry point of dist/headwise-elements.js: the lesson's widgets as public custom elements for
 // other people's pages (<mha-heads>, <mha-params>, <mha-exercise-seeds>, <mha-exercise-dmodel>,
-// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-lesson>).
+// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-lesson>).
 //
 // Each <mha-*> element renders the page's own hw-* widgets inside a shadow root (styled by
 // headwise-elements.css, linked from the shadow root, so styles cross in neither direction), fed by
@@ -21,6 +21,8 @@ import '../lesson/hw-quiz.js';
 import '../lesson/hw-python.js';
 import '../lesson/hw-fact.js';
 import '../lesson/hw-status.js';
+import '../train/hw-train.js';
+import '../train/hw-train-python.js';
 import './hw-export.js';
 import { defineEmbedElements } from './mha.js';
 

@@ -41,7 +41,7 @@ const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'title', 'hidden', 'l
  * @property {keyof State} field  the state field
  * @property {string} id          the control's element id (and error key) inside the widget
  * @property {string} attr        the element attribute that sets it
- * @property {'number'|'boolean'|'index'|'labels'} kind
+ * @property {'number'|'boolean'|'index'|'labels'|'text'} kind
  * @property {boolean} panel      part of the settings panel (<hw-controls>)
  */
 
@@ -58,6 +58,8 @@ export const CONTROLS = /** @type {Record<string, ControlDef>} */ ({
   ex1Seed: { field: 'ex1Seed', id: 'ex1-seed', attr: 'ex1-seed', kind: 'number', panel: false },
   ex2DModel: { field: 'ex2DModel', id: 'ex2-d-model', attr: 'ex2-d-model', kind: 'number', panel: false },
   ex2Heads: { field: 'ex2Heads', id: 'ex2-heads', attr: 'ex2-heads', kind: 'number', panel: false },
+  trainSeed: { field: 'trainSeed', id: 'train-seed', attr: 'train-seed', kind: 'number', panel: false },
+  trainTask: { field: 'trainTask', id: 'train-task', attr: 'train-task', kind: 'text', panel: false },
 });
 const NAMES = Object.keys(CONTROLS);
 const BY_ATTR = new Map(NAMES.map((name) => [CONTROLS[name].attr, name]));
@@ -127,6 +129,9 @@ export function parseAttribute(def, raw) {
     }
     case 'boolean':
       return { value: raw !== null && !['0', 'false', 'no', 'off'].includes(raw.trim().toLowerCase()), error: null, problem: null };
+    case 'text':
+      if (raw === null || raw.trim() === '') return { value: DEFAULTS[def.field], error: null, problem: null };
+      return { value: raw.trim().slice(0, 64), error: null, problem: null };
     case 'index':
       if (raw === null) return { value: 0, error: null, problem: null };
       if (!/^\s*\d{1,5}\s*$/.test(raw)) return { value: 0, error: null, problem: `${def.attr}: ${quoted} is not a token index (0, 1, 2, …).` };
@@ -148,6 +153,7 @@ export function parseAttribute(def, raw) {
  * @property {string[]} tags        hw-* elements to render, in order ([] for the whole lesson)
  * @property {string[]} controls    controls shown when the `controls` attribute is absent
  * @property {boolean} experiment   whether the widget shows the main run (for error reporting)
+ * @property {boolean} [exports]     whether it offers the main run's downloads (default true)
  */
 
 export class MhaElement extends HTMLElement {
@@ -252,7 +258,7 @@ export class MhaElement extends HTMLElement {
    */
   content(frame) {
     for (const tag of this.spec.tags) frame.appendChild(document.createElement(tag));
-    frame.appendChild(/** @type {HTMLElement} */ (this.exporter));
+    if (this.spec.exports !== false) frame.appendChild(/** @type {HTMLElement} */ (this.exporter));
   }
 
   /**
@@ -429,5 +435,6 @@ export function defineEmbedElements() {
   widget('mha-exercise-torch', { tags: ['hw-controls', 'hw-exercise-torch'], controls: PANEL, experiment: true });
   widget('mha-quiz', { tags: ['hw-quiz'], controls: [], experiment: false });
   widget('mha-python', { tags: ['hw-controls', 'hw-python'], controls: PANEL, experiment: true });
+  widget('mha-train', { tags: ['hw-train'], controls: ['trainTask', 'trainSeed'], experiment: false, exports: false });
   define('mha-lesson', MhaLesson);
 }

@@ -14,6 +14,8 @@ import './hw-quiz.js';
 import './hw-python.js';
 import './hw-fact.js';
 import './hw-status.js';
+import '../train/hw-train.js';
+import '../train/hw-train-python.js';
 import { getStore } from '../shared/store.js';
 
 getStore();

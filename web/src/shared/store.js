@@ -28,6 +28,8 @@ let storeIds = 0;
  * @property {number|null} ex1Seed    exercise 1: the student's own seed
  * @property {number|null} ex2DModel  exercise 2: the student's own d_model
  * @property {number|null} ex2Heads   exercise 2: a head count to try
+ * @property {number|null} trainSeed  "Watch heads specialise": the seed of the training run
+ * @property {string} trainTask       "Watch heads specialise": the task's name
  */
 
 /** @type {Readonly<State>} */
@@ -43,6 +45,8 @@ export const DEFAULTS = Object.freeze({
   ex1Seed: 2024,
   ex2DModel: 12,
   ex2Heads: 5,
+  trainSeed: 1,
+  trainTask: 'previous-and-first',
 });
 
 /** The lesson's own run, used by prose that quotes it. */
@@ -57,7 +61,10 @@ const NUMERIC_KEYS = /** @type {const} */ ({
   ex1Seed: 'ex1_seed',
   ex2DModel: 'ex2_d_model',
   ex2Heads: 'ex2_heads',
+  trainSeed: 'train_seed',
 });
+/** Hash key for each text field (a name the module checks, such as a training task's). */
+const TEXT_KEYS = /** @type {const} */ ({ trainTask: 'train_task' });
 const BOOLEAN_KEYS = /** @type {const} */ ({ bias: 'bias', causal: 'causal' });
 const MAX_LABEL_INDEX = 4096;
 /** Longest URL hash read (characters after '#'); a longer one is refused as a whole. */
@@ -103,6 +110,7 @@ export function parseHash(hash) {
   }
   const numericByKey = Object.fromEntries(Object.entries(NUMERIC_KEYS).map(([f, k]) => [k, f]));
   const boolByKey = Object.fromEntries(Object.entries(BOOLEAN_KEYS).map(([f, k]) => [k, f]));
+  const textByKey = Object.fromEntries(Object.entries(TEXT_KEYS).map(([f, k]) => [k, f]));
   const seen = new Set();
   for (const [key, raw] of params) {
     if (seen.has(key)) throw new Error(`"${key}" appears twice`);
@@ -115,6 +123,9 @@ export function parseHash(hash) {
     } else if (key in boolByKey) {
       if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
       /** @type {any} */ (state)[boolByKey[key]] = value === '1' || value === 'true';
+    } else if (key in textByKey) {
+      if (!/^[a-z0-9-]{1,64}$/.test(value)) throw new Error(`"${key}" must be a name such as previous-and-first`);
+      /** @type {any} */ (state)[textByKey[key]] = value;
     } else if (key === 'query') {
       if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');
       state.query = Number(value);
@@ -141,6 +152,10 @@ export function toHash(state) {
   }
   for (const [field, key] of Object.entries(BOOLEAN_KEYS)) {
     p.set(key, /** @type {any} */ (state)[field] ? '1' : '0');
+  }
+  for (const [field, key] of Object.entries(TEXT_KEYS)) {
+    const v = /** @type {any} */ (state)[field];
+    if (typeof v === 'string' && v !== '') p.set(key, v);
   }
   p.set('query', String(state.query));
   state.labels.forEach((l, i) => {

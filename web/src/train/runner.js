@@ -1,0 +1,62 @@
+// Where a trainer runs. The training section talks to each trainer only through this remote
+// shape, the one the page's Compute (src/shared/compute.js) gives for stateful objects:
+//   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
+//   await remote.call('step', 10);                      // t.step(10), as a Promise
+//   await remote.dispose();
+// Where the Compute runs a Worker, the trainer lives there (compute.create('createTrainer')):
+// `remote.mode` is 'worker' and the caller may send chunks of work back to back. Where it runs on
+// the main thread, the trainer is made on the main thread's module and called directly
+// (`remote.mode` 'main'): the caller keeps each call small and yields between animation frames.
+// (The Compute's own main-thread queue spends a timer task per call, which would cost training
+// several milliseconds of idle time per chunk.)
+
+/**
+ * @typedef {object} Remote
+ * @property {'main'|'worker'} mode
+ * @property {(method: string, ...args: any[]) => Promise<any>} call
+ * @property {() => Promise<void>} dispose
+ */
+
+/**
+ * @param {{hw: any, compute?: import('../shared/compute.js').Compute}} store
+ * @param {object} options  hw.createTrainer's options
+ * @returns {Promise<Remote>}
+ */
+export async function openTrainer(store, options) {
+  const compute = store.compute;
+  if (compute) {
+    await compute.start();
+    if (compute.mode === 'worker') {
+      const remote = await compute.create('createTrainer', options);
+      return { mode: 'worker', call: remote.call, dispose: remote.dispose };
+    }
+  }
+  return mainThreadTrainer(store.hw, options);
+}
+
+/**
+ * A trainer on the main thread.
+ * @param {any} hw  the main thread's module instance
+ * @param {object} options
+ * @returns {Remote}
+ */
+export function mainThreadTrainer(hw, options) {
+  const trainer = hw.createTrainer(options);
+  let disposed = false;
+  return {
+    mode: 'main',
+    call(method, ...args) {
+      if (disposed) return Promise.reject(new Error(`the trainer was disposed before ${method}()`));
+      try {
+        return Promise.resolve(trainer[method](...args));
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      trainer.dispose();
+    },
+  };
+}
