@@ -1004,7 +1004,6 @@ async function main() {
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
       log(trainingTable(res.training));
     }
-    if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
   } finally {
     if (browser) await browser.close();
     server.close();
