@@ -80,7 +80,7 @@ test('matrices: every row, the first and the later ones, must be an array of num
   assert.equal(mha([lesson.x[0], new DataView(new ArrayBuffer(64))]),
     'multiHeadAttention: x[1] must be an array of numbers, got an object');
   assert.equal(mha('abc'),
-    'multiHeadAttention: x must be an array of rows (number[][]), got "abc" (string)');
+    'multiHeadAttention: x must be an array of rows (number[][]) or {data, rows, cols}, got "abc" (string)');
   // Typed-array rows are rows.
   const typed = hw.multiHeadAttention({ ...W, numHeads: 2,
     x: lesson.x.map((r) => Float64Array.from(r)) });
@@ -161,7 +161,7 @@ test('stacks of heads: a non-empty array of matrices of one shape', () => {
   assert.equal(compare([]), empty + 'an array');
   assert.equal(compare('heads'), empty + '"heads" (string)');
   assert.equal(compare(lesson.headWeights[0][0]),
-    'compareHeads: headWeights[0] must be an array of rows (number[][]), got 0.' +
+    'compareHeads: headWeights[0] must be an array of rows (number[][]) or {data, rows, cols}, got 0.' +
     String(lesson.headWeights[0][0][0]).slice(2) + ' (number)');
   assert.equal(compare([lesson.headWeights[0], lesson.headWeights[1].map((r) => r.slice(1))]),
     'compareHeads: headWeights[1] has shape (5, 4) but headWeights[0] has (5, 5); all must match');
