@@ -11,7 +11,14 @@
 /* global Module, wasmBinaryFile, tryParseAsDataURI, readyPromiseReject */
 function inflateWasm(bytes) {
   if (bytes[0] === 0) return Promise.resolve(bytes);
-  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+  // The bytes go into the stream directly, not through a Blob: WebKitGTK cannot read a Blob in a
+  // blob: Worker started by a file:// page (NotReadableError), so the module would not start there.
+  var stream = new ReadableStream({
+    start: function (controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  }).pipeThrough(new DecompressionStream('deflate'));
   return new Response(stream).arrayBuffer();
 }
 

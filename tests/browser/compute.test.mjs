@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { ROOT, launch } from './helpers.mjs';
+import { INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, injectWatch } from './engine.mjs';
 import { after, before } from 'node:test';
 
 // The stand-in module: what the Worker evaluates (as createHeadwise.moduleSource() would give).
@@ -56,8 +57,11 @@ before(async () => {
   const standIn = `${FAKE_MODULE}\ncreateHeadwise.moduleSource = function () { return ${JSON.stringify(FAKE_MODULE)}; };`;
   server = createServer((req, res) => {
     const path = new URL(req.url, 'http://x').pathname;
-    const body = { '/': PAGE, '/nocsp.html': PAGE, '/csp.html': PAGE, '/compute.js': bundle, '/stand-in.js': standIn }[path];
+    // Where the engine's driver cannot report uncaught errors (WebKit), the pages load the watcher first.
+    if (INJECT_WATCH && path === `/${WATCH_PATH}`) return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(WATCH_SOURCE);
+    let body = { '/': PAGE, '/nocsp.html': PAGE, '/csp.html': PAGE, '/compute.js': bundle, '/stand-in.js': standIn }[path];
     if (!body) return res.writeHead(404).end();
+    if (INJECT_WATCH && !path.endsWith('.js')) body = injectWatch(body);
     const headers = { 'Content-Type': path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' };
     // A host that forbids workers: no worker-src, so script-src ('self') applies to blob: workers.
     if (path === '/csp.html') headers['Content-Security-Policy'] = "default-src 'self'; script-src 'self'";
@@ -73,14 +77,16 @@ after(async () => {
   await new Promise((r) => server?.close(r));
 });
 
-/** A fresh page with a Compute on the stand-in module: window.compute. */
-async function open(path = '/', options = '{}') {
+/**
+ * A fresh page with a Compute on the stand-in module: window.compute. `errors()` gives the page's
+ * uncaught errors so far (as the engine reports them, or as the injected watcher saw them).
+ */
+async function open(path = '/', options = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(origin + path);
-  await page.evaluate(`window.compute = new HeadwiseCompute.Compute(${options}); window.compute.start()`);
+  await page.evaluate((o) => { window.compute = new HeadwiseCompute.Compute(o); window.compute.start(); }, options);
+  const errors = async () => { await page.harvest(); return page.log.pageErrors; };
   return { context, page, errors };
 }
 
@@ -88,7 +94,7 @@ describe('Compute (web/src/shared/compute.js)', () => {
   for (const worker of [true, false]) {
     const where = worker ? 'in the Worker' : 'on the main thread';
     test(`runs module methods ${where}; errors cross with their message; a newer run supersedes a queued one`, async () => {
-      const { context, page, errors } = await open('/', `{worker: ${worker}}`);
+      const { context, page, errors } = await open('/', { worker });
       try {
         const r = await page.evaluate(async () => {
           const c = window.compute;
@@ -116,14 +122,14 @@ describe('Compute (web/src/shared/compute.js)', () => {
         assert.equal(r.first, 'AbortError');
         assert.equal(r.second, 1, 'the superseded run never started');
         assert.equal(r.started, 1);
-        assert.deepEqual(errors, []);
+        assert.deepEqual(await errors(), []);
       } finally {
         await context.close();
       }
     });
 
     test(`create(): a stateful object lives ${where}, called in order, disposed`, async () => {
-      const { context, page, errors } = await open('/', `{worker: ${worker}}`);
+      const { context, page, errors } = await open('/', { worker });
       try {
         const r = await page.evaluate(async () => {
           const c = window.compute;
@@ -143,7 +149,7 @@ describe('Compute (web/src/shared/compute.js)', () => {
         assert.equal(r.missing, '"nope" is not a method of this object');
         assert.equal(r.badFactory, 'compute.create: "nope" is not a method of the module');
         assert.equal(r.otherValue, 5);
-        assert.deepEqual(errors, []);
+        assert.deepEqual(await errors(), []);
       } finally {
         await context.close();
       }
@@ -163,7 +169,7 @@ describe('Compute (web/src/shared/compute.js)', () => {
       });
       // Had the Worker not been restarted, the newer run would wait a minute (the test's timeout).
       assert.deepEqual(r, { old: 'AbortError', newer: { ms: 1 }, restarts: 1, mode: 'worker' });
-      assert.deepEqual(errors, []);
+      assert.deepEqual(await errors(), []);
     } finally {
       await context.close();
     }

@@ -73,7 +73,7 @@ test('without DecompressionStream (or Response): the embedded module cannot be i
 
 test('with every feature, the same script loads and computes in the fresh context', async () => {
   const factory = load({
-    WebAssembly, DecompressionStream, Response, Blob, TextDecoder, TextEncoder, atob, console,
+    WebAssembly, DecompressionStream, Response, ReadableStream, Blob, TextDecoder, TextEncoder, atob, console,
     setTimeout, clearTimeout, performance, crypto
   });
   const hw = await factory();

@@ -82,7 +82,7 @@ test('moduleSource() is the module itself: evaluated elsewhere it computes the s
   assert.equal(typeof source, 'string');
   assert.match(source, /^var createHeadwise = \(/);
   // A fresh global scope with what a Worker has (no require, no module, no document).
-  const scope = { importScripts() {}, location: { href: 'blob:null/worker' }, WebAssembly, Blob, Response, DecompressionStream, TextDecoder, URL, console, setTimeout, clearTimeout, performance, atob, crypto };
+  const scope = { importScripts() {}, location: { href: 'blob:null/worker' }, WebAssembly, Blob, Response, ReadableStream, DecompressionStream, TextDecoder, URL, console, setTimeout, clearTimeout, performance, atob, crypto };
   scope.self = scope;
   vm.createContext(scope);
   vm.runInContext(source, scope);
