@@ -9,10 +9,15 @@
 // headwise.js is much smaller this way): they are inflated here with the platform's
 // DecompressionStream. A WebAssembly binary starts with "\0asm", a zlib stream with 0x78.
 /* global Module, wasmBinaryFile, tryParseAsDataURI, readyPromiseReject */
+// The bytes are written to the stream directly: WebKitGTK cannot read a Blob's stream() in a
+// blob: Worker of a file:// page (NotReadableError), which kept the module out of the Worker there.
 function inflateWasm(bytes) {
   if (bytes[0] === 0) return Promise.resolve(bytes);
-  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
-  return new Response(stream).arrayBuffer();
+  var inflate = new DecompressionStream('deflate');
+  var writer = inflate.writable.getWriter();
+  writer.write(bytes).catch(function () {});
+  writer.close().catch(function () {});
+  return new Response(inflate.readable).arrayBuffer();
 }
 
 Module['instantiateWasm'] = function (imports, receiveInstance) {
