@@ -21,6 +21,7 @@
 //     longtask                  PerformanceObserver 'longtask' entries exist
 //     fileFetch                 fetch() of a file:// URL from a file:// page works
 //     minWidth                  the narrowest viewport (px) the engine's window can have
+//     tracing                   the browser records a trace of its threads' tasks (page.trace)
 //   engine.skipUnless(feature, why?)   `test(name, engine.skipUnless('downloads'), fn)`: the
 //                               node:test options that skip with the reason, or {} to run
 //   launch()                    a Browser: newContext(options), close()
@@ -40,6 +41,8 @@
 //     textContent inputValue getAttribute isVisible isHidden isChecked isDisabled isEnabled
 //     $$eval(sel, fn, arg) $eval(sel, fn, arg) $$(sel) (locators) waitForSelector(sel, {state})
 //     waitForFunction(fn, arg, {timeout}) waitForTimeout(ms) locator(sel) frame(iframeSel)
+//     trace(action, {categories})  the browser's trace events (Chrome trace format) while
+//                               `action` runs; only where supports.tracing
 //     log                       a PageLog (helpers.mjs) that the engine fills: console errors,
 //                               uncaught errors, failed and outside requests, CSP violations
 //   Locator: locator(sel) first() nth(i) filter({hasText}) count() and the element methods
@@ -60,9 +63,9 @@ if (!ENGINES.includes(ENGINE)) {
 }
 
 const SUPPORTS = {
-  chromium: { consoleApi: true, requests: true, bypassCSP: true, downloads: true, longtask: true, fileFetch: false, minWidth: 0 },
-  firefox: { consoleApi: true, requests: true, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0 },
-  webkit: { consoleApi: false, requests: false, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0 },
+  chromium: { consoleApi: true, requests: true, bypassCSP: true, downloads: true, longtask: true, fileFetch: false, minWidth: 0, tracing: true },
+  firefox: { consoleApi: true, requests: true, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false },
+  webkit: { consoleApi: false, requests: false, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false },
 };
 const WHY = {
   consoleApi: 'its driver has no console or error events',
@@ -71,6 +74,7 @@ const WHY = {
   downloads: 'its driver cannot catch a download',
   longtask: 'it has no PerformanceObserver \'longtask\' entries',
   fileFetch: 'it refuses fetch() of file:// URLs',
+  tracing: 'its driver cannot record a trace of the browser\'s tasks',
 };
 
 export const engine = {
@@ -413,6 +417,16 @@ export class Page {
       await sleep(50);
     }
   }
+  /**
+   * The trace events (Chrome's trace event format) the browser records while `action` runs.
+   * @param {() => Promise<unknown>} action
+   * @param {{categories?: string[]}} [options]
+   * @returns {Promise<object[]>}
+   */
+  async trace(action, { categories = ['toplevel', '__metadata'] } = {}) {
+    if (!engine.supports.tracing || !this._top._driver.trace) throw new Error(`${ENGINE}: ${WHY.tracing}`);
+    return this._top._driver.trace(action, categories);
+  }
   /** @param {{path?: string, fullPage?: boolean}} [options] @returns {Promise<Buffer>} */
   screenshot(options = {}) { return this._driver.screenshot(options); }
   /** The viewport's size in CSS pixels. */
@@ -495,6 +509,17 @@ async function chromiumDriver() {
             press: (key) => page.keyboard.press(key),
             type: (text) => page.keyboard.type(text),
             screenshot: (opts) => page.screenshot(opts),
+            async trace(action, categories) {
+              await browser.startTracing(page, { categories });
+              let buf;
+              try {
+                await action();
+              } finally {
+                buf = await browser.stopTracing();
+              }
+              const trace = JSON.parse(buf.toString());
+              return trace.traceEvents || trace;
+            },
             harvest: () => Promise.all(page.frames().map((f) => f.evaluate(HARVEST).catch(() => null))).then((a) => a.filter(Boolean)),
             close: () => page.close(),
           };
