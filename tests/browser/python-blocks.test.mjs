@@ -106,12 +106,14 @@ function assertSameText(actual, expected, what) {
 }
 
 /**
- * Every code block under `root` (a page: all of them, whichever section shows them) with the
+ * Every code block under `root` (a page: all of them but the training script's, whichever section shows them) with the
  * text shown under it.
  * @param {any|import('./engine.mjs').Page} root
  */
 function readBlocks(root) {
-  return root.locator('section.hw-code-block:has(pre.hw-code code)').evaluateAll((sections) => sections.map((s) => ({
+  // The training script's block (#python-train) prints only once its run has been trained;
+  // tests/browser/train.test.mjs trains it and runs that block in PyTorch, line for line.
+  return root.locator('section.hw-code-block:has(pre.hw-code code):not(:has(#python-train))').evaluateAll((sections) => sections.map((s) => ({
     id: s.querySelector('pre.hw-code:not(.hw-code-output)')?.id ?? '',
     title: s.querySelector('h3')?.textContent ?? '',
     code: s.querySelector('pre.hw-code:not(.hw-code-output) code')?.textContent ?? null,
