@@ -56,19 +56,20 @@ const ITEMS = [
   {
     widget: 'python', tag: 'mha-python', title: 'Reproduce it in Python', frameTitle: 'Python code for the current settings',
     text: 'NumPy and PyTorch code for the current settings and what it prints; only the seed can be changed here, and only the .py download is offered.',
-    attrs: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], query: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], height: 3900,
+    attrs: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], query: [['seed', '7'], ['controls', 'seed'], ['exports', 'py']], height: 4100,
   },
   {
     widget: 'train', tag: 'mha-train', title: 'Watch heads specialise', frameTitle: 'Training 1, 2 and 4 heads live',
     text: 'Three tiny models (1, 2 and 4 heads, the same parameter count) trained live, with their curves, every head\'s attention as it learns, the verdict and switches that turn heads off. Here the task is locked; students choose the seed.',
     attrs: [['train-seed', '1'], ['controls', 'trainSeed,trainTask'], ['locked', 'trainTask']],
     query: [['trainSeed', '1'], ['controls', 'trainSeed,trainTask'], ['lock', 'trainTask']],
-    height: 1900,
+    // Measured before training (1878 px at 720 px in Chromium); the verdict adds about 300 px.
+    height: 2300,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
-    attrs: [], query: [], height: 16800, lazy: true,
+    attrs: [], query: [], height: 21000, lazy: true,
   },
 ];
 
