@@ -376,9 +376,10 @@ describe('web components on the host page', () => {
     const count = (name) => fromHost.filter((r) => r.path === `/${name}`).length;
     assert.equal(count('headwise-elements.js'), 1);
     assert.equal(count('headwise.js'), 1);
-    // Each iframe is its own page and loads it once.
+    // Each iframe is its own page and loads it at most once (WebKit may serve the second frame
+    // from its memory cache, so one request for both is fine too).
     const framed = hosted.hits.filter((r) => !r.referer.startsWith(host.origin) && r.path === '/headwise.js');
-    assert.equal(framed.length, 2);
+    assert.ok(framed.length >= 1 && framed.length <= 2, `the two frames made ${framed.length} requests for headwise.js`);
   });
 });
 
