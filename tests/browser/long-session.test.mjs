@@ -73,6 +73,8 @@ test('10,000 recomputes: WASM heap and DOM node count flat, no console errors', 
     assert.deepEqual((await headTable(page, 1))[0], ['0', '0', '0', '0', '1']);
     await page.fill('#num-heads', '4');
     await settle(page);
+    // The new setting may be computed off the main thread: wait for its tables, then count.
+    await page.waitForFunction(() => document.querySelectorAll('hw-head-weights table.hw-weights[data-head]').length >= 4, undefined, { timeout: 60000 });
     assert.equal((await page.$$('hw-head-weights table.hw-weights[data-head]')).length, 4);
     await collectCsp(page, log);
     log.assertClean(server.origin);
