@@ -1,4 +1,7 @@
 #include "fixtures.hpp"
+#include "headwise/gemm.hpp"
+
+#include <algorithm>
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -247,6 +250,25 @@ bool expect_near(double actual, double expected, double tol, const std::string& 
   e(0, 0) = expected;
   NearReport r = compare(a, e, tol, what, true);
   return report(r);
+}
+
+Matrix reference_product(const Matrix& a, const Matrix& b) {
+  Matrix c = Matrix::Zero(a.rows(), b.cols());
+  for (Index i = 0; i < a.rows(); ++i) {
+    for (Index j = 0; j < b.cols(); ++j) {
+      double total = 0.0;
+      for (Index k0 = 0; k0 < a.cols(); k0 += kKc) {
+        volatile double block = 0.0;  // volatile: keep every rounding step
+        for (Index k = k0; k < std::min(a.cols(), k0 + kKc); ++k) {
+          volatile double product = a(i, k) * b(k, j);
+          block = block + product;
+        }
+        total = k0 == 0 ? block : total + block;
+      }
+      c(i, j) = total;
+    }
+  }
+  return c;
 }
 
 }  // namespace headwise::test

@@ -79,4 +79,10 @@ bool expect_equal(const T& actual, const T& expected, const std::string& what) {
   return expect_near(actual, expected, 0.0, what);
 }
 
+// The GEMM kernel's documented summation order, computed plainly:
+// c[i][j] = (s_0 + s_1) + s_2 + ..., where s_b sums a[i][k] * b[k][j] over the b-th block of kKc
+// consecutive k, in increasing k, each product rounded before it is added (no fused
+// multiply-add). a: (m, k), b: (k, n) -> (m, n).
+Matrix reference_product(const Matrix& a, const Matrix& b);
+
 }  // namespace headwise::test

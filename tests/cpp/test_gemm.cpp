@@ -20,30 +20,9 @@ using headwise::Matrix;
 using headwise::NumpyRandomState;
 using headwise::test::expect_equal;
 using headwise::test::expect_near;
+using headwise::test::reference_product;
 
 namespace {
-
-// c[i][j] = (s_0 + s_1) + s_2 + ..., where s_b sums a[i][k] * b[k][j] over the b-th block of kKc
-// consecutive k, in increasing k, each product rounded before it is added (no fused
-// multiply-add). a: (m, k), b: (k, n) -> (m, n).
-Matrix reference_product(const Matrix& a, const Matrix& b) {
-  Matrix c = Matrix::Zero(a.rows(), b.cols());
-  for (Index i = 0; i < a.rows(); ++i) {
-    for (Index j = 0; j < b.cols(); ++j) {
-      double total = 0.0;
-      for (Index k0 = 0; k0 < a.cols(); k0 += kKc) {
-        volatile double block = 0.0;  // volatile: keep every rounding step
-        for (Index k = k0; k < std::min(a.cols(), k0 + kKc); ++k) {
-          volatile double product = a(i, k) * b(k, j);
-          block = block + product;
-        }
-        total = k0 == 0 ? block : total + block;
-      }
-      c(i, j) = total;
-    }
-  }
-  return c;
-}
 
 bool bit_equal(const Matrix& a, const Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() &&

@@ -29,32 +29,15 @@ using headwise::mutable_view;
 using headwise::NumpyRandomState;
 using headwise::test::expect_equal;
 
+using headwise::test::reference_product;
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSentinel = -12345.5;
 
-// The documented sum: c[i][j] = (s_0 + s_1) + s_2 + ..., s_b the sum of a[i][k] * b[k][j] over
-// the b-th block of kKc consecutive k, in increasing k, every product and sum rounded on its own.
-// bt is b transposed, (n, k), so that each c[i][j] walks two contiguous rows.
-Matrix reference(const Matrix& a, const Matrix& bt) {
-  Matrix c(a.rows(), bt.rows());
-  for (Index i = 0; i < a.rows(); ++i) {
-    for (Index j = 0; j < bt.rows(); ++j) {
-      double total = 0.0;
-      for (Index k0 = 0; k0 < a.cols(); k0 += kKc) {
-        volatile double block = 0.0;  // volatile: no reassociation, no fused multiply-add
-        for (Index k = k0; k < std::min(a.cols(), k0 + kKc); ++k) {
-          volatile double product = a(i, k) * bt(j, k);
-          block = block + product;
-        }
-        total = k0 == 0 ? block : total + block;
-      }
-      c(i, j) = total;
-    }
-  }
-  return c;
-}
+// The documented sum (fixtures.hpp's reference_product); bt is b transposed, (n, k).
+Matrix reference(const Matrix& a, const Matrix& bt) { return reference_product(a, Matrix(bt.transpose())); }
 
 // m (rows, cols) in the top-left corner of a (rows + 2, cols + 3) matrix filled with fill.
 Matrix padded(const Matrix& m, double fill) {
