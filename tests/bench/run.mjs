@@ -772,7 +772,7 @@ function oneCoreChromium() {
 }
 
 // The default demo from a click on Train to its verdict, `runs` times in fresh pages; and, per
-// animation frame while it trains, the time spent drawing the section ('hw-train draw') and
+// frame or slice while it trains, the time spent drawing the section ('hw-train draw') and
 // training ('hw-train steps'), from the page's own User Timing measures; the longest task.
 async function trainPageMetrics(chromium, baseUrl, runs = QUICK ? 2 : 5) {
   if (!existsSync(join(root, 'dist', 'index.html'))) return null;

@@ -304,15 +304,22 @@ class Locator {
     if ((await this.count()) > 0) return;
     await this.waitFor({ state: 'attached', timeout });
   }
-  /** The centre of the element in the top page's viewport, scrolled into view first. */
+  /**
+   * The centre of the element in the top page's viewport, scrolled into view first, once it
+   * holds still: the same point on two looks 50 ms apart (content above that is still being
+   * drawn moves it, and WebKit has no scroll anchoring to keep it in place).
+   */
   async _point() {
     const end = Date.now() + TIMEOUT;
+    let last = null;
     for (let tries = 0; ; tries += 1) {
       await this._need();
       const w = await this._op('where');
-      if (w && w.width > 0 && w.height > 0 && (w.ok || tries >= 10)) return this.page._toTop(w);
+      const usable = w && w.width > 0 && w.height > 0 && (w.ok || tries >= 10);
+      if (usable && last && last.x === w.x && last.y === w.y) return this.page._toTop(w);
       if (Date.now() > end) throw new Error(`${this} is not clickable: ${JSON.stringify(w)}`);
-      await sleep(100);
+      last = usable ? w : null;
+      await sleep(usable ? 50 : 100);
     }
   }
   async click() { const p = await this._point(); await this.page._driver.click(p.x, p.y); }

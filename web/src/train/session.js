@@ -6,15 +6,18 @@
 // held-out evaluation with every head switched off in turn. It never draws; it fires "progress"
 // (at most once per chunk) and "state" events, and the element redraws once per frame.
 //
-// Main-thread mode: each animation frame runs steps until FRAME_BUDGET_MS is spent, then yields,
-// so no task is long and the page stays responsive. Worker mode: the trainers live in the page's
+// Main-thread mode: each slice runs steps until SLICE_BUDGET_MS is spent, then yields to the event
+// loop (a message task, not the next animation frame: where painting is slow, as in WebKitGTK
+// under a software compositor, frames come a few times a second and frame-paced training took
+// minutes), so no task is long, input and painting get their turns, and the page stays
+// responsive. Worker mode: the trainers live in the page's
 // Worker and chunks are sent back to back; the element draws whatever has arrived once a frame.
 
 import { openTrainer } from './runner.js';
 import { messageOf } from '../shared/errors.js';
 
-/** Training work per animation frame on the main thread (ms). */
-export const FRAME_BUDGET_MS = 6;
+/** Training work per slice (one task) on the main thread (ms). */
+export const SLICE_BUDGET_MS = 6;
 /** The head counts compared, where they divide d_model. */
 export const HEAD_COUNTS = [1, 2, 4];
 /** A head "follows" a relation when its mean weight on the relation's source is at least this. */
@@ -111,11 +114,28 @@ export function measure(name, start) {
   }
 }
 
-/** Resolves on the next animation frame (or soon, where there are none). */
-function nextFrame() {
+/** @type {(() => void)[]} */
+const waiting = [];
+/** @type {MessageChannel|null} */
+let channel = null;
+
+/**
+ * Resolves in a new task, after whatever input, timers and painting are waiting. A message
+ * task: setTimeout(0) is clamped to 4 ms when nested and throttled in background tabs.
+ * @returns {Promise<void>}
+ */
+export function nextSlice() {
   return new Promise((resolve) => {
-    if (typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden') requestAnimationFrame(() => resolve(undefined));
-    else setTimeout(resolve, 16);
+    if (typeof MessageChannel !== 'function') {
+      setTimeout(resolve, 0);
+      return;
+    }
+    if (!channel) {
+      channel = new MessageChannel();
+      channel.port1.onmessage = () => /** @type {() => void} */ (waiting.shift())();
+    }
+    waiting.push(resolve);
+    channel.port2.postMessage(0);
   });
 }
 
@@ -352,12 +372,12 @@ export class TrainSession extends EventTarget {
       const target = Math.min(s.steps, this.step + limit);
       let lastProbe = 0;
       while (live() && this.step < target) {
-        const frameStart = performance.now();
-        // Main thread: as many chunks as fit in this frame's budget. Worker: one bigger chunk.
+        const sliceStart = performance.now();
+        // Main thread: as many chunks as fit in this slice's budget. Worker: one bigger chunk.
         do {
           // Chunks of at most maxChunk steps (each call reports its last step only); on the main
-          // thread also no more than fit in the frame's budget.
-          const fit = Math.floor(FRAME_BUDGET_MS / (this.msPerStep * this.models.length));
+          // thread also no more than fit in the slice's budget.
+          const fit = Math.floor(SLICE_BUDGET_MS / (this.msPerStep * this.models.length));
           const k = Math.max(1, Math.min(target - this.step, maxChunk, worker ? maxChunk : fit));
           const t0 = performance.now();
           const results = await Promise.all(this.models.map((m) => /** @type {Remote} */ (m.remote).call('step', k)));
@@ -373,16 +393,16 @@ export class TrainSession extends EventTarget {
             m.accuracy.push(r.accuracy);
           });
         } while (!worker && live() && this.step < target
-          && performance.now() - frameStart + this.msPerStep * this.models.length <= FRAME_BUDGET_MS);
+          && performance.now() - sliceStart + this.msPerStep * this.models.length <= SLICE_BUDGET_MS);
         const now = performance.now();
         if (now - lastProbe > 250 || this.step >= target) {
           lastProbe = now;
           for (const m of this.models) await this._probe(m);
         }
-        // User Timing: this frame's training work (read by `npm run bench`).
-        if (!worker) measure('hw-train steps', frameStart);
+        // User Timing: this slice's training work (read by `npm run bench`).
+        if (!worker) measure('hw-train steps', sliceStart);
         this._emit('progress');
-        if (!worker) await nextFrame();
+        if (!worker) await nextSlice();
       }
       if (gen !== this._generation) return;
       if (this.step >= s.steps) await this._finish(gen, worker);
@@ -405,7 +425,7 @@ export class TrainSession extends EventTarget {
       m.ablations = [];
       for (let h = 0; h < m.numHeads; h += 1) {
         m.ablations.push(await remote.call('evaluate', { ablate: [h] }));
-        if (!worker) await nextFrame();
+        if (!worker) await nextSlice();
         if (gen !== this._generation) return;
       }
       m.off = new Set();
