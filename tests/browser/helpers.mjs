@@ -199,9 +199,16 @@ export async function waitReady(page) {
   await settle(page);
 }
 
-/** Two animation frames: the store's scheduled notification has run. */
-export function settle(page) {
-  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+/**
+ * Two animation frames: the store's scheduled notification has run; and the address bar holds
+ * the settings (the store rewrites it at most every 200 ms, so a write may be pending).
+ */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  await page.waitForFunction(() => {
+    const controls = /** @type {any} */ (document.querySelector('hw-controls'));
+    return !(controls && controls.store && controls.store._hashTimer);
+  }, undefined, { timeout: 10000 });
 }
 
 /**

@@ -76,6 +76,7 @@ for (const mode of MODES) {
         await page.fill('#challenge-answer', PAYLOADS.join('\n'));
         await assertNothingRan(page);
         // The permalink carries the labels; opening it shows them literally again.
+        await settle(page);
         const link = (await page.url());
         await gotoFresh(page, link);
         await waitReady(page);

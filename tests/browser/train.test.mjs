@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { DIST, STRICT_CSP, engine, shareBrowser, serveDist, withPage, openPage, collectCsp, waitReady } from './helpers.mjs';
+import { DIST, STRICT_CSP, engine, shareBrowser, serveDist, withPage, openPage, collectCsp, waitReady, settle } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -304,6 +304,7 @@ describe('training section', () => {
       await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])');
       await page.click('#train-step');
       await page.waitForFunction(() => document.querySelector('[data-testid="train-counter"]').dataset.step === '1');
+      await settle(page);
       assert.match(await page.url(), /train_seed=3/);
     });
   });

@@ -11,6 +11,8 @@ import { installTasks } from './compute-tasks.js';
 export const SYNC_MS = 4;
 /** A computation pending for longer than this (ms) shows progress in place. */
 export const BUSY_AFTER_MS = 150;
+/** The address bar's hash is rewritten at most this often (ms): 5 a second, well inside every engine's limit. */
+export const HASH_WRITE_MS = 200;
 /** Exercise 1's head counts (its cost is part of every setting's budget). */
 export const EX1_HEAD_COUNTS = [2, 4];
 let storeIds = 0;
@@ -223,6 +225,10 @@ export class Store extends EventTarget {
     /** @type {Map<string, any>} */
     this._memo = new Map();
     this._writingHash = false;
+    /** the last hash this store wrote, and when (performance.now()); a pending write's timer */
+    this._writtenHash = '';
+    this._hashWrittenAt = -Infinity;
+    this._hashTimer = 0;
   }
 
   /** Read the hash (if synced), load the module, notify. Safe to call more than once. */
@@ -231,7 +237,9 @@ export class Store extends EventTarget {
     if (this.syncHash) {
       this.readHash();
       window.addEventListener('hashchange', () => {
-        if (this._writingHash) return;
+        // Our own write coming back (a hash navigation where replaceState was refused) is not
+        // a new link.
+        if (this._writingHash || window.location.hash === this._writtenHash) return;
         this.readHash();
         this.notify();
       });
@@ -265,10 +273,31 @@ export class Store extends EventTarget {
     this.lastChanged = null;
   }
 
+  /**
+   * Put the settings into the address bar, at most once per HASH_WRITE_MS (the newest settings
+   * are written when that time is up). Browsers limit how often a page may change its history
+   * entry: WebKit refuses more than about 100 replaceState calls in 10 s with a SecurityError,
+   * and the page's earlier fallback, a hash navigation, was then itself dropped while its
+   * hashchange events came back with older settings, so a change made after a burst of input
+   * was undone.
+   */
   writeHash() {
     if (!this.syncHash) return;
+    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    const wait = this._hashWrittenAt + HASH_WRITE_MS - now;
+    if (wait > 0) {
+      if (!this._hashTimer) {
+        this._hashTimer = setTimeout(() => {
+          this._hashTimer = 0;
+          this.writeHash();
+        }, wait);
+      }
+      return;
+    }
     const next = `#${toHash(this.state)}`;
     if (window.location.hash === next) return;
+    this._hashWrittenAt = now;
+    this._writtenHash = next;
     this._writingHash = true;
     try {
       history.replaceState(null, '', next);
