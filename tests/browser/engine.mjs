@@ -724,13 +724,26 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     return r && r.u ? undefined : r && r.v;
   };
   let chrome = null; // window size minus viewport size
-  const setViewport = async ({ width, height }) => {
+  const setViewport = async ({ width, height }, { refocus = false } = {}) => {
     if (!chrome) {
       await driver.manage().window().setRect({ width: 1000, height: 800 });
       const inner = await driver.executeScript('return [innerWidth, innerHeight]');
       chrome = { w: 1000 - inner[0], h: 800 - inner[1] };
     }
     await driver.manage().window().setRect({ x: 0, y: 0, width: width + chrome.w, height: height + chrome.h });
+    // Under Xvfb (no window manager) a narrow resize can leave the window without the keyboard
+    // focus for good: keys still arrive, but :focus-visible and focus styles stop matching. A
+    // new window has the focus; it replaces the old one (only for a new context, whose page is
+    // still blank).
+    if (refocus && !(await driver.executeScript('return document.hasFocus()'))) {
+      const old = await driver.getWindowHandle();
+      await driver.switchTo().newWindow('window');
+      const fresh = await driver.getWindowHandle();
+      await driver.switchTo().window(old);
+      await driver.close();
+      await driver.switchTo().window(fresh);
+      await driver.manage().window().setRect({ x: 0, y: 0, width: width + chrome.w, height: height + chrome.h });
+    }
   };
   let busy = false; // one context at a time: the window is shared
   return {
@@ -738,7 +751,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     async newContext(o) {
       if (busy) throw new Error('webkit: one context at a time (MiniBrowser has one window); close the other first');
       busy = true;
-      await setViewport(o.viewport);
+      await setViewport(o.viewport, { refocus: true });
       const inits = [];
       return {
         addInitScript: (src) => { inits.push(src); },
