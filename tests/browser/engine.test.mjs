@@ -3,8 +3,10 @@
 // the page as real input, and media features reach CSS.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
-  ENGINE, engine, openPage, serveDist, shareBrowser,
+  ENGINE, ROOT, engine, openPage, serveDist, shareBrowser,
 } from './helpers.mjs';
 
 let browser;
@@ -60,6 +62,19 @@ shareBrowser((b, s) => { browser = b; server = s; }, {
 });
 
 describe(`the ${ENGINE} adapter`, () => {
+  test('the README\'s browser table names the version of this engine that the tests run', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Browsers'), readme.indexOf('**Oldest versions that work.**'));
+    const name = { chromium: 'Chromium', firefox: 'Firefox ESR', webkit: 'WebKitGTK' }[ENGINE];
+    const row = section.split('\n').find((l) => l.startsWith(`| ${name} |`));
+    assert.ok(row, `a row for ${name} in the README's browser table`);
+    const documented = /^\| [^|]+ \| (\d+(?:\.\d+)?)/.exec(row)?.[1];
+    const running = String(await browser.version());
+    // Chromium and Firefox by major version; WebKitGTK by major.minor (2.50).
+    const ours = ENGINE === 'webkit' ? /\d+\.\d+/.exec(running)?.[0] : /\d+/.exec(running)?.[0];
+    assert.equal(documented, ours, `the README says ${name} ${documented}; the tests run ${running}`);
+  });
+
   test('the log records console errors, uncaught errors, rejections, failed loads and CSP violations', async () => {
     const { context, page, log } = await openPage(browser);
     try {
