@@ -292,3 +292,25 @@ export async function withPage(browser, server, mode, hash, body, contextOptions
     await context.close();
   }
 }
+
+/**
+ * CPU milliseconds of every task the page's main thread ran during `action` (a trace's tdur).
+ * Where the engine records no trace, `action` still runs and the result is null.
+ * @param {import('./engine.mjs').Page} page
+ * @param {() => Promise<void>} action
+ * @param {number} [minTasks]  fewer tasks than this in the trace means it missed the renderer
+ * @returns {Promise<number[]|null>}
+ */
+export async function mainThreadTaskCpu(page, action, minTasks = 20) {
+  if (!engine.supports.tracing) {
+    await action();
+    return null;
+  }
+  const events = await page.trace(action, { categories: ['toplevel', '__metadata'] });
+  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
+  // (A few tasks cut by the trace's start or end carry no CPU time.)
+  const cpu = tasks.map((e) => e.tdur / 1000).filter(Number.isFinite);
+  assert.ok(cpu.length > minTasks && cpu.length > 0.95 * tasks.length, `the trace has the renderer's tasks and their CPU times (${cpu.length} of ${tasks.length})`);
+  return cpu;
+}
