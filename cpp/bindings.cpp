@@ -387,6 +387,10 @@ val limits() {
 // ---- training ---------------------------------------------------------------------------------
 // Trainers live here, keyed by an id the JS wrapper holds; trainerDispose frees one. Everything
 // returned is a plain JS object with Float64Array copies, as for the other adapters.
+// The lesson-only module (dist/headwise-lesson.js) is compiled with HEADWISE_LESSON_ONLY: these
+// adapters and their registrations are left out, so the linker takes none of the trainer's
+// objects (trainer, backward, adam, train_tasks) from the core library.
+#ifndef HEADWISE_LESSON_ONLY
 
 std::map<int, std::unique_ptr<headwise::Trainer>>& trainers() {
   static std::map<int, std::unique_ptr<headwise::Trainer>> all;
@@ -614,6 +618,7 @@ val trainer_parameter_count(val o) {
 }
 
 val trainer_count() { return val(static_cast<double>(trainers().size())); }
+#endif  // HEADWISE_LESSON_ONLY
 
 // ---- benchmark entry points (tests/bench) --------------------------------------------------
 // The forward alone, on inputs already in the WASM heap: no JS <-> WASM conversion is timed.
@@ -675,6 +680,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_maxAbsDiff", &max_abs_diff);
   emscripten::function("_heapStats", &heap_stats);
   emscripten::function("_limits", &limits);
+#ifndef HEADWISE_LESSON_ONLY
   emscripten::function("_trainingTasks", &training_tasks);
   emscripten::function("_trainerCreate", &trainer_create);
   emscripten::function("_trainerDispose", &trainer_dispose);
@@ -686,6 +692,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_trainerEvaluate", &trainer_evaluate);
   emscripten::function("_trainerParameterCount", &trainer_parameter_count);
   emscripten::function("_trainerCount", &trainer_count);
+#endif
   emscripten::function("_benchPrepare", &bench_prepare);
   emscripten::function("_benchRun", &bench_run);
 }

@@ -1,5 +1,5 @@
 // Builds the embedding side of dist/ (called by build.mjs):
-//   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise.js next to itself)
+//   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise-lesson.js next to itself)
 //   headwise-elements.css  the lesson's styles for shadow roots (styles.css with :root/html/body
 //                          turned into :host) followed by elements.css
 //   embed.html, embed-page.js, embed-page.css   the iframe embed (one widget from the query string)
@@ -8,8 +8,44 @@
 
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+
+/**
+ * esbuild plugin for dist/train.js: its imports of src/shared/ and src/lesson/ become the modules
+ * of the bundle that loads it (app.js or headwise-elements.js), which src/train/loader.js puts
+ * under Symbol.for('headwise.trainingHost'); so the training section shares the page's store,
+ * element base and Compute instead of carrying copies. A module the loader does not offer fails
+ * the build.
+ * @param {string} web  the web/ folder
+ * @returns {import('esbuild').Plugin}
+ */
+export function trainingHostPlugin(web) {
+  const src = join(web, 'src');
+  const loader = readFileSync(join(src, 'train', 'loader.js'), 'utf8');
+  return {
+    name: 'headwise-training-host',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.namespace !== 'file') return undefined;
+        const path = resolve(args.resolveDir, args.path);
+        const key = relative(src, path).split(sep).join('/');
+        if (!/^(shared|lesson)\//.test(key)) return undefined;
+        if (!loader.includes(`'${key}':`)) {
+          return { errors: [{ text: `src/train imports ${key}, which src/train/loader.js does not offer to train.js (add it to HOST)` }] };
+        }
+        return { path: key, namespace: 'headwise-host' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'headwise-host' }, (args) => ({
+        contents: `const host = globalThis[Symbol.for('headwise.trainingHost')];
+if (!host || !host[${JSON.stringify(args.path)}]) throw new Error('train.js must be loaded by app.js or headwise-elements.js');
+module.exports = host[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /**
  * The lesson page's <main> element, to be rendered by <mha-lesson>.

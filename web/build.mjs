@@ -1,12 +1,14 @@
 // Builds the static site into dist/: bundles web/src/lesson/main.js into dist/app.js (an IIFE, so it
-// runs from file:// as a classic script) and copies index.html, styles.css and favicon.svg.
-// dist/headwise.js (the WASM module, built by `npm run build:wasm`) is left untouched.
+// runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
+// section, loaded on demand) and copies index.html, styles.css and favicon.svg.
+// dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
+// are left untouched.
 
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEmbed } from './build-embed.mjs';
+import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -26,6 +28,21 @@ await build({
   logLevel: 'warning',
 });
 
+// The training section, loaded by app.js and headwise-elements.js when the reader nears it. Its
+// imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
+await build({
+  entryPoints: [join(web, 'src', 'train', 'main.js')],
+  outfile: join(dist, 'train.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  sourcemap: false,
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [trainingHostPlugin(web)],
+});
+
 for (const file of ['index.html', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
 }
@@ -39,8 +56,9 @@ const embedFiles = await buildEmbed({ web, dist });
 
 try {
   await access(join(dist, 'headwise.js'));
+  await access(join(dist, 'headwise-lesson.js'));
 } catch {
-  console.warn('warning: dist/headwise.js is missing; run `npm run build:wasm` to build the module.');
+  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules.');
 }
-console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js');
+console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js, dist/train.js');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);

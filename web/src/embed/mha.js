@@ -8,6 +8,7 @@ import { define } from '../shared/element.js';
 import { h, replace } from '../shared/dom.js';
 import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
+import { watchTraining } from '../train/loader.js';
 
 /** @typedef {import('../shared/store.js').State} State */
 
@@ -244,6 +245,7 @@ export class MhaElement extends HTMLElement {
     this.content(frame);
     root.appendChild(link);
     root.appendChild(frame);
+    watchTraining(frame, BASE);
     // Widgets build when connected, so the controls exist from here on.
     const labels = root.getElementById('token-labels');
     if (labels) new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
