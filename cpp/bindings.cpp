@@ -622,7 +622,9 @@ val trainer_count() { return val(static_cast<double>(trainers().size())); }
 
 // ---- benchmark entry points (tests/bench) --------------------------------------------------
 // The forward alone, on inputs already in the WASM heap: no JS <-> WASM conversion is timed.
-// Not part of the public API; reached through the module object given to the factory.
+// Not part of the public API; reached through the module object given to the factory. The
+// benchmark times dist/headwise.js, so the lesson-only module leaves them out too.
+#ifndef HEADWISE_LESSON_ONLY
 
 headwise::SeedExperiment& bench_inputs() {
   static headwise::SeedExperiment inputs;
@@ -666,6 +668,7 @@ val bench_run(val o) {
     return out;
   });
 }
+#endif  // HEADWISE_LESSON_ONLY
 
 }  // namespace
 
@@ -693,6 +696,8 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_trainerParameterCount", &trainer_parameter_count);
   emscripten::function("_trainerCount", &trainer_count);
 #endif
+#ifndef HEADWISE_LESSON_ONLY
   emscripten::function("_benchPrepare", &bench_prepare);
   emscripten::function("_benchRun", &bench_run);
+#endif
 }

@@ -1,7 +1,7 @@
 // Builds the embedding side of dist/ (called by build.mjs):
 //   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise-lesson.js next to itself)
-//   headwise-elements.css  the lesson's styles for shadow roots (styles.css with :root/html/body
-//                          turned into :host) followed by elements.css
+//   headwise-elements.css  the lesson's styles for shadow roots (styles.css and train.css with
+//                          :root/html/body turned into :host) followed by elements.css
 //   embed.html, embed-page.js, embed-page.css   the iframe embed (one widget from the query string)
 //   headwise-embed.js      the host-page helper that sizes embed iframes and relays their events
 //   gallery.html, gallery.js, gallery.css       every widget with its copy-paste snippets
@@ -163,8 +163,11 @@ export async function buildEmbed({ web, dist }) {
     build({ ...common, entryPoints: [join(src, 'embed', 'gallery.js')], outfile: join(dist, 'gallery.js') }),
   ]);
   const styles = await readFile(join(web, 'styles.css'), 'utf8');
+  // The training section's rules too: the page loads them with the section, but a shadow root
+  // has this one stylesheet.
+  const training = await readFile(join(web, 'train.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');
-  await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${extra}`));
+  await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${training}\n${extra}`));
   checkInlineScriptHashes(await readFile(join(web, 'embed.html'), 'utf8'));
   for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
     await copyFile(join(web, file), join(dist, file));

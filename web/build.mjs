@@ -1,6 +1,6 @@
 // Builds the static site into dist/: bundles web/src/lesson/main.js into dist/app.js (an IIFE, so it
 // runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
-// section, loaded on demand) and copies index.html, styles.css and favicon.svg.
+// section, loaded on demand, with train.css) and copies index.html, styles.css and favicon.svg.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched.
 
@@ -46,10 +46,13 @@ await build({
 for (const file of ['index.html', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
 }
-// The stylesheet, minified: every byte counts for pages embedded in course sites.
-const css = await transform(await readFile(join(web, 'styles.css'), 'utf8'),
-  { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
-await writeFile(join(dist, 'styles.css'), css.code);
+// The stylesheets, minified: every byte counts for pages embedded in course sites. train.css is
+// the training section's, loaded with it.
+for (const file of ['styles.css', 'train.css']) {
+  const css = await transform(await readFile(join(web, file), 'utf8'),
+    { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
+  await writeFile(join(dist, file), css.code);
+}
 
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist });
@@ -60,5 +63,5 @@ try {
 } catch {
   console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules.');
 }
-console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js, dist/train.js');
+console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);

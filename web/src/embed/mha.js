@@ -245,7 +245,9 @@ export class MhaElement extends HTMLElement {
     this.content(frame);
     root.appendChild(link);
     root.appendChild(frame);
-    watchTraining(frame, BASE);
+    // The training section's controls exist once train.js has defined its elements: then they
+    // are shown, hidden and locked like the others.
+    watchTraining(frame, BASE, { loaded: () => this.applyOptions() });
     // Widgets build when connected, so the controls exist from here on.
     const labels = root.getElementById('token-labels');
     if (labels) new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });

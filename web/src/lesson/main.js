@@ -25,7 +25,7 @@ const BASE = scriptBase('app.js');
 
 getStore();
 if (document.readyState === 'loading') {
-  document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE), { once: true });
+  document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });
 } else {
-  watchTraining(document, BASE);
+  watchTraining(document, BASE, { styles: true });
 }

@@ -58,6 +58,8 @@ class HwTrain extends HwElement {
     });
     this.stepButton.addEventListener('click', () => { if (this.session) this.session.stepOnce(); });
     this.resetButton.addEventListener('click', () => { if (this.session) this.session.reset(); });
+    // Until the training module has loaded there is nothing to train (draw() enables them).
+    for (const b of [this.runButton, this.stepButton, this.resetButton]) b.toggleAttribute('disabled', true);
     this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'train-counter', role: 'status', 'aria-live': 'off' });
     this.runError = h('p', { class: 'hw-error', 'data-error-for': 'train', role: 'alert', hidden: true });
 

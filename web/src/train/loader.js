@@ -10,7 +10,8 @@
 // HOST (web/build.mjs maps train.js's imports of src/shared/ and src/lesson/ onto it). So the
 // training section's elements read the page's one store, as every other element does.
 //
-//   watchTraining(root, base)  // root: the page, or an embed's shadow root; base: where train.js is
+//   watchTraining(document, base, {styles: true})  // the page: train.css too
+//   watchTraining(shadowFrame, base)               // an embed (its stylesheet has those rules)
 
 import * as color from '../shared/color.js';
 import * as compute from '../shared/compute.js';
@@ -62,6 +63,21 @@ export function loadTraining(base) {
 }
 
 /**
+ * The section's stylesheet, train.css, for the page (once). Embeds' shadow roots have its rules in
+ * headwise-elements.css already.
+ * @param {string} base
+ */
+function loadStyles(base) {
+  const href = new URL('train.css', base).href;
+  if (Array.from(document.querySelectorAll('link[rel="stylesheet"]')).some((l) => /** @type {HTMLLinkElement} */ (l).href === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.dataset.headwiseTraining = '';
+  (document.head || document.documentElement).appendChild(link);
+}
+
+/**
  * A line in each undefined training element until train.js defines it (or an error if it fails).
  * @param {Element} el
  * @param {string} text
@@ -82,9 +98,12 @@ function placeholder(el, text, isError) {
  * Load the training section when one of its elements under `root` comes near the viewport or
  * the reader acts on it (a click, focus or key inside it), whichever comes first.
  * @param {ParentNode} root  a document or a shadow root
- * @param {string} base  the folder that holds train.js
+ * @param {string} base  the folder that holds train.js (and train.css)
+ * @param {{styles?: boolean, loaded?: () => void}} [options]  styles: also load train.css into
+ *   the document (the lesson page; embeds' shadow roots have those rules in
+ *   headwise-elements.css); loaded: called once the elements are defined (and so built)
  */
-export function watchTraining(root, base) {
+export function watchTraining(root, base, { styles = false, loaded } = {}) {
   const els = TRAINING_TAGS.flatMap((tag) => Array.from(root.querySelectorAll(tag)))
     .filter((el) => !customElements.get(el.localName));
   if (els.length === 0) return;
@@ -96,7 +115,10 @@ export function watchTraining(root, base) {
       for (const type of ['pointerdown', 'focusin', 'keydown']) el.removeEventListener(type, start);
       if (!customElements.get(el.localName)) placeholder(el, 'Loading the training module…', false);
     }
-    loadTraining(base).catch((e) => {
+    if (styles) loadStyles(base);
+    loadTraining(base).then(() => {
+      if (loaded) loaded();
+    }).catch((e) => {
       for (const el of els) placeholder(el, `The training module could not be loaded: ${errors.messageOf(e)}`, true);
     });
   };
