@@ -381,7 +381,7 @@ describe('web components on the host page', () => {
     const framed = hosted.hits.filter((r) => !r.referer.startsWith(host.origin) && r.path === '/headwise-lesson.js');
     assert.ok(framed.length >= 1 && framed.length <= 2, `the two frames made ${framed.length} requests for headwise-lesson.js`);
     // No widget here trains: neither the training section nor the full module is fetched.
-    const training = hosted.hits.filter((r) => r.path === '/train.js' || r.path === '/headwise.js').map((r) => r.path);
+    const training = hosted.hits.filter((r) => ['/train.js', '/train.css', '/headwise.js'].includes(r.path)).map((r) => r.path);
     assert.deepEqual(training, []);
   });
 });

@@ -1,5 +1,5 @@
 // The lesson page's first load carries no training code: index.html loads headwise-lesson.js and
-// app.js only, and the training section (train.js) and the full module (headwise.js) are loaded
+// app.js only, and the training section (train.js, train.css) and the full module (headwise.js) are loaded
 // when the reader scrolls near the section; it then trains to its verdict, its trainers living in
 // a Worker of their own (none in the lesson's). If the full module cannot be loaded, the section
 // says so and the lesson keeps working.
@@ -13,7 +13,7 @@ import { DIST, ENGINE, WATCH_PATH, shareBrowser, serveDist, openPage, collectCsp
 /** Generous: the machine may be shared; the bench measures the real time to the verdict. */
 const TRAIN_TIMEOUT = 180000;
 const TEST_TIMEOUT = 600000;
-const TRAINING_FILES = ['/train.js', '/headwise.js'];
+const TRAINING_FILES = ['/train.js', '/train.css', '/headwise.js'];
 
 let browser;
 let server;
