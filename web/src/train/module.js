@@ -15,8 +15,9 @@
 import { Compute } from '../shared/compute.js';
 import { loadScript, scriptBase } from '../shared/module-loader.js';
 
-/** Where train.js was loaded from (read while it runs: currentScript is only set then). */
-const BASE = scriptBase('train.js');
+/** Where train.js was loaded from (read while it runs: currentScript is only set then; Node, where
+ * tests import the section's pure parts, has no document). */
+const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 
 /** @typedef {{hw: any, compute: Compute}} TrainingModule */
 
