@@ -409,6 +409,10 @@ describe('gallery', () => {
     const paramTotal = gallery.locator('#widget-params').locator('[data-testid="param-total"]').first();
     await paramTotal.waitFor();
     assert.equal(await paramTotal.textContent(), '256');
+    // The training widget loads its code when it nears the viewport and then grows: let it, so that
+    // the page below it stops moving before the next click.
+    await gallery.evaluate(() => document.querySelector('#widget-train').scrollIntoView({ behavior: 'instant' }));
+    await gallery.locator('#widget-train').locator('hw-train[data-ready] #train-run:not([disabled])').first().waitFor({ state: 'attached', timeout: 60000 });
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
     await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();
