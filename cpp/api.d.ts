@@ -24,6 +24,13 @@ declare namespace createHeadwise {
    */
   function moduleSource(): string | null;
 
+  /**
+   * Whether this module trains: true for dist/headwise.js; false for dist/headwise-lesson.js, the
+   * same API without training, whose trainingTasks, createTrainer and trainerCount throw an Error
+   * that names headwise.js.
+   */
+  const training: boolean;
+
   // ---- inputs ---------------------------------------------------------------------------------
 
   /** One row of numbers: an array, or any typed array of numbers. */

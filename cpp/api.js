@@ -4,7 +4,7 @@
 // checks every option's type, flattens nested arrays, turns {error} results into real Error
 // objects, and hands back plain objects whose matrices are row-major nested arrays, built
 // lazily on first read so that large results cost nothing until used.
-/* global createHeadwise, module */
+/* global createHeadwise, module, HEADWISE_LESSON_ONLY */
 (function () {
   'use strict';
 
@@ -231,79 +231,6 @@
     return { data: data, depth: value.length, rows: first.rows, cols: first.cols };
   }
 
-  // ---- training inputs --------------------------------------------------------------------
-
-  // number[][] of integer token ids -> {data: Float64Array, rows, cols} (ids' range is the
-  // core's to check).
-  function tokenMatrix(method, name, value) {
-    var m = matrix(method, name, value);
-    for (var i = 0; i < m.data.length; i++) {
-      if (!Number.isSafeInteger(m.data[i])) {
-        fail(method, name + '[' + Math.floor(i / m.cols) + '][' + (i % m.cols) +
-          '] must be an integer token id, got ' + describe(m.data[i]));
-      }
-    }
-    return m;
-  }
-
-  // targets (sequences, positions, relations) as number[][][] -> {data, rows: B * n, cols: R},
-  // shaped like tokens (B, n).
-  function targetStack(method, name, value, tokens) {
-    if (!Array.isArray(value)) {
-      fail(method, name + ' must be an array with one entry per sequence (number[][][]), got ' +
-        describe(value));
-    }
-    if (value.length !== tokens.rows) {
-      fail(method, name + ' has ' + value.length + ' sequences but tokens has ' + tokens.rows +
-        '; give one list of per-position targets for each sequence');
-    }
-    var relations = -1;
-    var data = null;
-    for (var b = 0; b < value.length; b++) {
-      var seq = value[b];
-      if (!Array.isArray(seq) || seq.length !== tokens.cols) {
-        fail(method, name + '[' + b + '] must be an array of ' + tokens.cols +
-          ' positions (like tokens[' + b + ']), got ' +
-          (Array.isArray(seq) ? 'an array of ' + seq.length : describe(seq)));
-      }
-      for (var i = 0; i < seq.length; i++) {
-        var pos = seq[i];
-        if (!isRow(pos) || pos.length === 0) {
-          fail(method, name + '[' + b + '][' + i + '] must be an array with one target per ' +
-            'relation, got ' + describe(pos));
-        }
-        if (relations < 0) {
-          relations = pos.length;
-          data = new Float64Array(tokens.rows * tokens.cols * relations);
-        } else if (pos.length !== relations) {
-          fail(method, name + '[' + b + '][' + i + '] has ' + pos.length + ' targets but ' + name +
-            '[0][0] has ' + relations + '; every position needs one per relation');
-        }
-        for (var r = 0; r < relations; r++) {
-          var t = pos[r];
-          if (typeof t !== 'number' || !Number.isSafeInteger(t)) {
-            fail(method, name + '[' + b + '][' + i + '][' + r + '] must be -1 or an integer ' +
-              'token id, got ' + describe(t));
-          }
-          data[(b * tokens.cols + i) * relations + r] = t;
-        }
-      }
-    }
-    return { data: data, rows: tokens.rows * tokens.cols, cols: relations };
-  }
-
-  var PARAM_NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
-    'readoutBias'];
-
-  function paramsOut(raw) {
-    var out = {};
-    PARAM_NAMES.forEach(function (f) {
-      var m = raw[f];
-      out[f] = f === 'readoutBias' ? toVector(m) : toMatrix(m);
-    });
-    return out;
-  }
-
   // ---- results ------------------------------------------------------------------------------
 
   function nested(flat, offset, rows, cols) {
@@ -405,6 +332,223 @@
       if (given(o[f])) raw[f] = vector(method, f, o[f]);
     });
     return raw;
+  }
+
+  // ---- training (not in the lesson-only module) ---------------------------------------------
+  // cpp/postlink.mjs defines HEADWISE_LESSON_ONLY as true for dist/headwise-lesson.js, whose
+  // minified file then drops this block; there (and in any module without the trainer's
+  // bindings) the training methods throw an error naming the module that has them.
+
+  var LESSON_ONLY_ERROR = ' is not part of headwise-lesson.js, the lesson-only module; ' +
+    'load headwise.js, the same API with training';
+
+  function lessonOnly(api) {
+    ['trainingTasks', 'createTrainer', 'trainerCount'].forEach(function (name) {
+      api[name] = function () { throw new Error(name + ': training' + LESSON_ONLY_ERROR); };
+    });
+  }
+
+  var installTraining = null;
+  if (typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY) {
+    installTraining = function (api, raw) {
+      // number[][] of integer token ids -> {data: Float64Array, rows, cols} (ids' range is the
+      // core's to check).
+      function tokenMatrix(method, name, value) {
+        var m = matrix(method, name, value);
+        for (var i = 0; i < m.data.length; i++) {
+          if (!Number.isSafeInteger(m.data[i])) {
+            fail(method, name + '[' + Math.floor(i / m.cols) + '][' + (i % m.cols) +
+              '] must be an integer token id, got ' + describe(m.data[i]));
+          }
+        }
+        return m;
+      }
+
+      // targets (sequences, positions, relations) as number[][][] -> {data, rows: B * n, cols: R},
+      // shaped like tokens (B, n).
+      function targetStack(method, name, value, tokens) {
+        if (!Array.isArray(value)) {
+          fail(method, name + ' must be an array with one entry per sequence (number[][][]), got ' +
+            describe(value));
+        }
+        if (value.length !== tokens.rows) {
+          fail(method, name + ' has ' + value.length + ' sequences but tokens has ' + tokens.rows +
+            '; give one list of per-position targets for each sequence');
+        }
+        var relations = -1;
+        var data = null;
+        for (var b = 0; b < value.length; b++) {
+          var seq = value[b];
+          if (!Array.isArray(seq) || seq.length !== tokens.cols) {
+            fail(method, name + '[' + b + '] must be an array of ' + tokens.cols +
+              ' positions (like tokens[' + b + ']), got ' +
+              (Array.isArray(seq) ? 'an array of ' + seq.length : describe(seq)));
+          }
+          for (var i = 0; i < seq.length; i++) {
+            var pos = seq[i];
+            if (!isRow(pos) || pos.length === 0) {
+              fail(method, name + '[' + b + '][' + i + '] must be an array with one target per ' +
+                'relation, got ' + describe(pos));
+            }
+            if (relations < 0) {
+              relations = pos.length;
+              data = new Float64Array(tokens.rows * tokens.cols * relations);
+            } else if (pos.length !== relations) {
+              fail(method, name + '[' + b + '][' + i + '] has ' + pos.length + ' targets but ' + name +
+                '[0][0] has ' + relations + '; every position needs one per relation');
+            }
+            for (var r = 0; r < relations; r++) {
+              var t = pos[r];
+              if (typeof t !== 'number' || !Number.isSafeInteger(t)) {
+                fail(method, name + '[' + b + '][' + i + '][' + r + '] must be -1 or an integer ' +
+                  'token id, got ' + describe(t));
+              }
+              data[(b * tokens.cols + i) * relations + r] = t;
+            }
+          }
+        }
+        return { data: data, rows: tokens.rows * tokens.cols, cols: relations };
+      }
+
+      var PARAM_NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
+        'readoutBias'];
+
+      function paramsOut(raw) {
+        var out = {};
+        PARAM_NAMES.forEach(function (f) {
+          var m = raw[f];
+          out[f] = f === 'readoutBias' ? toVector(m) : toMatrix(m);
+        });
+        return out;
+      }
+
+      api.trainingTasks = function () {
+        return unwrap('trainingTasks', raw._trainingTasks()).tasks;
+      };
+
+      // Trainers not disposed are freed when their JS object is collected (where the engine
+      // has FinalizationRegistry); dispose() frees at once.
+      var finalizer = typeof FinalizationRegistry === 'function'
+        ? new FinalizationRegistry(function (id) { raw._trainerDispose({ id: id }); })
+        : null;
+
+      api.createTrainer = function (options) {
+        var m = 'createTrainer';
+        var o = checkOptions(m, options,
+          ['task', 'numHeads', 'dModel', 'seed', 'seqLen', 'vocab', 'learningRate', 'batchSize',
+            'evalSize'],
+          ['task', 'numHeads', 'dModel', 'seed']);
+        if (typeof o.task !== 'string') {
+          fail(m, 'task must be a string (one of trainingTasks()\'s names), got ' + describe(o.task));
+        }
+        var args = {
+          task: o.task,
+          numHeads: integer(m, 'numHeads', o.numHeads),
+          dModel: integer(m, 'dModel', o.dModel),
+          seed: integer(m, 'seed', o.seed)
+        };
+        ['seqLen', 'vocab', 'batchSize', 'evalSize'].forEach(function (f) {
+          if (given(o[f])) args[f] = integer(m, f, o[f]);
+        });
+        if (given(o.learningRate)) {
+          args.learningRate = number(m, 'learningRate', o.learningRate);
+          if (!Number.isFinite(args.learningRate)) {
+            fail(m, 'learningRate must be a finite number, got ' + describe(o.learningRate));
+          }
+        }
+        var created = unwrap(m, raw._trainerCreate(args));
+        var id = created.id;
+        var disposed = false;
+        var t = {};
+
+        function live(method) {
+          if (disposed) fail(method, 'this trainer has been disposed; create a new one');
+          return { id: id };
+        }
+
+        t.config = Object.freeze(created.config);
+        t.info = function () { return JSON.parse(JSON.stringify(created.config)); };
+
+        t.step = function (k) {
+          var mm = 'step';
+          var a = live(mm);
+          a.steps = given(k) ? integer(mm, 'k (the number of steps)', k) : 1;
+          return unwrap(mm, raw._trainerStep(a));
+        };
+
+        t.parameters = function () {
+          return paramsOut(unwrap('parameters', raw._trainerParameters(live('parameters'))));
+        };
+
+        t.setParameters = function (parameters) {
+          var mm = 'setParameters';
+          var a = live(mm);
+          var p = checkOptions(mm, parameters, PARAM_NAMES, PARAM_NAMES);
+          a.parameters = {};
+          PARAM_NAMES.forEach(function (f) {
+            a.parameters[f] = f === 'readoutBias' ? vector(mm, f, p[f]) : matrix(mm, f, p[f]);
+          });
+          unwrap(mm, raw._trainerSetParameters(a));
+        };
+
+        t.gradients = function (options) {
+          var mm = 'gradients';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['tokens', 'targets'], ['tokens', 'targets']);
+          a.tokens = tokenMatrix(mm, 'tokens', opt.tokens);
+          a.targets = targetStack(mm, 'targets', opt.targets, a.tokens);
+          var r = unwrap(mm, raw._trainerGradients(a));
+          return { loss: r.loss, accuracy: r.accuracy, gradients: paramsOut(r.gradients) };
+        };
+
+        t.attention = function (options) {
+          var mm = 'attention';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['tokens'], ['tokens']);
+          if (!isRow(opt.tokens)) {
+            fail(mm, 'tokens must be one sequence of token ids (number[]), got ' +
+              describe(opt.tokens));
+          }
+          a.tokens = tokenMatrix(mm, 'tokens', [opt.tokens]);
+          return toStack(unwrap(mm, raw._trainerAttention(a)).weights);
+        };
+
+        t.evaluate = function (options) {
+          var mm = 'evaluate';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['ablate'], []);
+          var ablate = given(opt.ablate) ? opt.ablate : [];
+          if (!Array.isArray(ablate)) {
+            fail(mm, 'ablate must be an array of head indices (number[]), got ' + describe(ablate));
+          }
+          a.ablate = ablate.map(function (h, i) { return integer(mm, 'ablate[' + i + ']', h); });
+          var r = unwrap(mm, raw._trainerEvaluate(a));
+          return {
+            loss: r.loss,
+            accuracy: r.accuracy,
+            relationAccuracy: r.relationAccuracy,
+            headFocus: toMatrix(r.headFocus)
+          };
+        };
+
+        t.parameterCount = function () {
+          return unwrap('parameterCount', raw._trainerParameterCount(live('parameterCount')));
+        };
+
+        t.dispose = function () {
+          if (disposed) return;
+          disposed = true;
+          if (finalizer) finalizer.unregister(t);
+          raw._trainerDispose({ id: id });
+        };
+
+        Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
+        if (finalizer) finalizer.register(t, id, t);
+        return Object.freeze(t);
+      };
+
+      api.trainerCount = function () { return raw._trainerCount(); };
+    };
   }
 
   // ---- the API ------------------------------------------------------------------------------
@@ -558,134 +702,8 @@
       return unwrap(m, raw._maxAbsDiff({ a: matrix(m, 'a', o.a), b: matrix(m, 'b', o.b) })).value;
     };
 
-    // ---- training ---------------------------------------------------------------------------
-
-    api.trainingTasks = function () {
-      return unwrap('trainingTasks', raw._trainingTasks()).tasks;
-    };
-
-    // Trainers not disposed are freed when their JS object is collected (where the engine
-    // has FinalizationRegistry); dispose() frees at once.
-    var finalizer = typeof FinalizationRegistry === 'function'
-      ? new FinalizationRegistry(function (id) { raw._trainerDispose({ id: id }); })
-      : null;
-
-    api.createTrainer = function (options) {
-      var m = 'createTrainer';
-      var o = checkOptions(m, options,
-        ['task', 'numHeads', 'dModel', 'seed', 'seqLen', 'vocab', 'learningRate', 'batchSize',
-          'evalSize'],
-        ['task', 'numHeads', 'dModel', 'seed']);
-      if (typeof o.task !== 'string') {
-        fail(m, 'task must be a string (one of trainingTasks()\'s names), got ' + describe(o.task));
-      }
-      var args = {
-        task: o.task,
-        numHeads: integer(m, 'numHeads', o.numHeads),
-        dModel: integer(m, 'dModel', o.dModel),
-        seed: integer(m, 'seed', o.seed)
-      };
-      ['seqLen', 'vocab', 'batchSize', 'evalSize'].forEach(function (f) {
-        if (given(o[f])) args[f] = integer(m, f, o[f]);
-      });
-      if (given(o.learningRate)) {
-        args.learningRate = number(m, 'learningRate', o.learningRate);
-        if (!Number.isFinite(args.learningRate)) {
-          fail(m, 'learningRate must be a finite number, got ' + describe(o.learningRate));
-        }
-      }
-      var created = unwrap(m, raw._trainerCreate(args));
-      var id = created.id;
-      var disposed = false;
-      var t = {};
-
-      function live(method) {
-        if (disposed) fail(method, 'this trainer has been disposed; create a new one');
-        return { id: id };
-      }
-
-      t.config = Object.freeze(created.config);
-      t.info = function () { return JSON.parse(JSON.stringify(created.config)); };
-
-      t.step = function (k) {
-        var mm = 'step';
-        var a = live(mm);
-        a.steps = given(k) ? integer(mm, 'k (the number of steps)', k) : 1;
-        return unwrap(mm, raw._trainerStep(a));
-      };
-
-      t.parameters = function () {
-        return paramsOut(unwrap('parameters', raw._trainerParameters(live('parameters'))));
-      };
-
-      t.setParameters = function (parameters) {
-        var mm = 'setParameters';
-        var a = live(mm);
-        var p = checkOptions(mm, parameters, PARAM_NAMES, PARAM_NAMES);
-        a.parameters = {};
-        PARAM_NAMES.forEach(function (f) {
-          a.parameters[f] = f === 'readoutBias' ? vector(mm, f, p[f]) : matrix(mm, f, p[f]);
-        });
-        unwrap(mm, raw._trainerSetParameters(a));
-      };
-
-      t.gradients = function (options) {
-        var mm = 'gradients';
-        var a = live(mm);
-        var opt = checkOptions(mm, options, ['tokens', 'targets'], ['tokens', 'targets']);
-        a.tokens = tokenMatrix(mm, 'tokens', opt.tokens);
-        a.targets = targetStack(mm, 'targets', opt.targets, a.tokens);
-        var r = unwrap(mm, raw._trainerGradients(a));
-        return { loss: r.loss, accuracy: r.accuracy, gradients: paramsOut(r.gradients) };
-      };
-
-      t.attention = function (options) {
-        var mm = 'attention';
-        var a = live(mm);
-        var opt = checkOptions(mm, options, ['tokens'], ['tokens']);
-        if (!isRow(opt.tokens)) {
-          fail(mm, 'tokens must be one sequence of token ids (number[]), got ' +
-            describe(opt.tokens));
-        }
-        a.tokens = tokenMatrix(mm, 'tokens', [opt.tokens]);
-        return toStack(unwrap(mm, raw._trainerAttention(a)).weights);
-      };
-
-      t.evaluate = function (options) {
-        var mm = 'evaluate';
-        var a = live(mm);
-        var opt = checkOptions(mm, options, ['ablate'], []);
-        var ablate = given(opt.ablate) ? opt.ablate : [];
-        if (!Array.isArray(ablate)) {
-          fail(mm, 'ablate must be an array of head indices (number[]), got ' + describe(ablate));
-        }
-        a.ablate = ablate.map(function (h, i) { return integer(mm, 'ablate[' + i + ']', h); });
-        var r = unwrap(mm, raw._trainerEvaluate(a));
-        return {
-          loss: r.loss,
-          accuracy: r.accuracy,
-          relationAccuracy: r.relationAccuracy,
-          headFocus: toMatrix(r.headFocus)
-        };
-      };
-
-      t.parameterCount = function () {
-        return unwrap('parameterCount', raw._trainerParameterCount(live('parameterCount')));
-      };
-
-      t.dispose = function () {
-        if (disposed) return;
-        disposed = true;
-        if (finalizer) finalizer.unregister(t);
-        raw._trainerDispose({ id: id });
-      };
-
-      Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
-      if (finalizer) finalizer.register(t, id, t);
-      return Object.freeze(t);
-    };
-
-    api.trainerCount = function () { return raw._trainerCount(); };
+    if (installTraining && typeof raw._trainerCreate === 'function') installTraining(api, raw);
+    else lessonOnly(api);
 
     api.heapStats = function () {
       return { heapBytes: raw.HEAP8.length, usedBytes: raw._heapStats().usedBytes };
@@ -730,6 +748,9 @@
   // memory (cpp/postlink.mjs wraps the file in the function headwiseModule, whose source text
   // the engine keeps): a blob: Worker gets the module without a second download. null if the
   // file was not post-linked.
+  // Whether this module trains (false for dist/headwise-lesson.js), known before it is created.
+  factory.training = typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY;
+
   factory.moduleSource = function () {
     /* global headwiseModule */
     return typeof headwiseModule === 'function'

@@ -387,6 +387,10 @@ val limits() {
 // ---- training ---------------------------------------------------------------------------------
 // Trainers live here, keyed by an id the JS wrapper holds; trainerDispose frees one. Everything
 // returned is a plain JS object with Float64Array copies, as for the other adapters.
+// The lesson-only module (dist/headwise-lesson.js) is compiled with HEADWISE_LESSON_ONLY: these
+// adapters and their registrations are left out, so the linker takes none of the trainer's
+// objects (trainer, backward, adam, train_tasks) from the core library.
+#ifndef HEADWISE_LESSON_ONLY
 
 std::map<int, std::unique_ptr<headwise::Trainer>>& trainers() {
   static std::map<int, std::unique_ptr<headwise::Trainer>> all;
@@ -614,10 +618,13 @@ val trainer_parameter_count(val o) {
 }
 
 val trainer_count() { return val(static_cast<double>(trainers().size())); }
+#endif  // HEADWISE_LESSON_ONLY
 
 // ---- benchmark entry points (tests/bench) --------------------------------------------------
 // The forward alone, on inputs already in the WASM heap: no JS <-> WASM conversion is timed.
-// Not part of the public API; reached through the module object given to the factory.
+// Not part of the public API; reached through the module object given to the factory. The
+// benchmark times dist/headwise.js, so the lesson-only module leaves them out too.
+#ifndef HEADWISE_LESSON_ONLY
 
 headwise::SeedExperiment& bench_inputs() {
   static headwise::SeedExperiment inputs;
@@ -661,6 +668,7 @@ val bench_run(val o) {
     return out;
   });
 }
+#endif  // HEADWISE_LESSON_ONLY
 
 }  // namespace
 
@@ -675,6 +683,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_maxAbsDiff", &max_abs_diff);
   emscripten::function("_heapStats", &heap_stats);
   emscripten::function("_limits", &limits);
+#ifndef HEADWISE_LESSON_ONLY
   emscripten::function("_trainingTasks", &training_tasks);
   emscripten::function("_trainerCreate", &trainer_create);
   emscripten::function("_trainerDispose", &trainer_dispose);
@@ -686,6 +695,9 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_trainerEvaluate", &trainer_evaluate);
   emscripten::function("_trainerParameterCount", &trainer_parameter_count);
   emscripten::function("_trainerCount", &trainer_count);
+#endif
+#ifndef HEADWISE_LESSON_ONLY
   emscripten::function("_benchPrepare", &bench_prepare);
   emscripten::function("_benchRun", &bench_run);
+#endif
 }

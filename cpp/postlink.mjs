@@ -20,17 +20,24 @@
 //    (`npm ci`): Emscripten's -O2 output and cpp/api.js keep their whitespace and long names.
 //    Strings (every error message) are kept as they are. Without esbuild the step is skipped.
 //
+// 4. The lesson-only module (dist/headwise-lesson.js, linked without the trainer's bindings) is
+//    minified with HEADWISE_LESSON_ONLY defined as true: cpp/api.js's training half is then dead
+//    code and dropped, and its training methods throw an error that names dist/headwise.js.
+//
 //   node cpp/postlink.mjs dist/headwise.js
+//   node cpp/postlink.mjs dist/headwise-lesson.js --lesson-only
 import {readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import {deflateSync, gzipSync, inflateSync} from 'node:zlib';
 
 const file = process.argv[2];
-if (!file) {
-  console.error('usage: node cpp/postlink.mjs <headwise.js>');
+const flags = process.argv.slice(3);
+if (!file || flags.some((f) => f !== '--lesson-only')) {
+  console.error('usage: node cpp/postlink.mjs <headwise.js> [--lesson-only]');
   process.exit(2);
 }
+const lessonOnly = flags.includes('--lesson-only');
 const prefix = 'data:application/octet-stream;base64,';
 const js = readFileSync(file, 'utf8');
 // The glue also holds the prefix itself as a string: take the occurrence with the payload.
@@ -77,10 +84,17 @@ try {
   esbuild = require('esbuild');
 } catch {
   console.log(`${file}: esbuild is not installed (npm ci); the glue is left unminified`);
+  if (lessonOnly && !out.includes('var HEADWISE_LESSON_ONLY = true;')) {
+    out = WRAP_BEGIN + 'var HEADWISE_LESSON_ONLY = true;\n' + out.slice(WRAP_BEGIN.length);
+  }
 }
 if (esbuild) {
   // A classic script: top-level names (createHeadwise) are globals and stay as they are.
-  out = esbuild.transformSync(out, {minify: true, legalComments: 'none'}).code;
+  out = esbuild.transformSync(out, {
+    minify: true,
+    legalComments: 'none',
+    define: {HEADWISE_LESSON_ONLY: String(lessonOnly)},
+  }).code;
 }
 writeFileSync(file, out);
 console.log(`${file}: ${js.length} -> ${out.length} B, gzip -9 ${gz(js)} -> ${gz(out)} B`);

@@ -1,15 +1,51 @@
 // Builds the embedding side of dist/ (called by build.mjs):
-//   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise.js next to itself)
-//   headwise-elements.css  the lesson's styles for shadow roots (styles.css with :root/html/body
-//                          turned into :host) followed by elements.css
+//   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise-lesson.js next to itself)
+//   headwise-elements.css  the lesson's styles for shadow roots (styles.css and train.css with
+//                          :root/html/body turned into :host) followed by elements.css
 //   embed.html, embed-page.js, embed-page.css   the iframe embed (one widget from the query string)
 //   headwise-embed.js      the host-page helper that sizes embed iframes and relays their events
 //   gallery.html, gallery.js, gallery.css       every widget with its copy-paste snippets
 
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
+
+/**
+ * esbuild plugin for dist/train.js: its imports of src/shared/ and src/lesson/ become the modules
+ * of the bundle that loads it (app.js or headwise-elements.js), which src/train/loader.js puts
+ * under Symbol.for('headwise.trainingHost'); so the training section shares the page's store,
+ * element base and Compute instead of carrying copies. A module the loader does not offer fails
+ * the build.
+ * @param {string} web  the web/ folder
+ * @returns {import('esbuild').Plugin}
+ */
+export function trainingHostPlugin(web) {
+  const src = join(web, 'src');
+  const loader = readFileSync(join(src, 'train', 'loader.js'), 'utf8');
+  return {
+    name: 'headwise-training-host',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        if (args.namespace !== 'file') return undefined;
+        const path = resolve(args.resolveDir, args.path);
+        const key = relative(src, path).split(sep).join('/');
+        if (!/^(shared|lesson)\//.test(key)) return undefined;
+        if (!loader.includes(`'${key}':`)) {
+          return { errors: [{ text: `src/train imports ${key}, which src/train/loader.js does not offer to train.js (add it to HOST)` }] };
+        }
+        return { path: key, namespace: 'headwise-host' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'headwise-host' }, (args) => ({
+        contents: `const host = globalThis[Symbol.for('headwise.trainingHost')];
+if (!host || !host[${JSON.stringify(args.path)}]) throw new Error('train.js must be loaded by app.js or headwise-elements.js');
+module.exports = host[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
 
 /**
  * The lesson page's <main> element, to be rendered by <mha-lesson>.
@@ -127,8 +163,11 @@ export async function buildEmbed({ web, dist }) {
     build({ ...common, entryPoints: [join(src, 'embed', 'gallery.js')], outfile: join(dist, 'gallery.js') }),
   ]);
   const styles = await readFile(join(web, 'styles.css'), 'utf8');
+  // The training section's rules too: the page loads them with the section, but a shadow root
+  // has this one stylesheet.
+  const training = await readFile(join(web, 'train.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');
-  await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${extra}`));
+  await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${training}\n${extra}`));
   checkInlineScriptHashes(await readFile(join(web, 'embed.html'), 'utf8'));
   for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
     await copyFile(join(web, file), join(dist, file));

@@ -1,12 +1,14 @@
 // Builds the static site into dist/: bundles web/src/lesson/main.js into dist/app.js (an IIFE, so it
-// runs from file:// as a classic script) and copies index.html, styles.css and favicon.svg.
-// dist/headwise.js (the WASM module, built by `npm run build:wasm`) is left untouched.
+// runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
+// section, loaded on demand, with train.css) and copies index.html, styles.css and favicon.svg.
+// dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
+// are left untouched.
 
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildEmbed } from './build-embed.mjs';
+import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -26,21 +28,40 @@ await build({
   logLevel: 'warning',
 });
 
+// The training section, loaded by app.js and headwise-elements.js when the reader nears it. Its
+// imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
+await build({
+  entryPoints: [join(web, 'src', 'train', 'main.js')],
+  outfile: join(dist, 'train.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  sourcemap: false,
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [trainingHostPlugin(web)],
+});
+
 for (const file of ['index.html', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
 }
-// The stylesheet, minified: every byte counts for pages embedded in course sites.
-const css = await transform(await readFile(join(web, 'styles.css'), 'utf8'),
-  { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
-await writeFile(join(dist, 'styles.css'), css.code);
+// The stylesheets, minified: every byte counts for pages embedded in course sites. train.css is
+// the training section's, loaded with it.
+for (const file of ['styles.css', 'train.css']) {
+  const css = await transform(await readFile(join(web, file), 'utf8'),
+    { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
+  await writeFile(join(dist, file), css.code);
+}
 
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist });
 
 try {
   await access(join(dist, 'headwise.js'));
+  await access(join(dist, 'headwise-lesson.js'));
 } catch {
-  console.warn('warning: dist/headwise.js is missing; run `npm run build:wasm` to build the module.');
+  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules.');
 }
-console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js');
+console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  ENGINE, gotoFresh, headTable, settle, shareBrowser, waitReady, withPage,
+  ENGINE, gotoFresh, headTable, reachTraining, settle, shareBrowser, waitReady, withPage,
 } from './helpers.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -17,8 +17,13 @@ let server;
 shareBrowser((b, s) => { browser = b; server = s; });
 
 /** The lesson over http in a fresh context, with a clean log required afterwards. */
+// The whole lesson, the training section included (it loads when the reader comes near it).
 const openLesson = (hash, options, body) =>
-  withPage(browser, server, 'http', hash, body, options);
+  withPage(browser, server, 'http', hash, async (page) => {
+    await reachTraining(page);
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+    await body(page);
+  }, options);
 
 /** axe's violations, one readable line per failing element. */
 async function axeViolations(page) {

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST, launch, serveDist } from './helpers.mjs';
 
-for (const f of ['headwise.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
+for (const f of ['headwise.js', 'headwise-lesson.js', 'train.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
   if (!existsSync(join(DIST, f))) throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);
 }
 
@@ -369,17 +369,20 @@ describe('web components on the host page', () => {
     assert.match(events[1].detail.answerText, /identical: 256 parameters each/i);
   });
 
-  test('several components share one load of headwise.js', async () => {
+  test('several components share one load of headwise-lesson.js, and none loads training code', async () => {
     // Requests from the course page carry its origin as the referrer; those from the frames, the
     // hosted origin (their documents come from there).
     const fromHost = hosted.hits.filter((r) => r.referer.startsWith(host.origin));
     const count = (name) => fromHost.filter((r) => r.path === `/${name}`).length;
     assert.equal(count('headwise-elements.js'), 1);
-    assert.equal(count('headwise.js'), 1);
+    assert.equal(count('headwise-lesson.js'), 1);
     // Each iframe is its own page and loads it at most once (WebKit may serve the second frame
     // from its memory cache, so one request for both is fine too).
-    const framed = hosted.hits.filter((r) => !r.referer.startsWith(host.origin) && r.path === '/headwise.js');
-    assert.ok(framed.length >= 1 && framed.length <= 2, `the two frames made ${framed.length} requests for headwise.js`);
+    const framed = hosted.hits.filter((r) => !r.referer.startsWith(host.origin) && r.path === '/headwise-lesson.js');
+    assert.ok(framed.length >= 1 && framed.length <= 2, `the two frames made ${framed.length} requests for headwise-lesson.js`);
+    // No widget here trains: neither the training section nor the full module is fetched.
+    const training = hosted.hits.filter((r) => ['/train.js', '/train.css', '/headwise.js'].includes(r.path)).map((r) => r.path);
+    assert.deepEqual(training, []);
   });
 });
 
@@ -406,6 +409,10 @@ describe('gallery', () => {
     const paramTotal = gallery.locator('#widget-params').locator('[data-testid="param-total"]').first();
     await paramTotal.waitFor();
     assert.equal(await paramTotal.textContent(), '256');
+    // The training widget loads its code when it nears the viewport and then grows: let it, so that
+    // the page below it stops moving before the next click.
+    await gallery.evaluate(() => document.querySelector('#widget-train').scrollIntoView({ behavior: 'instant' }));
+    await gallery.locator('#widget-train').locator('hw-train[data-ready] #train-run:not([disabled])').first().waitFor({ state: 'attached', timeout: 60000 });
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
     await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();

@@ -20,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, '..', '..');
 export const DIST = join(ROOT, 'dist');
 
-for (const f of ['index.html', 'app.js', 'headwise.js', 'styles.css']) {
+for (const f of ['index.html', 'app.js', 'headwise-lesson.js', 'train.js', 'headwise.js', 'styles.css']) {
   if (!existsSync(join(DIST, f))) {
     throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);
   }
@@ -197,6 +197,16 @@ export async function waitReady(page) {
   await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 30000 });
   await page.waitForSelector('hw-exercise-torch[data-ready]:not([data-busy])', { state: 'attached', timeout: 30000 });
   await settle(page);
+}
+
+/**
+ * Scroll to the training section as a reader would (it loads train.js and headwise.js when it
+ * comes near) and wait until its Train button works.
+ * @param {import('./engine.mjs').Page} page  a page, or a frame's page
+ */
+export async function reachTraining(page) {
+  await page.evaluate(() => document.querySelector('#train, mha-train')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
+  await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 60000 });
 }
 
 /**

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { DIST, STRICT_CSP, engine, shareBrowser, serveDist, withPage, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu } from './helpers.mjs';
+import { DIST, STRICT_CSP, engine, shareBrowser, serveDist, withPage, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -77,7 +77,7 @@ const LONG_TASKS = `
  * @param {import('./engine.mjs').Page} where
  */
 async function trainToVerdict(where) {
-  await where.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 30000 });
+  await reachTraining(where);
   await where.click('#train-run');
   await where.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: TRAIN_TIMEOUT });
   return where.$eval('hw-train', (el) => ({
@@ -226,7 +226,7 @@ describe('training section', () => {
       await context.addInitScript(LONG_TASKS);
       await page.goto(server.url('/index.html'));
       await waitReady(page);
-      await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 30000 });
+      await reachTraining(page);
       if (engine.supports.longtask) assert.notEqual(await page.evaluate(() => window.__longTasks), null, 'this Chromium reports long tasks');
       const start = await page.evaluate(() => performance.now());
       // Every task of the page's main thread, with the CPU time it used (where a trace is recorded).
@@ -274,6 +274,7 @@ describe('training section', () => {
 
   test('a different seed from the URL trains a different run; a bad seed says what is allowed', { timeout: TEST_TIMEOUT }, async () => {
     await withPage(browser, server, 'http', '#train_seed=2', async (page) => {
+      await reachTraining(page);
       assert.equal(await page.inputValue('#train-seed'), '2');
       await page.fill('#train-seed', '-5');
       await page.waitForSelector('#train-seed-error:not([hidden])');

@@ -5,8 +5,9 @@
 // Each <mha-*> element renders the page's own hw-* widgets inside a shadow root (styled by
 // headwise-elements.css, linked from the shadow root, so styles cross in neither direction), fed by
 // its own store whose state comes from the element's attributes. All of them share one load of
-// headwise.js and one module instance. Answers in a quiz are reported with a "headwise-quiz"
-// event that bubbles out of the shadow root.
+// headwise-lesson.js and one module instance. <hw-train> and <hw-train-python> (in <mha-train>
+// and <mha-lesson>) come from train.js, loaded when they near the viewport (src/train/loader.js).
+// Answers in a quiz are reported with a "headwise-quiz" event that bubbles out of the shadow root.
 
 import '../lesson/hw-controls.js';
 import '../lesson/hw-pipeline.js';
@@ -21,8 +22,6 @@ import '../lesson/hw-quiz.js';
 import '../lesson/hw-python.js';
 import '../lesson/hw-fact.js';
 import '../lesson/hw-status.js';
-import '../train/hw-train.js';
-import '../train/hw-train-python.js';
 import './hw-export.js';
 import { defineEmbedElements } from './mha.js';
 

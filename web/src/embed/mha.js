@@ -8,6 +8,7 @@ import { define } from '../shared/element.js';
 import { h, replace } from '../shared/dom.js';
 import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
+import { watchTraining } from '../train/loader.js';
 
 /** @typedef {import('../shared/store.js').State} State */
 
@@ -244,6 +245,9 @@ export class MhaElement extends HTMLElement {
     this.content(frame);
     root.appendChild(link);
     root.appendChild(frame);
+    // The training section's controls exist once train.js has defined its elements: then they
+    // are shown, hidden and locked like the others.
+    watchTraining(frame, BASE, { loaded: () => this.applyOptions() });
     // Widgets build when connected, so the controls exist from here on.
     const labels = root.getElementById('token-labels');
     if (labels) new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });

@@ -1,5 +1,7 @@
 // Entry point: registers every Headwise element and starts the shared store (URL hash + the
 // WASM module). The same bundle serves the lesson page and any page that embeds one element.
+// The training section's elements come from dist/train.js, loaded when the reader nears them
+// (src/train/loader.js).
 
 import './hw-controls.js';
 import './hw-pipeline.js';
@@ -14,8 +16,16 @@ import './hw-quiz.js';
 import './hw-python.js';
 import './hw-fact.js';
 import './hw-status.js';
-import '../train/hw-train.js';
-import '../train/hw-train-python.js';
+import { watchTraining } from '../train/loader.js';
+import { scriptBase } from '../shared/module-loader.js';
 import { getStore } from '../shared/store.js';
 
+/** Where app.js was loaded from, and so train.js and headwise.js (read while this script runs). */
+const BASE = scriptBase('app.js');
+
 getStore();
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });
+} else {
+  watchTraining(document, BASE, { styles: true });
+}

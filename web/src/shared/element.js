@@ -1,7 +1,7 @@
 // Base class for every Headwise widget: a light-DOM custom element fed by a Store.
 // A widget builds its skeleton once (build), then updates from the store's state (update)
 // whenever the store changes. Widgets are self-sufficient: drop one on any page that loads
-// headwise.js and app.js and it renders from the shared store (or from `el.store = …`).
+// headwise-lesson.js and app.js and it renders from the shared store (or from `el.store = …`).
 
 import { getStore } from './store.js';
 import { h, replace } from './dom.js';

@@ -1,7 +1,9 @@
 // One WASM module for every embedded widget on a page. headwise-elements.js remembers where it
-// was loaded from; headwise.js is loaded from the same folder (once, with a <script> element,
-// so it works from file:// and under a strict Content-Security-Policy) unless the page already
-// defines createHeadwise. Every widget then shares one module instance.
+// was loaded from; headwise-lesson.js (the module without training: the training section loads
+// headwise.js itself, when it is needed, see src/train/loader.js) is loaded from the same folder
+// (once, with a <script> element, so it works from file:// and under a strict
+// Content-Security-Policy) unless the page already defines createHeadwise. Every widget then
+// shares one module instance.
 
 import { messageOf } from './errors.js';
 import { getCompute } from './compute.js';
@@ -28,11 +30,11 @@ export function scriptBase(name) {
 let shared = null;
 
 /**
- * Load a classic script once.
+ * Load a classic script (with a <script> element: works from file:// and under a strict CSP).
  * @param {string} url
  * @returns {Promise<void>}
  */
-function loadScript(url) {
+export function loadScript(url) {
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = url;
@@ -46,7 +48,7 @@ function loadScript(url) {
 
 /**
  * The shared module instance (the same promise for every caller).
- * @param {string} base  folder that holds headwise.js
+ * @param {string} base  folder that holds headwise-lesson.js
  * @returns {Promise<any>}
  */
 export function sharedModule(base) {
@@ -54,9 +56,9 @@ export function sharedModule(base) {
     shared = (async () => {
       /** @type {any} */
       const g = globalThis;
-      if (typeof g.createHeadwise !== 'function') await loadScript(new URL('headwise.js', base).href);
+      if (typeof g.createHeadwise !== 'function') await loadScript(new URL('headwise-lesson.js', base).href);
       if (typeof g.createHeadwise !== 'function') {
-        throw new Error('headwise.js loaded but did not define createHeadwise');
+        throw new Error('headwise-lesson.js loaded but did not define createHeadwise');
       }
       // The page's one main-thread instance, shared with Compute (web/src/shared/compute.js).
       return getCompute().main();

@@ -5,7 +5,7 @@
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, copyButton, code } from '../shared/dom.js';
 import { messageOf } from '../shared/errors.js';
-import { sessionFor } from './session.js';
+import { awaitTrainingModule, sessionFor } from './session.js';
 import { trainingCode, trainingOutput } from './python.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -15,6 +15,8 @@ const ID = 'python-train';
 
 class HwTrainPython extends HwElement {
   build() {
+    // The line src/train/loader.js showed while train.js loaded.
+    for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.codeEl = h('code', { class: 'language-python' });
     this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${ID}-output`, tabindex: '0' });
     this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${ID}-pending` });
@@ -40,7 +42,10 @@ class HwTrainPython extends HwElement {
   /** @param {Store} store */
   update(store) {
     const session = sessionFor(store);
-    if (!session) return;
+    if (!session) {
+      awaitTrainingModule(this);
+      return;
+    }
     if (session !== this.session) {
       this.session = session;
       session.addEventListener('state', this.onSession);

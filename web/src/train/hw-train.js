@@ -14,7 +14,7 @@ import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
 import { Curves } from './curves.js';
 import { HeadTable } from './tables.js';
-import { measure, sessionFor, sourceOf } from './session.js';
+import { awaitTrainingModule, measure, sessionFor, sourceOf } from './session.js';
 import { a3, headsWord, modelVerdict, relationPhrase, summary } from './verdict.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -28,6 +28,8 @@ const SERIES = ['hw-s0', 'hw-s1', 'hw-s2', 'hw-s3'];
 
 class HwTrain extends HwElement {
   build() {
+    // The line src/train/loader.js showed while train.js loaded.
+    for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint' }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
     const taskWrap = h('div', { class: 'hw-field' }, [
@@ -56,6 +58,8 @@ class HwTrain extends HwElement {
     });
     this.stepButton.addEventListener('click', () => { if (this.session) this.session.stepOnce(); });
     this.resetButton.addEventListener('click', () => { if (this.session) this.session.reset(); });
+    // Until the training module has loaded there is nothing to train (draw() enables them).
+    for (const b of [this.runButton, this.stepButton, this.resetButton]) b.toggleAttribute('disabled', true);
     this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'train-counter', role: 'status', 'aria-live': 'off' });
     this.runError = h('p', { class: 'hw-error', 'data-error-for': 'train', role: 'alert', hidden: true });
 
@@ -102,7 +106,10 @@ class HwTrain extends HwElement {
   /** @param {Store} store */
   update(store) {
     const session = sessionFor(store);
-    if (!session) return;
+    if (!session) {
+      awaitTrainingModule(this);
+      return;
+    }
     if (session !== this.session) {
       this.session = session;
       session.addEventListener('progress', this.onSession);
@@ -114,7 +121,7 @@ class HwTrain extends HwElement {
     if (this.taskSelect.options.length === 0) {
       let tasks = [];
       try {
-        tasks = store.hw.trainingTasks();
+        tasks = session.hw.trainingTasks();
       } catch (e) {
         this.setStatus(`This module cannot train: ${messageOf(e)}`, true);
         return;

@@ -14,6 +14,7 @@
 // Worker and chunks are sent back to back; the element draws whatever has arrived once a frame.
 
 import { openTrainer } from './runner.js';
+import { trainingModule, trainingModuleNow } from './module.js';
 import { messageOf } from '../shared/errors.js';
 
 /** Training work per slice (one task) on the main thread (ms). */
@@ -141,7 +142,8 @@ export function nextSlice() {
 
 export class TrainSession extends EventTarget {
   /**
-   * @param {{hw: any, compute?: any}} store  its main-thread module and its Compute
+   * @param {{hw: any, compute?: any}} store  the training module (module.js): its main-thread
+   *   instance and its Compute
    */
   constructor(store) {
     super();
@@ -442,16 +444,29 @@ const sessions = new WeakMap();
 
 /**
  * The one training session of a store (the page's, or one embed's), shared by the section and
- * its Python block.
- * @param {{hw: any, compute?: any}} store
- * @returns {TrainSession|null} null until the module has loaded
+ * its Python block. Its trainers run in the training module (module.js), not in the store's.
+ * @param {{hw: any}} store
+ * @returns {TrainSession|null} null until the store's module and the training module have loaded
  */
 export function sessionFor(store) {
-  if (!store.hw) return null;
+  const training = trainingModuleNow();
+  if (!store.hw || !training) return null;
   let s = sessions.get(store);
   if (!s) {
-    s = new TrainSession(store);
+    s = new TrainSession(training);
     sessions.set(store, s);
   }
   return s;
+}
+
+/**
+ * Until the training module has loaded: the element says so, starts the load, and refreshes when
+ * it settles (or shows why it failed).
+ * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void}} el
+ */
+export function awaitTrainingModule(el) {
+  el.setStatus('Loading the training module…');
+  trainingModule().then(() => el.refresh(), (e) => {
+    el.setStatus(`The training module could not be loaded: ${messageOf(e)}`, true);
+  });
 }

@@ -1,0 +1,136 @@
+// The training section on demand. This small part is in app.js and headwise-elements.js; the
+// section itself (<hw-train>, <hw-train-python> and everything they use from src/train/) is
+// dist/train.js, a classic script of its own, and it trains with the full module
+// (dist/headwise.js, see src/train/module.js). Neither is downloaded until the reader comes near
+// the training section (an IntersectionObserver with a generous margin) or uses it, whichever
+// comes first; the lesson's first tables never wait for them.
+//
+// train.js does not bundle the page's shared code again: the store, the element base, the DOM
+// helpers, the Compute class and the controls' helpers come from the bundle that loads it, through
+// HOST (web/build.mjs maps train.js's imports of src/shared/ and src/lesson/ onto it). So the
+// training section's elements read the page's one store, as every other element does.
+//
+//   watchTraining(document, base, {styles: true})  // the page: train.css too
+//   watchTraining(shadowFrame, base)               // an embed (its stylesheet has those rules)
+
+import * as color from '../shared/color.js';
+import * as compute from '../shared/compute.js';
+import * as dom from '../shared/dom.js';
+import * as element from '../shared/element.js';
+import * as errors from '../shared/errors.js';
+import * as moduleLoader from '../shared/module-loader.js';
+import * as controls from '../lesson/hw-controls.js';
+
+/** The elements train.js defines. */
+export const TRAINING_TAGS = ['hw-train', 'hw-train-python'];
+/** How far ahead of the viewport the section starts loading (px, above and below). */
+export const NEAR_MARGIN_PX = 1500;
+/** The global under which train.js finds the modules it shares with the page's bundle. */
+export const HOST_KEY = Symbol.for('headwise.trainingHost');
+
+/** The modules train.js takes from the bundle that loads it, by path below src/. */
+const HOST = {
+  'shared/color.js': color,
+  'shared/compute.js': compute,
+  'shared/dom.js': dom,
+  'shared/element.js': element,
+  'shared/errors.js': errors,
+  'shared/module-loader.js': moduleLoader,
+  'lesson/hw-controls.js': controls,
+};
+
+/** @type {Promise<void>|null} */
+let loading = null;
+
+/**
+ * Load train.js once (the same promise for every caller).
+ * @param {string} base  the folder that holds train.js and headwise.js
+ * @returns {Promise<void>}
+ */
+export function loadTraining(base) {
+  if (!loading) {
+    /** @type {any} */
+    const g = globalThis;
+    if (!g[HOST_KEY]) g[HOST_KEY] = HOST;
+    loading = moduleLoader.loadScript(new URL('train.js', base).href).then(() => {
+      if (TRAINING_TAGS.some((tag) => !customElements.get(tag))) {
+        throw new Error('train.js loaded but did not define the training section\'s elements');
+      }
+    });
+    loading.catch((e) => console.error('Headwise: the training section failed to load:', errors.messageOf(e)));
+  }
+  return loading;
+}
+
+/**
+ * The section's stylesheet, train.css, for the page (once). Embeds' shadow roots have its rules in
+ * headwise-elements.css already.
+ * @param {string} base
+ */
+function loadStyles(base) {
+  const href = new URL('train.css', base).href;
+  if (Array.from(document.querySelectorAll('link[rel="stylesheet"]')).some((l) => /** @type {HTMLLinkElement} */ (l).href === href)) return;
+  const link = document.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.dataset.headwiseTraining = '';
+  (document.head || document.documentElement).appendChild(link);
+}
+
+/**
+ * A line in each undefined training element until train.js defines it (or an error if it fails).
+ * @param {Element} el
+ * @param {string} text
+ * @param {boolean} isError
+ */
+function placeholder(el, text, isError) {
+  let line = /** @type {HTMLElement|null} */ (el.querySelector(':scope > [data-hw-train-loading]'));
+  if (!line) {
+    line = dom.h('p', { class: 'hw-widget-status', role: 'status', 'data-hw-train-loading': '', 'data-testid': 'train-loading' });
+    el.appendChild(line);
+  }
+  line.textContent = text;
+  line.classList.toggle('hw-error', isError);
+  if (isError) line.setAttribute('role', 'alert');
+}
+
+/**
+ * Load the training section when one of its elements under `root` comes near the viewport or
+ * the reader acts on it (a click, focus or key inside it), whichever comes first.
+ * @param {ParentNode} root  a document or a shadow root
+ * @param {string} base  the folder that holds train.js (and train.css)
+ * @param {{styles?: boolean, loaded?: () => void}} [options]  styles: also load train.css into
+ *   the document (the lesson page; embeds' shadow roots have those rules in
+ *   headwise-elements.css); loaded: called once the elements are defined (and so built)
+ */
+export function watchTraining(root, base, { styles = false, loaded } = {}) {
+  const els = TRAINING_TAGS.flatMap((tag) => Array.from(root.querySelectorAll(tag)))
+    .filter((el) => !customElements.get(el.localName));
+  if (els.length === 0) return;
+  /** @type {IntersectionObserver|null} */
+  let watch = null;
+  const start = () => {
+    if (watch) watch.disconnect();
+    for (const el of els) {
+      for (const type of ['pointerdown', 'focusin', 'keydown']) el.removeEventListener(type, start);
+      if (!customElements.get(el.localName)) placeholder(el, 'Loading the training module…', false);
+    }
+    if (styles) loadStyles(base);
+    loadTraining(base).then(() => {
+      if (loaded) loaded();
+    }).catch((e) => {
+      for (const el of els) placeholder(el, `The training module could not be loaded: ${errors.messageOf(e)}`, true);
+    });
+  };
+  if (typeof IntersectionObserver !== 'function') {
+    start();
+    return;
+  }
+  watch = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) start();
+  }, { rootMargin: `${NEAR_MARGIN_PX}px 0px` });
+  for (const el of els) {
+    watch.observe(el);
+    for (const type of ['pointerdown', 'focusin', 'keydown']) el.addEventListener(type, start);
+  }
+}
