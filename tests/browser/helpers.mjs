@@ -205,8 +205,18 @@ export async function waitReady(page) {
  * @param {import('./engine.mjs').Page} page  a page, or a frame's page
  */
 export async function reachTraining(page) {
-  await page.evaluate(() => document.querySelector('#train, mha-train')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
-  await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 60000 });
+  // Scrolled again until it is ready: the lesson above may still be drawing and move the
+  // section away from the view (WebKit has no scroll anchoring to keep it in place).
+  const end = Date.now() + 60000;
+  for (;;) {
+    await page.evaluate(() => document.querySelector('#train, mha-train')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
+    try {
+      await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 2000 });
+      return;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+  }
 }
 
 /**
