@@ -398,11 +398,12 @@ function sizes(files) {
 // One full update: the hash changes (as a control or a permalink would), the store recomputes
 // and redraws synchronously in its hashchange handler. work = until the handlers have run and
 // style and layout are done (forced); frame = until after the next frame (which also waits
-// for the frame clock).
+// for the frame clock). The mark lets a trace find the task that did the update (updateCpu).
 const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
   const t0 = performance.now();
   window.addEventListener('hashchange', () => {
     const t1 = performance.now();
+    performance.mark('hw-bench-update');
     void document.documentElement.getBoundingClientRect().height;  // style + layout, now
     const t2 = performance.now();
     requestAnimationFrame(() => {
@@ -414,6 +415,20 @@ const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
   }, {once: true});
   window.location.hash = hash;
 });
+
+// The main thread's CPU time of each marked update task in a Chromium trace ('toplevel' and
+// 'blink.user_timing'): what an update costs whatever else the machine is doing meanwhile,
+// where the wall time also counts waiting for a core.
+function updateCpu(trace) {
+  const events = trace.traceEvents || trace;
+  const marks = events.filter((e) => e.name === 'hw-bench-update' && e.ph !== 'M');
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+                                   Number.isFinite(e.tdur));
+  return marks.map((m) => tasks.find((t) => t.pid === m.pid && t.tid === m.tid && t.ts <= m.ts &&
+                                          m.ts <= t.ts + t.dur))
+      .filter(Boolean)
+      .map((t) => t.tdur / 1000);
+}
 
 const pageHash = (seed, n, d, h) =>
     `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
@@ -480,12 +495,15 @@ async function pageMetrics(browser, baseUrl) {
         const js = [];
         const work = [];
         const frame = [];
+        const traced = label === 'lesson';
+        if (traced) await browser.startTracing(page, {categories: ['toplevel', 'blink.user_timing']});
         for (let k = 0; k < count; k++) {
           const r = await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, n, d, h));
           js.push(r.js);
           work.push(r.work);
           frame.push(r.frame);
         }
+        const cpu = traced ? updateCpu(JSON.parse((await browser.stopTracing()).toString())) : [];
         const shown = await page.evaluate(
             () => ({
               tables: document.querySelectorAll('hw-head-weights table[data-head]').length,
@@ -499,6 +517,11 @@ async function pageMetrics(browser, baseUrl) {
           p95_work_ms: percentile(work, 95),
           max_work_ms: Math.max(...work),
           p95_js_ms: percentile(js, 95),
+          ...(cpu.length ? {
+            p50_cpu_ms: percentile(cpu, 50),
+            p95_cpu_ms: percentile(cpu, 95),
+            cpu_samples: cpu.length
+          } : {}),
           count,
           shown
         };
@@ -544,6 +567,9 @@ async function pageSection(res, chromium, baseUrl) {
     log(`    over ${u.count} updates: p50 ${fmtMs(u.p50_work_ms)} ms, p95 ${
         fmtMs(u.p95_work_ms)} ms, longest ${fmtMs(u.max_work_ms)} ms (JS alone: p95 ${
         fmtMs(u.p95_js_ms)} ms)`);
+    if (u.p95_cpu_ms != null)
+      log(`    main-thread CPU per update (${u.cpu_samples} traced): p50 ${
+          fmtMs(u.p50_cpu_ms)} ms, p95 ${fmtMs(u.p95_cpu_ms)} ms`);
   }
   if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
 }
