@@ -388,12 +388,15 @@ function sync(from, to) {
     for (const name of names) sync(join(from, name), join(to, name));
   } else {
     const content = readFileSync(from);
+    mkdirSync(dirname(to), {recursive: true});  // a first run has no build/mutation/src yet
     if (!existsSync(to) || !readFileSync(to).equals(content)) writeFileSync(to, content);
   }
 }
 
 function copySources() {
-  for (const part of ['CMakeLists.txt', 'cpp', join('tests', 'cpp'), join('tests', 'fixtures')]) {
+  // Everything the CMakeLists.txt configures without options (tests/train's tools too).
+  for (const part of ['CMakeLists.txt', 'cpp', join('tests', 'cpp'), join('tests', 'fixtures'),
+                      join('tests', 'train')]) {
     sync(join(ROOT, part), join(SRC, part));
   }
 }
