@@ -269,7 +269,7 @@ TEST_CASE("Task names and token labels at their edges", "[train]") {
         "task \"" + forty +
             "\" is not a training task; the tasks are \"previous-and-first\", "
             "\"previous-and-two-back\"");
-  CHECK(message_of([&] { find_task(forty + "yz"); }) ==
+  CHECK(message_of([&] { find_task(forty + "y"); }) ==
         "task \"" + forty +
             "...\" is not a training task; the tasks are \"previous-and-first\", "
             "\"previous-and-two-back\"");
