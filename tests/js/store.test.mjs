@@ -78,6 +78,9 @@ test('an empty hash is the defaults; the defaults are the lesson run', () => {
     LESSON);
   assert.deepEqual(STORE_LESSON, { ...LESSON, bias: false, causal: false });
   assert.ok(Object.isFrozen(DEFAULTS) && Object.isFrozen(STORE_LESSON));
+  assert.deepEqual(DEFAULTS.labels, [], 'every token has its default label');
+  // The default training task is the module's first (its default) task.
+  assert.equal(DEFAULTS.trainTask, hw.trainingTasks()[0].name);
   assert.equal(SYNC_MS, 4);
   assert.equal(BUSY_AFTER_MS, 150);
   assert.deepEqual(EX1_HEAD_COUNTS, [2, 4]);
@@ -106,6 +109,9 @@ test('parseHash reads every setting by its key, numbers and booleans and names',
   assert.equal(parseHash('train_task=%20abc%20').trainTask, 'abc');
   assert.equal(parseHash('query=00042').query, 42);
   assert.equal(parseHash('label.4095=z').labels[4095], 'z');
+  // Only a leading '#' is the hash's own; any other is part of a value.
+  assert.equal(parseHash('#label.0=a#b').labels[0], 'a#b');
+  assert.equal(parseHash('label.0=a#b').labels[0], 'a#b');
 });
 
 test('parseHash refuses a malformed hash with a reason', () => {
@@ -666,11 +672,16 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
     const store = new Store({ compute: scriptedCompute() });
     const seen = changes(store);
     const init = store.init();
+    // A link followed before the store first wrote the hash is read.
+    win.location.hash = '#seed=3&heads=4&tokens=6';
+    win.fire('hashchange');
+    assert.equal(store.state.tokens, 6);
     assert.equal(store.init(), init, 'once');
     assert.equal(store.state.seed, 3);
     assert.equal(store.state.numHeads, 4);
-    await init;
     assert.equal(seen.count, 1);
+    await init;
+    assert.equal(seen.count, 2);
     assert.equal(replaced.length, 1);
     assert.equal(replaced[0], `#${toHash(store.state)}`);
     store.notify();
