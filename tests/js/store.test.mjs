@@ -138,6 +138,8 @@ test('parseHash refuses a malformed hash with a reason', () => {
   assert.equal(why('label.1x=z'), '"label.1x" is not a setting this page knows');
   assert.equal(why('label.123456=z'), '"label.123456" is not a setting this page knows');
   assert.equal(why(`${'k'.repeat(50)}=1`), `"${'k'.repeat(40)}" is not a setting this page knows`);
+  assert.equal(why('%zz=1'), '"%zz" is not a setting this page knows', 'a malformed escape is kept as it is');
+  assert.equal(why('seed=%E0%A4%A'), '"seed" is not a number');
 });
 
 test('parseHash takes a hash of 65536 characters and refuses a longer one', () => {

@@ -98,16 +98,12 @@ export function parseHash(hash) {
   const text = hash.replace(/^#/, '');
   /** @type {State} */
   const state = { ...DEFAULTS, labels: [] };
-  if (text === '') return state;
   if (text.length > MAX_HASH_LENGTH) {
     throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
   }
-  let params;
-  try {
-    params = new URLSearchParams(text);
-  } catch {
-    throw new Error('the link could not be decoded');
-  }
+  // Never throws for a string (a malformed escape such as %zz is kept as it is); an empty
+  // hash has no entries and gives the defaults.
+  const params = new URLSearchParams(text);
   const numericByKey = Object.fromEntries(Object.entries(NUMERIC_KEYS).map(([f, k]) => [k, f]));
   const boolByKey = Object.fromEntries(Object.entries(BOOLEAN_KEYS).map(([f, k]) => [k, f]));
   const textByKey = Object.fromEntries(Object.entries(TEXT_KEYS).map(([f, k]) => [k, f]));
