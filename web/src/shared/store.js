@@ -267,6 +267,7 @@ export class Store extends EventTarget {
     if (window.location.hash === next) return;
     this._writingHash = true;
     try {
+      // Stryker disable next-line StringLiteral: browsers ignore replaceState's title
       history.replaceState(null, '', next);
     } catch {
       window.location.replace(next);
