@@ -331,6 +331,7 @@ export class Store extends EventTarget {
   computed(name, key, cost, method, options, label, refuse) {
     let slot = this._slots[name];
     if (!slot) {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: the slot's shape; every field is set below before it is read
       slot = { key: null, pending: false, result: null, label: '', since: 0 };
       this._slots[name] = slot;
     }
