@@ -376,6 +376,40 @@ test('the last good result stays while a bad setting is shown', async () => {
   assert.equal(next.lastGood, next.result);
 });
 
+test('a computation estimated at SYNC_MS runs at once; above it, through the Compute', async () => {
+  const compute = scriptedCompute();
+  const store = await storeWith(compute);
+  const options = { ...LESSON, bias: false, causal: false };
+  const now = store.computed('a', 'k1', SYNC_MS, 'lessonRun', options, 'a');
+  assert.equal(now.pending, false);
+  assert.deepEqual(now.result.value.output, hw.seedExperiment(options).output);
+  const later = store.computed('b', 'k1', SYNC_MS + 1e-9, 'lessonRun', options, 'b');
+  assert.equal(later.pending, true);
+  await sleep(0);
+  assert.equal(compute.runs.length, 1);
+  assert.equal(compute.runs[0].cost, SYNC_MS + 1e-9);
+});
+
+test('the cross-check reuses the main run where the module lives instead of drawing it again', async () => {
+  let draws = 0;
+  const counted = Object.create(hw);
+  Object.defineProperty(counted, 'seedExperiment', {
+    value: (o) => {
+      draws += 1;
+      return hw.seedExperiment(o);
+    },
+  });
+  const compute = { ...scriptedCompute(), main: async () => counted };
+  const store = await storeWith(compute);
+  store.experiment();
+  assert.equal(draws, 1);
+  assert.equal(store.crossCheck().state, 'done');
+  assert.equal(draws, 1, 'one set of tasks per store, which keeps the last run');
+  store.set({ seed: 8 });
+  store.crossCheck();
+  assert.equal(draws, 2);
+});
+
 // Settings whose forward is estimated above SYNC_MS (about 10 ms) but whose whole change stays
 // inside the main thread's budget.
 const MID = { tokens: 128, dModel: 256, numHeads: 4 };

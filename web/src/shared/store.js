@@ -352,7 +352,7 @@ export class Store extends EventTarget {
     slot.pending = true;
     slot.shown = false;
     slot.result = null;
-    slot.since = typeof performance === 'object' ? performance.now() : Date.now();
+    slot.since = performance.now();
     this.scheduleBusy();
     const settle = (/** @type {{ok: boolean, value?: any, error?: any}} */ result) => {
       if (slot.key !== key) return;
@@ -379,13 +379,13 @@ export class Store extends EventTarget {
   /** Notify when a pending computation becomes old enough to show progress (once per run). */
   scheduleBusy() {
     if (this._busyTimer) return;
-    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    const now = performance.now();
     const waiting = Object.values(this._slots).filter((slot) => slot.pending && !slot.shown);
     if (waiting.length === 0) return;
     const due = Math.min(...waiting.map((slot) => slot.since + BUSY_AFTER_MS));
     this._busyTimer = setTimeout(() => {
       this._busyTimer = 0;
-      const t = typeof performance === 'object' ? performance.now() : Date.now();
+      const t = performance.now();
       const ripe = waiting.filter((slot) => slot.pending && t - slot.since >= BUSY_AFTER_MS);
       for (const slot of ripe) slot.shown = true;
       if (ripe.length > 0) this.notify();
@@ -399,7 +399,7 @@ export class Store extends EventTarget {
    * @returns {{pending: boolean, label: string|null}}
    */
   busy(names) {
-    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    const now = performance.now();
     let pending = false;
     for (const name of names) {
       const slot = this._slots[name];
