@@ -335,8 +335,9 @@ test('the lesson-size experiment runs at once on this thread and is the module\'
   store.setInputError('d-model', 'd_model is required');
   assert.deepEqual(store.experiment(), { result: null, error: 'd_model is required', errorFor: 'd-model', lastGood: ex.result });
   store.setInputError('d-model', null);
-  store.setInputError('tokens', 'Tokens is required');
   store.setInputError('num-heads', 'Heads is required');
+  assert.deepEqual(store.experiment(), { result: null, error: 'Heads is required', errorFor: 'num-heads', lastGood: ex.result });
+  store.setInputError('tokens', 'Tokens is required');
   assert.equal(store.experiment().errorFor, 'tokens', 'the first missing field in the order of the controls');
 });
 
@@ -354,6 +355,9 @@ test('a module error belongs to the control it names, or the one just changed', 
   // The message names d_model too: the control the student just changed wins.
   const other = await storeWith(scriptedCompute(), { numHeads: 3 });
   other.lastChanged = 'd-model';
+  assert.equal(other.experiment().errorFor, 'd-model');
+  // Placed once, when the error arrives: a later change elsewhere does not move it.
+  other.lastChanged = 'num-heads';
   assert.equal(other.experiment().errorFor, 'd-model');
   // An input problem of the same control is not overwritten by the module's message.
   store.setInputError('num-heads', 'Heads is required');
@@ -498,11 +502,13 @@ test('on the main thread, work above the budget is refused with the reason', asy
   const ex = store.experiment();
   assert.match(ex.error, /^This page computes on the main thread here .* 512 tokens at d_model 768 would take about/);
   assert.equal(ex.errorFor, 'tokens', 'nothing was changed: the tokens field');
-  const changed = await storeWith(scriptedCompute('main'), { tokens: 512, dModel: 768, numHeads: 12 });
-  changed.lastChanged = 'd-model';
-  changed.experiment();
-  await sleep(5);
-  assert.equal(changed.experiment().errorFor, 'd-model');
+  for (const control of ['seed', 'tokens', 'd-model', 'num-heads']) {
+    const changed = await storeWith(scriptedCompute('main'), { tokens: 512, dModel: 768, numHeads: 12 });
+    changed.lastChanged = control;
+    changed.experiment();
+    await sleep(5);
+    assert.equal(changed.experiment().errorFor, control, `the refusal belongs to the ${control} just changed`);
+  }
   const label = await storeWith(scriptedCompute('main'), { tokens: 512, dModel: 768, numHeads: 12 });
   label.lastChanged = 'label-1';
   label.experiment();
