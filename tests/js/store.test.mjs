@@ -569,6 +569,7 @@ test('exercise 1 waits for a pending main experiment and reports its own failure
   await sleep(0);
   const pending = store.seeds();
   assert.deepEqual(pending, { state: 'pending', lastGood: null });
+  assert.equal(store._slots.ex1.label, 'exercise 1 at 128 × 256');
   await sleep(0);
   const run = compute.runs[1];
   assert.equal(run.method, 'seedsRun');
@@ -585,6 +586,36 @@ test('exercise 1 waits for a pending main experiment and reports its own failure
   failed.compute.runs[0].resolve(null);
   await sleep(0);
   assert.deepEqual(failed.seeds(), { state: 'blocked', error: '', lastGood: null });
+});
+
+test('exercise 1 is refused too when the work has fallen back to the main thread meanwhile', async () => {
+  const compute = scriptedCompute('worker');
+  const store = await storeWith(compute, { tokens: 512, dModel: 768, numHeads: 12 });
+  store.experiment();
+  await sleep(0);
+  compute.runs[0].resolve({ headWeights: [] });
+  await sleep(0);
+  compute.mode = 'main';  // e.g. the Worker crashed
+  assert.equal(store.seeds().state, 'pending');
+  await sleep(5);
+  assert.equal(compute.runs.length, 1, 'never started');
+  const ex1 = store.seeds();
+  assert.equal(ex1.state, 'error');
+  assert.match(ex1.error, /^This page computes on the main thread here .* 512 tokens at d_model 768 would take about/);
+});
+
+test('errors() is empty when nothing is wrong, and an empty message is no error', async () => {
+  const store = await storeWith(scriptedCompute());
+  assert.ok(store.experiment().result);
+  assert.deepEqual(store.errors(), {});
+  const compute = scriptedCompute();
+  const mid = await storeWith(compute, MID);
+  mid.experiment();
+  await sleep(0);
+  compute.runs[0].reject(new Error(''));
+  await sleep(0);
+  assert.equal(mid.experiment().error, '');
+  assert.deepEqual(mid.errors(), {});
 });
 
 test('exercise 3 cross-checks the main run against the module\'s PyTorch path', async () => {
@@ -606,6 +637,7 @@ test('exercise 3 cross-checks the main run against the module\'s PyTorch path', 
   slow.compute.runs[0].resolve(main);
   await sleep(0);
   assert.deepEqual(slow.crossCheck(), { state: 'pending', run: main });
+  assert.equal(slow._slots.ex3.label, 'the PyTorch cross-check at 128 × 256');
   await sleep(0);
   const run = slow.compute.runs[1];
   assert.equal(run.method, 'crossCheck');
