@@ -66,6 +66,53 @@ const message = (call) => {
   assert.fail('no error thrown');
 };
 
+// First in this file: no other store has a timer running yet, so every setTimeout is this
+// store's.
+test('the busy timer is due when the earliest pending computation reaches BUSY_AFTER_MS', async () => {
+  const performanceDescriptor = Object.getOwnPropertyDescriptor(globalThis, 'performance');
+  const realSetTimeout = globalThis.setTimeout;
+  const wait = (ms) => new Promise((resolve) => { realSetTimeout(resolve, ms); });
+  const delays = [];
+  let now = 1000;
+  Object.defineProperty(globalThis, 'performance', { value: { now: () => now }, configurable: true, writable: true });
+  globalThis.setTimeout = (f, ms, ...rest) => {
+    delays.push(ms);
+    return realSetTimeout(f, ms, ...rest);
+  };
+  try {
+    const store = await storeWith(scriptedCompute(), { tokens: 128, dModel: 256, numHeads: 4 });
+    const seen = changes(store);
+    store.computed('a', 'a1', 10, 'lessonRun', {}, 'first');  // due to show at 1150
+    now = 1050;
+    store.computed('b', 'b1', 10, 'lessonRun', {}, 'second');  // due at 1200
+    assert.deepEqual(delays, [BUSY_AFTER_MS + 5], 'one timer, for the first, 5 ms after it is due');
+    now = 1100;  // the timer finds nothing old enough and waits for the earlier of the two
+    await wait(BUSY_AFTER_MS + 60);
+    assert.equal(seen.count, 0);
+    assert.deepEqual(delays.slice(0, 2), [155, 55]);
+    assert.ok(delays.slice(2).every((ms) => ms === 55), String(delays));
+    now = 1150;  // exactly BUSY_AFTER_MS after the first
+    await wait(120);
+    assert.equal(seen.count, 1);
+    assert.deepEqual([store._slots.a.shown, store._slots.b.shown], [true, false]);
+    // Then it waits for the second (again, each time it finds the clock unchanged).
+    assert.deepEqual(delays.slice(0, 3), [155, 55, 55]);
+    assert.ok(delays.slice(3).every((ms) => ms === 55), String(delays));
+    now = 1200;
+    await wait(120);
+    assert.equal(seen.count, 2);
+    assert.equal(store._slots.b.shown, true);
+    const scheduled = delays.length;
+    await wait(120);
+    assert.equal(delays.length, scheduled, 'nothing left to wait for');
+    assert.equal(store._busyTimer, 0);
+  } finally {
+    globalThis.setTimeout = realSetTimeout;
+    Object.defineProperty(globalThis, 'performance', performanceDescriptor);
+  }
+});
+
+
 // ---- the URL hash ---------------------------------------------------------------------------
 
 test('an empty hash is the defaults; the defaults are the lesson run', () => {
@@ -702,50 +749,6 @@ test('a newer run that is not yet old enough keeps the busy timer going', async 
     assert.equal(store.busy(['experiment']).label, '128 × 256, 4 heads', 'from BUSY_AFTER_MS on');
   } finally {
     Object.defineProperty(globalThis, 'performance', original);
-  }
-});
-
-test('the busy timer is due when the earliest pending computation reaches BUSY_AFTER_MS', async () => {
-  const performanceDescriptor = Object.getOwnPropertyDescriptor(globalThis, 'performance');
-  const realSetTimeout = globalThis.setTimeout;
-  const wait = (ms) => new Promise((resolve) => { realSetTimeout(resolve, ms); });
-  const delays = [];
-  let now = 1000;
-  Object.defineProperty(globalThis, 'performance', { value: { now: () => now }, configurable: true, writable: true });
-  globalThis.setTimeout = (f, ms, ...rest) => {
-    delays.push(ms);
-    return realSetTimeout(f, ms, ...rest);
-  };
-  try {
-    const store = await storeWith(scriptedCompute(), MID);
-    const seen = changes(store);
-    store.computed('a', 'a1', 10, 'lessonRun', {}, 'first');  // due to show at 1150
-    now = 1050;
-    store.computed('b', 'b1', 10, 'lessonRun', {}, 'second');  // due at 1200
-    assert.deepEqual(delays, [BUSY_AFTER_MS + 5], 'one timer, for the first, 5 ms after it is due');
-    now = 1100;  // the timer finds nothing old enough and waits for the earlier of the two
-    await wait(BUSY_AFTER_MS + 60);
-    assert.equal(seen.count, 0);
-    assert.deepEqual(delays.slice(0, 2), [155, 55]);
-    assert.ok(delays.slice(2).every((ms) => ms === 55), String(delays));
-    now = 1150;  // exactly BUSY_AFTER_MS after the first
-    await wait(120);
-    assert.equal(seen.count, 1);
-    assert.deepEqual([store._slots.a.shown, store._slots.b.shown], [true, false]);
-    // Then it waits for the second (again, each time it finds the clock unchanged).
-    assert.deepEqual(delays.slice(0, 3), [155, 55, 55]);
-    assert.ok(delays.slice(3).every((ms) => ms === 55), String(delays));
-    now = 1200;
-    await wait(120);
-    assert.equal(seen.count, 2);
-    assert.equal(store._slots.b.shown, true);
-    const scheduled = delays.length;
-    await wait(120);
-    assert.equal(delays.length, scheduled, 'nothing left to wait for');
-    assert.equal(store._busyTimer, 0);
-  } finally {
-    globalThis.setTimeout = realSetTimeout;
-    Object.defineProperty(globalThis, 'performance', performanceDescriptor);
   }
 });
 
