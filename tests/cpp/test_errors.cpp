@@ -1,6 +1,7 @@
 // Every std::invalid_argument the core throws, with its exact message: what was given and what
 // is allowed. The same messages reach the page as JS Errors, so they are part of the contract.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -370,6 +371,18 @@ TEST_CASE("errors: torch_mha_forward parameters", "[errors][torch]") {
   p.bias_k = Vector::Zero(7);
   CHECK_THROWS_WITH(torch_mha_forward(kv, p, x, x, x),
                     "bias_k has length 7 but must have length 8");
+  p.bias_k = Vector::Zero(8);
+  p.bias_v = Vector::Zero(9);
+  CHECK_THROWS_WITH(torch_mha_forward(kv, p, x, x, x),
+                    "bias_v has length 9 but must have length 8");
+  p.bias_v = Vector::Zero(8);
+  (*p.bias_v)[2] = std::nan("");
+  CHECK_THROWS_WITH(torch_mha_forward(kv, p, x, x, x),
+                    "bias_v contains a non-finite value (nan) at [2]; all values must be finite");
+  (*p.bias_v)[2] = 0.0;
+  (*p.bias_k)[5] = -std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(torch_mha_forward(kv, p, x, x, x),
+                    "bias_k contains a non-finite value (-inf) at [5]; all values must be finite");
 
   // Separate projections (kdim / vdim != embed_dim).
   TorchMhaConfig sep = torch_config();

@@ -105,7 +105,7 @@ double compare_params(ModelParams actual, ModelParams expected, double tol,
 TEST_CASE("randint reproduces numpy's legacy int64 draws bit for bit, in one stream with randn",
           "[train][numpy_random][fixture]") {
   const Json& cases = fixture_cases("train_random.json");
-  REQUIRE(cases.size() >= 4);
+  REQUIRE(cases.size() >= 5);
   for (const Json& c : cases) {
     const std::int64_t seed = c.at("seed").get<std::int64_t>();
     NumpyRandomState rng(seed);
@@ -128,6 +128,10 @@ TEST_CASE("randint reproduces numpy's legacy int64 draws bit for bit, in one str
   }
   NumpyRandomState rng(0);
   CHECK_THROWS_WITH(rng.randint(0, 1, 1), "randint high (0) must be between 1 and 4294967296");
+  CHECK_THROWS_WITH(rng.randint(4294967297LL, 1, 1),
+                    "randint high (4294967297) must be between 1 and 4294967296");
+  CHECK_THROWS_WITH(rng.randint(5, -1, 3), "randint shape (-1, 3) must not be negative");
+  CHECK_THROWS_WITH(rng.randint(5, 3, -1), "randint shape (3, -1) must not be negative");
 }
 
 TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.autograd's",

@@ -16,7 +16,8 @@ process.chdir(ROOT);
 const core = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'dist', 'src', 'stryker.js');
 const {Stryker} = await import(pathToFileURL(core).href);
 // Which group of tests killed each mutant (tests/mutation/js-suite.mjs writes it).
-const out = join(ROOT, 'build', 'mutation', 'stryker');
+// Beside the config's JSON report, so that the api.js and store runs keep their own.
+const out = dirname(resolve(ROOT, options.jsonReporter?.fileName ?? 'build/mutation/stryker/mutation.json'));
 mkdirSync(out, {recursive: true});
 process.env.HEADWISE_KILLED_BY = join(out, 'killed-by.txt');
 writeFileSync(process.env.HEADWISE_KILLED_BY, '');

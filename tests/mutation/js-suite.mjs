@@ -1,7 +1,7 @@
 // The node tests that exercise cpp/api.js, in one process: Stryker's command per mutant (one
 // Node start-up instead of one per file). Exit code 1 when any test fails.
 //
-//   node tests/mutation/js-suite.mjs [existing|added|all]
+//   node tests/mutation/js-suite.mjs [existing|added|store|all]
 //
 // The tests come in two groups: those that were there before the mutation run
 // (`existing`) and those written to kill its survivors (`added`). The configured command runs
@@ -14,11 +14,13 @@ import {appendFileSync} from 'node:fs';
 const GROUPS = {
   existing: ['errors', 'fixtures', 'lesson', 'plain-results'],
   added: ['feature-check', 'api-contract'],
+  // web/src/shared/store.js (tests/mutation/stryker-store.config.json): its own run.
+  store: ['store'],
 };
 const group = process.argv[2] ?? 'all';
 const names = group === 'all' ? [...GROUPS.existing, ...GROUPS.added] : GROUPS[group];
 if (!names) {
-  console.error(`js-suite: unknown group ${group}; use existing, added or all`);
+  console.error(`js-suite: unknown group ${group}; use existing, added, store or all`);
   process.exit(2);
 }
 const mutant = process.env.__STRYKER_ACTIVE_MUTANT__;
