@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { LESSON, createHeadwise } from './helpers.mjs';
 import { Compute, MAIN_BUDGET_MS, forwardCost } from '../../web/src/shared/compute.js';
 import {
-  BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
+  BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, HASH_WRITE_MS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
   parseHash, toHash,
 } from '../../web/src/shared/store.js';
 
@@ -827,7 +827,24 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
     // While the store writes the hash, its own hashchange is not read back.
     store.set({ seed: 5 }, 'seed');
     await sleep(5);
+    // Within HASH_WRITE_MS of the last write: the newest settings are written when it is up.
+    assert.notEqual(win.location.hash, `#${toHash(store.state)}`);
+    await sleep(HASH_WRITE_MS + 20);
     assert.equal(win.location.hash, `#${toHash(store.state)}`);
+    // A burst of changes: at most one write at once, and one more (the last settings) later.
+    await sleep(HASH_WRITE_MS + 20);
+    const writes = replaced.length;
+    for (let seed = 100; seed < 150; seed += 1) {
+      store.state = { ...store.state, seed };
+      store.notify();
+    }
+    assert.ok(replaced.length <= writes + 1, `${replaced.length - writes} writes in a burst of 50 changes`);
+    await sleep(HASH_WRITE_MS + 20);
+    assert.equal(win.location.hash, `#${toHash(store.state)}`);
+    assert.ok(replaced.length <= writes + 2);
+    store.state = { ...store.state, seed: 5 };
+    store.notify();
+    await sleep(HASH_WRITE_MS + 20);
     await sleep(0);  // after the timer the write set, however late the notification ran
     assert.equal(store._writingHash, false);
     // The browser's hashchange for the store's own write comes later; it is not read back (which
@@ -857,6 +874,7 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
     assert.deepEqual(store.inputErrors, {});
     assert.equal(store.lastChanged, null);
     assert.equal(seen.count, count + 1);
+    await sleep(HASH_WRITE_MS + 20);  // no write left pending when the globals go
   } finally {
     restoreGlobals();
   }

@@ -280,7 +280,7 @@ export class Store extends EventTarget {
    */
   writeHash() {
     if (!this.syncHash) return;
-    const now = typeof performance === 'object' ? performance.now() : Date.now();
+    const now = performance.now();
     const wait = this._hashWrittenAt + HASH_WRITE_MS - now;
     if (wait > 0) {
       if (!this._hashTimer) {
