@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  STRICT_CSP, collectCsp, headTable, openPage, settle, shareBrowser, typeInto, waitReady,
+  STRICT_CSP, collectCsp, headTable, loadWholeLesson, openPage, settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
 
 let browser;
@@ -14,6 +14,7 @@ shareBrowser((b, s) => { browser = b; server = s; }, { headers: { 'Content-Secur
 
 /** Walk through every part of the page that draws something. */
 async function exercisePage(page) {
+  await loadWholeLesson(page);
   await typeInto(page, '#num-heads', '4');
   await typeInto(page, '#d-model', '10'); // error path
   await typeInto(page, '#d-model', '8');

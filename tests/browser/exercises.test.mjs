@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  MODES, shareBrowser, typeInto, waitReady, withPage,
+  MODES, loadWholeLesson, shareBrowser, typeInto, waitReady, withPage,
 } from './helpers.mjs';
 
 let browser;
@@ -162,6 +162,7 @@ for (const mode of MODES) {
 
     test('every quiz answer can be revealed and hidden again', async () => {
       await openLesson(mode, '', async (page) => {
+        await loadWholeLesson(page);
         const buttons = page.locator('hw-quiz button[aria-controls]');
         assert.equal(await buttons.count(), 5);
         for (let q = 1; q <= 5; q += 1) {

@@ -220,6 +220,17 @@ export async function reachTraining(page) {
 }
 
 /**
+ * The whole lesson in place before clicking below the training section: that section loads when
+ * the reader comes near it and then grows, moving the challenge and the quiz below it; a click
+ * aimed at them could land where they were. Loads it, then scrolls back to the top.
+ * @param {import('./engine.mjs').Page} page
+ */
+export async function loadWholeLesson(page) {
+  await reachTraining(page);
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+}
+
+/**
  * Two animation frames: the store's scheduled notification has run; and the address bar holds
  * the settings (the store rewrites it at most every 200 ms, so a write may be pending).
  */

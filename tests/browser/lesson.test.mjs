@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  MODES, gotoFresh, headTable, pageUrl, settle, shareBrowser, typeInto, waitReady, withPage,
+  MODES, gotoFresh, headTable, loadWholeLesson, pageUrl, settle, shareBrowser, typeInto, waitReady, withPage,
 } from './helpers.mjs';
 
 let browser;
@@ -111,6 +111,7 @@ for (const mode of MODES) {
 
     test('the quiz gives feedback', async () => {
       await openLesson(mode, '', async (page) => {
+        await loadWholeLesson(page);
         const items = await page.$$('hw-quiz fieldset[data-question]');
         assert.equal(items.length, 5);
         assert.match(await page.textContent('[data-testid=quiz-score]'), /^5 questions\./);
