@@ -137,6 +137,7 @@ for (const mode of MODES) {
 
     test('the independent challenge reveals its discussion', async () => {
       await openLesson(mode, '', async (page) => {
+        await loadWholeLesson(page);
         const button = page.locator('#challenge-reveal');
         const discussion = page.locator('[data-testid=challenge-discussion]');
         assert.ok(await discussion.isHidden());

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  openPage, serveDist, settle, shareBrowser, waitReady,
+  loadWholeLesson, openPage, serveDist, settle, shareBrowser, waitReady,
 } from './helpers.mjs';
 
 let browser;
@@ -49,6 +49,7 @@ describe('with smooth scrolling on', () => {
       await page.goto(server.url('/index.html'));
       await waitReady(page);
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), 'smooth');
+      await loadWholeLesson(page);
       // The quiz is at the end of the page; the settings at its top.
       await page.check('fieldset[data-question="5"] input[data-correct="true"]');
       assert.match(await page.textContent('[data-testid=quiz-feedback][data-question="5"]'), /^Correct\./);
