@@ -15,8 +15,7 @@ class HwFact extends HwElement {
     const name = this.getAttribute('name') || '';
     const facts = lessonFacts(store);
     const value = facts[name];
-    const text = value === undefined ? '?' : value;
-    if (this.textContent !== text) this.textContent = text;
+    this.textContent = value === undefined ? '?' : value;
   }
 
   refresh() {
