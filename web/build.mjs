@@ -16,32 +16,14 @@ const dist = join(root, 'dist');
 
 await mkdir(dist, { recursive: true });
 
-await build({
-  entryPoints: [join(web, 'src', 'lesson', 'main.js')],
-  outfile: join(dist, 'app.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2020'],
-  sourcemap: false,
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-});
+/** What every page bundle is built with: one classic script, minified (file:// allows no modules). */
+const BUNDLE = { bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning' };
+
+await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'lesson', 'main.js')], outfile: join(dist, 'app.js') });
 
 // The training section, loaded by app.js and headwise-elements.js when the reader nears it. Its
 // imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
-await build({
-  entryPoints: [join(web, 'src', 'train', 'main.js')],
-  outfile: join(dist, 'train.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2020'],
-  sourcemap: false,
-  minify: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [trainingHostPlugin(web)],
-});
+await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'train', 'main.js')], outfile: join(dist, 'train.js'), plugins: [trainingHostPlugin(web)] });
 
 for (const file of ['index.html', 'favicon.svg']) {
   await copyFile(join(web, file), join(dist, file));
