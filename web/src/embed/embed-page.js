@@ -83,7 +83,7 @@ function start() {
   // Height: the content's own height (never the viewport's), sent whenever it changes once the
   // widget is drawn.
   let sent = -1;
-  let drawn = !tag;
+  let drawn = false;
   const sendHeight = (force = false) => {
     if (!drawn) return;
     const root = document.documentElement;
@@ -103,7 +103,17 @@ function start() {
     clearTimeout(timer);
     timer = window.setTimeout(() => sendHeight(), 20);
   };
-  new ResizeObserver(schedule).observe(document.documentElement);
+  // The size is watched only once the widget is drawn, when a height can be sent: WebKit reports
+  // a "ResizeObserver loop" error while the page's stylesheets are still being applied, and in a
+  // frame sandboxed without allow-same-origin that error reaches the page as an opaque
+  // "Script error.", which a course site's error monitor cannot tell from a real one.
+  let sized = false;
+  const markDrawn = () => {
+    drawn = true;
+    if (sized) return;
+    sized = true;
+    new ResizeObserver(schedule).observe(document.documentElement);
+  };
   const watch = new MutationObserver(schedule);
   watch.observe(document.body, { childList: true, subtree: true, attributes: true, characterData: true });
   window.addEventListener('resize', schedule);
@@ -116,6 +126,7 @@ function start() {
   if (!tag) {
     main.appendChild(message(`"${widget.slice(0, 40)}" is not a Headwise widget. Use widget=${Object.keys(WIDGETS).join(', ')}.`));
     post({ type: 'headwise:ready', id, widget, error: 'unknown widget' });
+    markDrawn();
     sendHeight();
     return;
   }
@@ -156,7 +167,7 @@ function start() {
         setTimeout(whenStyled, 50);
         return;
       }
-      drawn = true;
+      markDrawn();
       sendHeight();
     };
     whenStyled();
@@ -165,7 +176,7 @@ function start() {
   if (el.shadowRoot) watch.observe(el.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
   if (!customElements.get(tag)) {
     main.appendChild(message('headwise-elements.js did not load, so this part of the lesson cannot be shown.'));
-    drawn = true;
+    markDrawn();
   }
   sendHeight();
 }
