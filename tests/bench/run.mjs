@@ -27,6 +27,8 @@
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
 //          --skip-training  --skip-train-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
+//          --page-only (just the page: sizes, first verified table, updates; about a minute with
+//            --no-build)  --updates=N (full updates timed at lesson size, default 60)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 import {spawn, spawnSync} from 'node:child_process';
@@ -61,6 +63,12 @@ const ROUNDS = Number(option('rounds', QUICK ? 3 : 7));
 const SAMPLES_PER_ROUND = 3;
 const TARGET_SAMPLE_MS = 3;  // forwards are batched until one sample takes at least this long
 const ONLY = option('only', null)?.split(',');
+const PAGE_ONLY = flag('page-only');
+// Full updates timed at lesson size: enough for a p95 that is not just the largest sample.
+const LESSON_UPDATES = Number(option('updates', 60));
+if (!(Number.isInteger(LESSON_UPDATES) && LESSON_UPDATES >= 20)) {
+  throw new Error(`--updates=${option('updates', '')}: give a whole number of updates, 20 or more`);
+}
 
 const SIZES = option('sizes', '5x8x2,64x256x4,128x512x8,128x768x12,512x768x12')
                   .split(',')
@@ -87,6 +95,11 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+// Nearest-rank percentile: the smallest sample with at least p % of the samples at or below it.
+const percentile = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)];
 };
 
 // ---- building ----------------------------------------------------------------------------------
@@ -386,11 +399,12 @@ function sizes(files) {
 // One full update: the hash changes (as a control or a permalink would), the store recomputes
 // and redraws synchronously in its hashchange handler. work = until the handlers have run and
 // style and layout are done (forced); frame = until after the next frame (which also waits
-// for the frame clock).
+// for the frame clock). The mark lets a trace find the task that did the update (updateCpu).
 const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
   const t0 = performance.now();
   window.addEventListener('hashchange', () => {
     const t1 = performance.now();
+    performance.mark('hw-bench-update');
     void document.documentElement.getBoundingClientRect().height;  // style + layout, now
     const t2 = performance.now();
     requestAnimationFrame(() => {
@@ -402,6 +416,20 @@ const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
   }, {once: true});
   window.location.hash = hash;
 });
+
+// The main thread's CPU time of each marked update task in a Chromium trace ('toplevel' and
+// 'blink.user_timing'): what an update costs whatever else the machine is doing meanwhile,
+// where the wall time also counts waiting for a core.
+function updateCpu(trace) {
+  const events = trace.traceEvents || trace;
+  const marks = events.filter((e) => e.name === 'hw-bench-update' && e.ph !== 'M');
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+                                   Number.isFinite(e.tdur));
+  return marks.map((m) => tasks.find((t) => t.pid === m.pid && t.tid === m.tid && t.ts <= m.ts &&
+                                          m.ts <= t.ts + t.dur))
+      .filter(Boolean)
+      .map((t) => t.tdur / 1000);
+}
 
 const pageHash = (seed, n, d, h) =>
     `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
@@ -485,17 +513,20 @@ async function pageMetrics(browser, baseUrl) {
       // Updates in this page: lesson size, then (128, 768, 12).
       const updates = {};
       for (const [label, n, d, h, count] of [
-               ['lesson', 5, 8, 2, 30], ['128x768x12', 128, 768, 12, 10]]) {
+               ['lesson', 5, 8, 2, LESSON_UPDATES], ['128x768x12', 128, 768, 12, 10]]) {
         await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
         const js = [];
         const work = [];
         const frame = [];
+        const traced = label === 'lesson';
+        if (traced) await browser.startTracing(page, {categories: ['toplevel', 'blink.user_timing']});
         for (let k = 0; k < count; k++) {
           const r = await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, n, d, h));
           js.push(r.js);
           work.push(r.work);
           frame.push(r.frame);
         }
+        const cpu = traced ? updateCpu(JSON.parse((await browser.stopTracing()).toString())) : [];
         const shown = await page.evaluate(
             () => ({
               tables: document.querySelectorAll('hw-head-weights table[data-head]').length,
@@ -505,6 +536,15 @@ async function pageMetrics(browser, baseUrl) {
           median_work_ms: median(work),
           median_js_ms: median(js),
           median_next_frame_ms: median(frame),
+          p50_work_ms: percentile(work, 50),
+          p95_work_ms: percentile(work, 95),
+          max_work_ms: Math.max(...work),
+          p95_js_ms: percentile(js, 95),
+          ...(cpu.length ? {
+            p50_cpu_ms: percentile(cpu, 50),
+            p95_cpu_ms: percentile(cpu, 95),
+            cpu_samples: cpu.length
+          } : {}),
           count,
           shown
         };
@@ -517,6 +557,42 @@ async function pageMetrics(browser, baseUrl) {
   result.firstVerifiedTableSamples = firstTable;
   result.errors = [...new Set(errors)];
   return result;
+}
+
+// ---- the page: sizes, first verified table, updates (also alone: --page-only) ------------------
+
+async function pageSection(res, chromium, baseUrl) {
+  log('\npage: sizes, first verified table, updates ...');
+  const pageBrowser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync']
+  });
+  try {
+    res.page = await pageMetrics(pageBrowser, baseUrl);
+  } finally {
+    await pageBrowser.close();
+  }
+  const p = res.page;
+  const kb = (b) => (b / 1000).toFixed(1);
+  const mod = p.dist.files.find((f) => f.file.endsWith('headwise.js'));
+  log(`  dist/ (everything it serves, ${p.dist.files.length} files): ${
+      kb(p.dist.raw)} KB raw, ${kb(p.dist.gzip)} KB gzipped`);
+  if (mod) log(`  dist/headwise.js: ${kb(mod.raw)} KB raw, ${kb(mod.gzip)} KB gzipped`);
+  logPageSizes(p);
+  if (p.firstVerifiedTableMs != null)
+    log(`  navigation to the first verified table: ${fmtMs(p.firstVerifiedTableMs)} ms`);
+  for (const [k, u] of Object.entries(p.updates || {})) {
+    log(`  full update at ${k}: ${fmtMs(u.median_work_ms)} ms (recompute + redraw + layout; ` +
+        `JS alone ${fmtMs(u.median_js_ms)} ms; next frame after ${
+            fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
+    log(`    over ${u.count} updates: p50 ${fmtMs(u.p50_work_ms)} ms, p95 ${
+        fmtMs(u.p95_work_ms)} ms, longest ${fmtMs(u.max_work_ms)} ms (JS alone: p95 ${
+        fmtMs(u.p95_js_ms)} ms)`);
+    if (u.p95_cpu_ms != null)
+      log(`    main-thread CPU per update (${u.cpu_samples} traced): p50 ${
+          fmtMs(u.p50_cpu_ms)} ms, p95 ${fmtMs(u.p95_cpu_ms)} ms`);
+  }
+  if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
 }
 
 // ---- the page as a student feels it (tests/bench/responsive.mjs) ------------------------------
@@ -712,7 +788,7 @@ function machine() {
 }
 
 function targets(res) {
-  const at = (n, d, h) => res.sizes.find((r) => r.size.join() === [n, d, h].join());
+  const at = (n, d, h) => (res.sizes || []).find((r) => r.size.join() === [n, d, h].join());
   const t = [];
   const add = (name, value, limit, met, note) => t.push({name, value, limit, met, note});
   const mid = at(128, 512, 8);
@@ -748,6 +824,9 @@ function targets(res) {
   if (u?.lesson)
     add('full page update at lesson size, ms', u.lesson.median_work_ms, 5,
         u.lesson.median_work_ms <= 5);
+  if (u?.lesson?.p95_work_ms != null)
+    add(`full page update at lesson size, p95 of ${u.lesson.count}, ms`, u.lesson.p95_work_ms, 5,
+        u.lesson.p95_work_ms <= 5);
   if (res.page?.page)
     add('the lesson page at first load, gzipped KB', res.page.page.gzip / 1000, 100,
         res.page.page.gzip <= 100000);
@@ -777,9 +856,11 @@ function targets(res) {
 // --from=results.json: print the table and targets of a recorded run again (no timing).
 function report(file) {
   const res = JSON.parse(readFileSync(resolve(file), 'utf8'));
-  log(table(res.sizes));
-  log('');
-  log(markdown(res.sizes));
+  if (res.sizes) {  // a --page-only run has none
+    log(table(res.sizes));
+    log('');
+    log(markdown(res.sizes));
+  }
   log('\nTargets:');
   for (const t of targets(res)) {
     const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
@@ -907,10 +988,44 @@ function logTrainPage(t) {
   log(`  verdict: ${t.verdict}`);
 }
 
+// --page-only: the page's sizes, first verified table and updates, with their targets; written
+// to build/bench/page-results.json (results.json keeps the last full run).
+async function pageOnly() {
+  const {chromium} = await import('playwright-core');
+  const server = await serve();
+  const res = {
+    command: `node tests/bench/run.mjs ${argv.join(' ')}`,
+    date: new Date().toISOString(),
+    machine: machine()
+  };
+  try {
+    await pageSection(res, chromium, `http://127.0.0.1:${server.address().port}`);
+  } finally {
+    server.close();
+  }
+  res.loadAverageAtEnd = os.loadavg();
+  res.targets = targets(res);
+  log('\nTargets:');
+  for (const t of res.targets) {
+    const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
+    log(`  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`);
+  }
+  writeFileSync(join(outDir, 'page-results.json'), JSON.stringify(res, null, 1) + '\n');
+  log(`\nwrote ${relative(root, join(outDir, 'page-results.json'))}`);
+}
+
 async function main() {
   mkdirSync(outDir, {recursive: true});
   if (option('from', null)) return report(option('from', null));
-  if (!flag('no-build')) build();
+  if (PAGE_ONLY && flag('record')) throw new Error('--page-only measures part of a run: it cannot be --record-ed');
+  if (!flag('no-build')) {
+    if (PAGE_ONLY) {
+      run('npm', ['run', '--silent', 'build:wasm']);
+      run('npm', ['run', '--silent', 'build:web']);
+    } else {
+      build();
+    }
+  }
   if (flag('sizes-only')) {
     const {chromium} = await import('playwright-core');
     const server = await serve();
@@ -924,6 +1039,7 @@ async function main() {
     }
     return;
   }
+  if (PAGE_ONLY) return pageOnly();
   if (flag('train-page-only')) {
     const {chromium} = await import('playwright-core');
     const server = await serve();
@@ -1001,32 +1117,8 @@ async function main() {
     for (const i of impls) i.worker.close();
 
     if (!flag('skip-page') && browser) {
-      log('\npage: sizes, first verified table, updates ...');
-      const pageBrowser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync']
-      });
-      try {
-        res.page = await pageMetrics(pageBrowser, baseUrl);
-      } finally {
-        await pageBrowser.close();
-      }
+      await pageSection(res, chromium, baseUrl);
       res.heap = await heapCheck();
-      const p = res.page;
-      const kb = (b) => (b / 1000).toFixed(1);
-      const mod = p.dist.files.find((f) => f.file.endsWith('headwise.js'));
-      log(`  dist/ (everything it serves, ${p.dist.files.length} files): ${
-          kb(p.dist.raw)} KB raw, ${kb(p.dist.gzip)} KB gzipped`);
-      if (mod) log(`  dist/headwise.js: ${kb(mod.raw)} KB raw, ${kb(mod.gzip)} KB gzipped`);
-      logPageSizes(p);
-      if (p.firstVerifiedTableMs != null)
-        log(`  navigation to the first verified table: ${fmtMs(p.firstVerifiedTableMs)} ms`);
-      for (const [k, u] of Object.entries(p.updates || {})) {
-        log(`  full update at ${k}: ${fmtMs(u.median_work_ms)} ms (recompute + redraw + layout; ` +
-            `JS alone ${fmtMs(u.median_js_ms)} ms; next frame after ${
-                fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
-      }
-      if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
       if (!flag('skip-train-page')) {
         log('\ntraining section, Chromium on one core ...');
         res.trainPage = await trainPageMetrics(chromium, baseUrl);

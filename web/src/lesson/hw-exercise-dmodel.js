@@ -3,7 +3,7 @@
 // module refuses with its own message when it does not divide d_model.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
+import { h, morph } from '../shared/dom.js';
 import { fmtInt } from '../shared/format.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
@@ -84,17 +84,17 @@ class HwExerciseDModel extends HwElement {
     }
     showError(this.dm.error, this.dm.input, dError);
     if (dError || rows.length === 0) {
-      replace(this.tableBox, []);
-      replace(this.verdict, []);
+      morph(this.tableBox, []);
+      morph(this.verdict, []);
       this.verdict.dataset.equal = '';
     } else {
       const equal = rows.every((r) => r.total === rows[0].total);
       this.verdict.dataset.equal = String(equal);
-      replace(this.verdict, [
+      morph(this.verdict, [
         h('strong', { text: equal ? 'Never changes. ' : 'Changes! ' }),
         `${rows.length} head count${rows.length === 1 ? '' : 's'} divide d_model = ${s.ex2DModel}; every one gives ${equal ? fmtInt(rows[0].total) : 'a different total'} parameters${bias ? ' (with bias)' : ' (without bias)'}.`,
       ]);
-      replace(this.tableBox, [h('table', { class: 'hw-table hw-ex2-table' }, [
+      morph(this.tableBox, [h('table', { class: 'hw-table hw-ex2-table' }, [
         h('caption', { text: `nn.MultiheadAttention(${s.ex2DModel}, num_heads, bias=${bias ? 'True' : 'False'})` }),
         h('thead', {}, [h('tr', {}, [
           h('th', { scope: 'col', text: 'num_heads' }),
@@ -113,25 +113,25 @@ class HwExerciseDModel extends HwElement {
     const hMissing = store.inputErrors['ex2-heads'];
     if (hMissing) {
       showError(this.hd.error, this.hd.input, hMissing);
-      replace(this.tryResult, []);
+      morph(this.tryResult, []);
       return;
     }
     if (dMissing) {
       showError(this.hd.error, this.hd.input, null);
-      replace(this.tryResult, []);
+      morph(this.tryResult, []);
       return;
     }
     try {
       const c = store.memo(`pc|${s.ex2DModel}|${s.ex2Heads}|${bias}`, () => store.hw.parameterCount({ embedDim: s.ex2DModel, numHeads: s.ex2Heads, bias }));
       showError(this.hd.error, this.hd.input, null);
       this.tryResult.dataset.accepted = 'true';
-      replace(this.tryResult, [`Accepted: ${s.ex2Heads} head${s.ex2Heads === 1 ? '' : 's'} at d_model = ${s.ex2DModel} has ${fmtInt(c.total)} parameters, the same as every row above.`]);
+      morph(this.tryResult, [`Accepted: ${s.ex2Heads} head${s.ex2Heads === 1 ? '' : 's'} at d_model = ${s.ex2DModel} has ${fmtInt(c.total)} parameters, the same as every row above.`]);
     } catch (e) {
       const message = messageOf(e);
       // A problem with d_model itself is already shown beside the d_model field.
       showError(this.hd.error, this.hd.input, dError ? null : message);
       this.tryResult.dataset.accepted = 'false';
-      replace(this.tryResult, dError ? [] : ['Refused by the module, as PyTorch refuses it too: each head needs an equal share of d_model.']);
+      morph(this.tryResult, dError ? [] : ['Refused by the module, as PyTorch refuses it too: each head needs an equal share of d_model.']);
     }
   }
 }

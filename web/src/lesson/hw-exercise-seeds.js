@@ -2,7 +2,7 @@
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, morph, code } from '../shared/dom.js';
 import { fmt3 } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { cellColors, prefersDark } from '../shared/color.js';
@@ -49,31 +49,31 @@ class HwExerciseSeeds extends HwElement {
     if ((ex.state === 'pending' || ex.state === 'waiting') && this._blocks) return;  // the previous ones stay, dimmed
     this.key = key;
     this._blocks = blocksIn;
-    replace(this.context, [
+    morph(this.context, [
       `Same recipe as above with your seed: ${s.tokens} tokens, d_model = ${s.dModel}${s.bias ? ', with bias' : ''}${s.causal ? ', causal mask' : ''}; the rows shown are for query token ${s.query}. Tokens and d_model come from the settings.`,
     ]);
     if (missing) {
       showError(this.error, this.input, missing);
-      replace(this.results, []);
+      morph(this.results, []);
       return;
     }
     if (mainMissing) {
       showError(this.error, this.input, null);
-      replace(this.results, [h('p', { class: 'hw-hint', text: 'Enter the token count and d_model in the settings first.' })]);
+      morph(this.results, [h('p', { class: 'hw-hint', text: 'Enter the token count and d_model in the settings first.' })]);
       return;
     }
     if (ex.state === 'blocked') {
       showError(this.error, this.input, null);
-      replace(this.results, [h('p', { class: 'hw-hint', 'data-testid': 'ex1-blocked', text: 'Exercise 1 uses the settings\' tokens and d_model: it runs once the settings above compute.' })]);
+      morph(this.results, [h('p', { class: 'hw-hint', 'data-testid': 'ex1-blocked', text: 'Exercise 1 uses the settings\' tokens and d_model: it runs once the settings above compute.' })]);
       return;
     }
     if (ex.state === 'error') {
       showError(this.error, this.input, null);
-      replace(this.results, [h('p', { class: 'hw-error', role: 'alert', text: ex.error || '' })]);
+      morph(this.results, [h('p', { class: 'hw-error', role: 'alert', text: ex.error || '' })]);
       return;
     }
     if (!blocksIn) {
-      replace(this.results, []);
+      morph(this.results, []);
       return;
     }
     let seedError = null;
@@ -108,7 +108,7 @@ class HwExerciseSeeds extends HwElement {
       ]);
     });
     showError(this.error, this.input, seedError);
-    replace(this.results, blocks);
+    morph(this.results, blocks);
   }
 
   /**

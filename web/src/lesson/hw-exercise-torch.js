@@ -3,80 +3,103 @@
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, replace, morph, setText, code } from '../shared/dom.js';
 import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { tokenHeader } from '../shared/tokens.js';
-import { cellColors, prefersDark } from '../shared/color.js';
+import { paintCell, prefersDark } from '../shared/color.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
 /** Largest preview of a matrix (rows × columns). */
 const PREVIEW = 8;
+
 /**
- * A small preview table of a matrix.
- * @param {number[][]} m
+ * @typedef {object} Table  a table built once for its shape, then filled in place
+ * @property {HTMLElement} el
+ * @property {(m: any, q?: number, dark?: boolean) => void} fill  write the numbers (only the ones that changed)
+ */
+
+/**
+ * A small preview table of a rows × cols matrix.
+ * @param {number} rowsAll
+ * @param {number} colsAll
  * @param {string} caption
  * @param {Record<string,string>} attrs
  * @param {(i: number) => (string|Node)[]} [rowHead]
  * @param {{row?: number, col?: number}} [mark] a row or column to outline
  * @param {number} [maxCols]
+ * @returns {Table}
  */
-function preview(m, caption, attrs, rowHead, mark = {}, maxCols = PREVIEW) {
-  const rows = Math.min(m.length, PREVIEW);
-  const cols = Math.min(m[0].length, maxCols);
+function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols = PREVIEW) {
+  const rows = Math.min(rowsAll, PREVIEW);
+  const cols = Math.min(colsAll, maxCols);
   const head = h('tr', {}, [h('td', { class: 'hw-corner' })]);
   for (let j = 0; j < cols; j += 1) head.appendChild(h('th', { scope: 'col', text: String(j) }));
-  if (cols < m[0].length) head.appendChild(h('th', { scope: 'col', text: '…' }));
+  if (cols < colsAll) head.appendChild(h('th', { scope: 'col', text: '…' }));
   const body = [];
+  /** @type {HTMLElement[][]} */
+  const cells = [];
   for (let i = 0; i < rows; i += 1) {
     const tr = h('tr', {}, [h('th', { scope: 'row' }, rowHead ? rowHead(i) : [String(i)])]);
+    const row = [];
     for (let j = 0; j < cols; j += 1) {
       const marked = mark.row === i || mark.col === j;
-      tr.appendChild(h('td', { class: marked ? 'hw-num hw-marked' : 'hw-num', 'data-row': String(i), 'data-col': String(j), text: fmt3(m[i][j]) }));
+      row.push(tr.appendChild(h('td', { class: marked ? 'hw-num hw-marked' : 'hw-num', 'data-row': String(i), 'data-col': String(j) })));
     }
-    if (cols < m[0].length) tr.appendChild(h('td', { text: '…' }));
+    if (cols < colsAll) tr.appendChild(h('td', { text: '…' }));
+    cells.push(row);
     body.push(tr);
   }
-  const more = m.length > rows || m[0].length > cols ? ` (first ${rows} × ${cols} of ${m.length} × ${m[0].length})` : '';
-  return h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, [
-    h('table', { class: 'hw-table hw-matrix', ...attrs }, [
-      h('caption', { text: caption + more }),
-      h('thead', {}, [head]),
-      h('tbody', {}, body),
+  const more = rowsAll > rows || colsAll > cols ? ` (first ${rows} × ${cols} of ${rowsAll} × ${colsAll})` : '';
+  return {
+    el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, [
+      h('table', { class: 'hw-table hw-matrix', ...attrs }, [
+        h('caption', { text: caption + more }),
+        h('thead', {}, [head]),
+        h('tbody', {}, body),
+      ]),
     ]),
-  ]);
+    fill: (m) => cells.forEach((row, i) => row.forEach((td, j) => setText(td, fmt3(m[i][j])))),
+  };
 }
 
 /**
  * PyTorch's per-head weights for one query token: heads as rows, key tokens as columns.
  * @param {Store} store
- * @param {number[][][]} aw (num_heads, n, n)
- * @param {number} q
+ * @param {number} n
+ * @param {number} numHeads
+ * @returns {Table}  fill(aw (num_heads, n, n), q, dark)
  */
-function queryRows(store, aw, q) {
-  const dark = prefersDark(store);
-  const n = aw[0].length;
-  const head = h('tr', {}, [h('th', { scope: 'col', text: `w[0, h, ${q}, :]` })]);
+function queryRows(store, n, numHeads) {
+  const corner = h('th', { scope: 'col' });
+  const head = h('tr', {}, [corner]);
   for (let j = 0; j < n; j += 1) head.appendChild(h('th', { scope: 'col' }, tokenHeader(store.state, j)));
-  const rows = aw.map((m, hd) => {
+  /** @type {HTMLElement[][]} */
+  const cells = [];
+  const rows = [];
+  for (let hd = 0; hd < numHeads; hd += 1) {
     const tr = h('tr', { 'data-head': String(hd) }, [h('th', { scope: 'row', text: `head ${hd}` })]);
-    for (let j = 0; j < n; j += 1) {
-      const { bg, fg } = cellColors(m[q][j], dark);
-      const td = h('td', { 'data-col': String(j), text: fmt3(m[q][j]) });
-      td.style.backgroundColor = bg;
-      td.style.color = fg;
-      tr.appendChild(td);
-    }
-    return tr;
-  });
-  return h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'PyTorch per-head weights for the query token' }, [
-    h('table', { class: 'hw-weights hw-weights-rows', 'data-testid': 'ex3-rows' }, [
-      h('caption', { text: `PyTorch's per-head weights for query token ${q}` }),
-      h('thead', {}, [head]),
-      h('tbody', {}, rows),
+    const row = [];
+    for (let j = 0; j < n; j += 1) row.push(tr.appendChild(h('td', { 'data-col': String(j) })));
+    cells.push(row);
+    rows.push(tr);
+  }
+  const caption = h('caption');
+  return {
+    el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'PyTorch per-head weights for the query token' }, [
+      h('table', { class: 'hw-weights hw-weights-rows', 'data-testid': 'ex3-rows' }, [caption, h('thead', {}, [head]), h('tbody', {}, rows)]),
     ]),
-  ]);
+    fill(aw, q = 0, dark = false) {
+      setText(corner, `w[0, h, ${q}, :]`);
+      setText(caption, `PyTorch's per-head weights for query token ${q}`);
+      cells.forEach((row, hd) => row.forEach((td, j) => {
+        const w = aw[hd][q][j];
+        setText(td, fmt3(w));
+        paintCell(td, w, dark);
+      }));
+    },
+  };
 }
 
 class HwExerciseTorch extends HwElement {
@@ -106,6 +129,7 @@ class HwExerciseTorch extends HwElement {
     this._run = cc.run;
     this.key = key;
     if (cc.state === 'error') {
+      this.view = null;
       replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: cc.error || '' })]);
       return;
     }
@@ -121,78 +145,95 @@ class HwExerciseTorch extends HwElement {
     const d = run.dModel;
     const n = run.tokens;
     const { packed, torch } = check;
+    const aw = torch.attnWeights;
+    const awShape = torch.typed.attnWeights;
+    const q = Math.min(store.state.query, n - 1);
+
+    // Built once per shape; a new seed only writes numbers into the same nodes.
+    const shape = JSON.stringify([d, n, awShape.depth, store.state.labels.slice(0, 16)]);
+    if (shape !== this.shape || !this.view) {
+      this.shape = shape;
+      const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
+      const v = {
+        bands: h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }),
+        packText: h('p'),
+        // in_proj_weight's first rows are Wqᵀ: its first d × d block is shown.
+        wq: preview(d, d, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 6),
+        inproj: preview(d, d, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 6),
+        manual: preview(n, d, 'Manual pipeline: mha_out', { 'data-testid': 'ex3-manual' }, labelRow),
+        torch: preview(n, d, 'PyTorch layout: attn_output', { 'data-testid': 'ex3-torch' }, labelRow),
+        verdict: h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict' }),
+        rows: n <= 16 && awShape.depth <= 16 ? queryRows(store, n, awShape.depth) : null,
+        perHead: h('div', { class: 'hw-perhead' }),
+      };
+      this.view = v;
+      replace(this.body, [
+        h('h4', { text: 'How PyTorch packs the lesson\'s weights' }),
+        h('div', { class: 'hw-packing', 'data-testid': 'ex3-packing' }, [
+          v.bands,
+          v.packText,
+          h('p', { class: 'hw-hint', text: 'Read column 0 of the lesson\'s Wq down, then row 0 of in_proj_weight across: the same numbers.' }),
+          h('div', { class: 'hw-side-by-side' }, [v.wq.el, v.inproj.el]),
+        ]),
+        h('h4', { text: 'Both outputs on the same input' }),
+        h('div', { class: 'hw-outputs' }, [v.manual.el, v.torch.el, v.verdict]),
+        h('h4', { text: 'Per-head weights' }),
+        v.perHead,
+      ]);
+    }
+    const v = this.view;
 
     // 1. The packing.
     const blocks = ['Wq', 'Wk', 'Wv'].map((name, b) => ({ name, from: b * d, to: (b + 1) * d - 1, diff: check.bandDiffs[b] }));
     const woDiff = check.woDiff;
-    const inShape = [3 * d, d];
-    // The first rows of in_proj_weight (Wqᵀ), read lazily: a preview shows PREVIEW of them.
-    /** @type {number[][]} */
-    const wqT = new Array(d);
-    for (let i = 0; i < Math.min(d, PREVIEW); i += 1) wqT[i] = packed.inProjWeight[i];
-    const packing = h('div', { class: 'hw-packing', 'data-testid': 'ex3-packing' }, [
-      h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
-        h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
-        h('span', { class: 'hw-band-name', text: `${bl.name}ᵀ` }),
-        h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
-      ]))),
-      h('p', {}, [
-        code('in_proj_weight'), ` has shape ${shapeStr(inShape)}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
-        code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
-        'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
-        run.bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
-      ]),
-      h('p', { class: 'hw-hint', text: 'Read column 0 of the lesson\'s Wq down, then row 0 of in_proj_weight across: the same numbers.' }),
-      h('div', { class: 'hw-side-by-side' }, [
-        preview(run.wq, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 6),
-        preview(wqT, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 6),
-      ]),
+    morph(v.bands, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
+      h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
+      h('span', { class: 'hw-band-name', text: `${bl.name}ᵀ` }),
+      h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
+    ])));
+    morph(v.packText, [
+      code('in_proj_weight'), ` has shape ${shapeStr([3 * d, d])}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
+      code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
+      'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
+      run.bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
     ]);
+    v.wq.fill(run.wq);
+    // Read lazily: only the rows the preview shows.
+    v.inproj.fill(packed.inProjWeight);
 
     // 2. The outputs.
     const diff = check.outputDiff;
     const close = check.outputClose;
-    const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
-    const outputs = h('div', { class: 'hw-outputs' }, [
-      preview(run.output, 'Manual pipeline: mha_out', { 'data-testid': 'ex3-manual' }, labelRow),
-      preview(torch.attnOutput, 'PyTorch layout: attn_output', { 'data-testid': 'ex3-torch' }, labelRow),
-      h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict', 'data-allclose': String(close) }, [
-        h('strong', { text: close ? 'They match. ' : 'They differ. ' }),
-        'Largest |difference| over all ', `${n} × ${d}`, ' entries: ',
-        h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }),
-        '; ', code('np.allclose'), ` is ${close ? 'True' : 'False'}.`,
-        diff === 0 ? ' (Here the two paths even agree to the last bit.)' : ' (A difference this small is floating-point rounding from a different order of operations.)',
-      ]),
+    v.manual.fill(run.output);
+    v.torch.fill(torch.attnOutput);
+    v.verdict.setAttribute('data-allclose', String(close));
+    morph(v.verdict, [
+      h('strong', { text: close ? 'They match. ' : 'They differ. ' }),
+      'Largest |difference| over all ', `${n} × ${d}`, ' entries: ',
+      h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }),
+      '; ', code('np.allclose'), ` is ${close ? 'True' : 'False'}.`,
+      diff === 0 ? ' (Here the two paths even agree to the last bit.)' : ' (A difference this small is floating-point rounding from a different order of operations.)',
     ]);
 
     // 3. Per-head weights.
-    const aw = torch.attnWeights;
-    const awShape = torch.typed.attnWeights;
-    const shape = [1, awShape.depth, awShape.rows, awShape.cols];
-    const weightDiff = check.weightDiff;
+    const shape4 = [1, awShape.depth, awShape.rows, awShape.cols];
     const divergence = check.torchPairs;
-    const q = Math.min(store.state.query, n - 1);
-    const perHead = h('div', { class: 'hw-perhead' }, [
-      n <= 16 && awShape.depth <= 16 ? queryRows(store, aw, q) : null,
+    if (v.rows) v.rows.fill(aw, q, prefersDark(store));
+    morph(v.perHead, [
+      v.rows && v.rows.el,
       h('p', {}, [
         'With ', code('average_attn_weights=False'), ' and a batch of one, PyTorch returns per-head weights of shape ',
-        h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape) }),
+        h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape4) }),
         ` (batch, num_heads, n, n). Their largest difference from the manual heads' weights: `,
-        h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff', text: pyRepr(weightDiff) }), '.',
+        h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff', text: pyRepr(check.weightDiff) }), '.',
       ]),
       divergence
         ? h('p', { 'data-testid': 'ex3-divergence' }, [
           'The structural check: PyTorch\'s heads differ from one another just as in exercise 1 — ',
-          divergence.filter((p) => !p.allclose).length === divergence.length ? 'every pair differs' : `${divergence.filter((p) => !p.allclose).length} of ${divergence.length} pairs differ`,
+          divergence.filter((/** @type {any} */ p) => !p.allclose).length === divergence.length ? 'every pair differs' : `${divergence.filter((/** @type {any} */ p) => !p.allclose).length} of ${divergence.length} pairs differ`,
           ` (heads 0 and 1: divergence ${divergenceText(divergence[0].meanJsDivergence)}).`,
         ])
         : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
-    ]);
-
-    replace(this.body, [
-      h('h4', { text: 'How PyTorch packs the lesson\'s weights' }), packing,
-      h('h4', { text: 'Both outputs on the same input' }), outputs,
-      h('h4', { text: 'Per-head weights' }), perHead,
     ]);
   }
 }

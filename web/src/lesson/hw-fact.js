@@ -15,7 +15,8 @@ class HwFact extends HwElement {
     const name = this.getAttribute('name') || '';
     const facts = lessonFacts(store);
     const value = facts[name];
-    this.textContent = value === undefined ? '?' : value;
+    const text = value === undefined ? '?' : value;
+    if (this.textContent !== text) this.textContent = text;
   }
 
   refresh() {

@@ -4,9 +4,9 @@
 // values are read out on hover and with the arrow keys.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, replace, morph, setText, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
-import { cellColors, colourRows, prefersDark } from '../shared/color.js';
+import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -62,6 +62,7 @@ class HwHeadWeights extends HwElement {
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) {
       replace(this.grid, []);
+      this.shape = '';
       this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
       return;
     }
@@ -89,22 +90,16 @@ class HwHeadWeights extends HwElement {
    */
   drawPairs(store, run) {
     const numHeads = run.numHeads;
-    this.verdict.dataset.same = '';
-    if (numHeads < 2) {
-      this.verdict.textContent = 'Only one head, so there is nothing to compare. Set num_heads to 2 or more.';
-      replace(this.pairsBox, []);
-      return;
-    }
     // Compared where the run was computed (compute-tasks.js lessonRun).
     const pairs = run.pairs;
-    if (!pairs || pairs.length === 0) {
-      this.verdict.textContent = 'The heads could not be compared.';
+    const same = numHeads >= 2 && pairs && pairs.length > 0 ? pairs[0].allclose : null;
+    const flag = same === null ? '' : String(same);
+    if (this.verdict.dataset.same !== flag) this.verdict.dataset.same = flag;
+    if (same === null) {
+      morph(this.verdict, [numHeads < 2 ? 'Only one head, so there is nothing to compare. Set num_heads to 2 or more.' : 'The heads could not be compared.']);
       replace(this.pairsBox, []);
       return;
     }
-    const first = pairs[0];
-    const same = first.allclose;
-    this.verdict.dataset.same = String(same);
     const sentence = [
       h('strong', { text: `Same pattern? ${same ? 'Yes' : 'No'}.` }),
       ' ',
@@ -119,10 +114,10 @@ class HwHeadWeights extends HwElement {
     } else {
       sentence.push('.');
     }
-    replace(this.verdict, sentence);
+    morph(this.verdict, sentence);
 
     if (numHeads > PAIRS_MAX_HEADS) {
-      replace(this.pairsBox, [h('p', { class: 'hw-hint', text: `With ${numHeads} heads there are too many pairs to list; choose ${PAIRS_MAX_HEADS} heads or fewer to compare every pair.` })]);
+      morph(this.pairsBox, [h('p', { class: 'hw-hint', text: `With ${numHeads} heads there are too many pairs to list; choose ${PAIRS_MAX_HEADS} heads or fewer to compare every pair.` })]);
       return;
     }
     const rows = pairs.map((p) => h('tr', { 'data-testid': 'pair', 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
@@ -141,7 +136,7 @@ class HwHeadWeights extends HwElement {
       ])]),
       h('tbody', {}, rows),
     ]);
-    replace(this.pairsBox, [
+    morph(this.pairsBox, [
       h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Pairs of heads' }, [table]),
       h('p', { class: 'hw-hint', text: 'max |Δ| is the largest difference between any two corresponding weights. Divergence is the Jensen–Shannon divergence (in nats) between the two heads\' rows, averaged over the query tokens: 0 means identical distributions, ln 2 ≈ 0.693 means no overlap at all.' }),
     ]);
@@ -154,12 +149,15 @@ class HwHeadWeights extends HwElement {
    * @param {number} query
    */
   drawPrintout(store, run, query) {
+    // A new run (another seed or head count) prints anew, as do new labels, heads or query.
     const key = `${this.drawKey}|${query}`;
-    if (key === this.printKey) return;
+    if (key === this.printKey && run === this._printed) return;
     this.printKey = key;
+    this._printed = run;
     // Long rows are better read from the heatmaps; the Python section prints them all.
-    this.printout.hidden = run.tokens > PRINT_MAX_TOKENS;
-    if (this.printout.hidden) return;
+    const hidden = run.tokens > PRINT_MAX_TOKENS;
+    if (this.printout.hidden !== hidden) this.printout.hidden = hidden;
+    if (hidden) return;
     const lines = [];
     const last = Math.min(run.numHeads, this.firstHead + HEADS_PER_PAGE);
     for (let head = this.firstHead; head < last; head += 1) {
@@ -170,11 +168,13 @@ class HwHeadWeights extends HwElement {
       // The verdict line mirrors print(np.allclose(weights[0], weights[1])).
       lines.push(`same pattern? ${this.verdict.dataset.same === 'true' ? 'True' : 'False'}`);
     }
-    this.printout.textContent = lines.join('\n');
+    morph(this.printout, [lines.join('\n')]);
   }
 
   /** @param {boolean} dark */
   drawLegend(dark) {
+    if (dark === this.legendDark) return;
+    this.legendDark = dark;
     const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => {
       const { bg, fg } = cellColors(t, dark);
       const sw = h('span', { class: 'hw-swatch', text: fmt3(t) });
@@ -195,6 +195,15 @@ class HwHeadWeights extends HwElement {
     const n = run.tokens;
     const numHeads = run.numHeads;
     const last = Math.min(numHeads, this.firstHead + HEADS_PER_PAGE);
+    // The same tables (tokens, labels, heads shown, d_head): only numbers change, in place.
+    const shape = n <= TABLE_MAX_TOKENS ? JSON.stringify([n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)]) : '';
+    if (shape && shape === this.shape) {
+      this.cells.forEach((rows, k) => this.fill(s, rows, run.headWeights[this.firstHead + k], dark));
+      return;
+    }
+    this.shape = shape;
+    /** @type {HTMLElement[][][]} each shown head's weight cells, [head][row][col] */
+    this.cells = [];
     this.drawPager(numHeads, last);
     this.canvases = [];
     const figures = [];
@@ -299,6 +308,8 @@ class HwHeadWeights extends HwElement {
    */
   table(s, head, weights, caption, dark) {
     const n = weights.length;
+    /** @type {HTMLElement[][]} */
+    const rows = [];
     const headRow = h('tr', {}, [h('td', { class: 'hw-corner' }, [
       h('span', { class: 'hw-corner-q', text: 'query ↓' }), h('span', { class: 'hw-corner-k', text: 'key →' }),
     ])]);
@@ -308,21 +319,35 @@ class HwHeadWeights extends HwElement {
       const rowHeader = h('th', { scope: 'row', class: 'hw-row-head', title: 'Click to make this the query token' }, tokenHeader(s, i));
       rowHeader.addEventListener('click', () => this.store.set({ query: i }, 'query-token'));
       const tr = h('tr', { 'data-token': String(i) }, [rowHeader]);
-      for (let j = 0; j < n; j += 1) {
-        const w = weights[i][j];
-        const { bg, fg } = cellColors(w, dark);
-        const td = h('td', { 'data-row': String(i), 'data-col': String(j), 'data-value': String(w), title: `query ${tokenText(s, i)} → key ${tokenText(s, j)}: ${w}`, text: fmt3(w) });
-        td.style.backgroundColor = bg;
-        td.style.color = fg;
-        tr.appendChild(td);
-      }
+      const row = [];
+      for (let j = 0; j < n; j += 1) row.push(tr.appendChild(h('td', { 'data-row': String(i), 'data-col': String(j) })));
+      rows.push(row);
       body.push(tr);
     }
+    this.cells.push(rows);
+    this.fill(s, rows, weights, dark);
     return h('table', { class: 'hw-weights', 'data-head': String(head) }, [
       h('caption', {}, caption),
       h('thead', {}, [headRow]),
       h('tbody', {}, body),
     ]);
+  }
+
+  /**
+   * Write one head's weights into its cells: text, exact value, tooltip and colours.
+   * @param {State} s
+   * @param {HTMLElement[][]} rows
+   * @param {number[][]} weights
+   * @param {boolean} dark
+   */
+  fill(s, rows, weights, dark) {
+    rows.forEach((row, i) => row.forEach((td, j) => {
+      const w = weights[i][j];
+      setText(td, fmt3(w));
+      td.setAttribute('data-value', String(w));
+      td.title = `query ${tokenText(s, i)} → key ${tokenText(s, j)}: ${w}`;
+      paintCell(td, w, dark);
+    }));
   }
 
   /**
@@ -421,10 +446,19 @@ class HwHeadWeights extends HwElement {
 
   /** @param {number} query */
   highlightQuery(query) {
-    this.grid.querySelectorAll('tr[data-query]').forEach((tr) => tr.removeAttribute('data-query'));
-    this.grid.querySelectorAll(`tr[data-token="${query}"]`).forEach((tr) => tr.setAttribute('data-query', 'true'));
-    this.grid.querySelectorAll('th.hw-row-head[aria-current]').forEach((th) => th.removeAttribute('aria-current'));
-    this.grid.querySelectorAll(`tr[data-token="${query}"] > th`).forEach((th) => th.setAttribute('aria-current', 'true'));
+    // Only the rows whose marking changes are touched.
+    this.grid.querySelectorAll('tr[data-token]').forEach((tr) => {
+      const on = tr.getAttribute('data-token') === String(query);
+      if (tr.hasAttribute('data-query') === on) return;
+      const th = /** @type {Element} */ (tr.querySelector('th'));
+      if (on) {
+        tr.setAttribute('data-query', 'true');
+        th.setAttribute('aria-current', 'true');
+      } else {
+        tr.removeAttribute('data-query');
+        th.removeAttribute('aria-current');
+      }
+    });
     for (const entry of this.canvases) this.paint(entry);
   }
 }

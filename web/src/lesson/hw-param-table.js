@@ -2,7 +2,7 @@
 // chosen d_model (bias on or off), as the module reports them, with the totals compared.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, morph, code } from '../shared/dom.js';
 import { fmtInt, shapeStr } from '../shared/format.js';
 import { messageOf } from '../shared/errors.js';
 
@@ -54,7 +54,7 @@ class HwParamTable extends HwElement {
     if (key === this.key) return;
     this.key = key;
     if (missing) {
-      replace(this.verdict, ['Enter a d_model (in the settings) to count the parameters.']);
+      morph(this.verdict, ['Enter a d_model (in the settings) to count the parameters.']);
       this.verdict.dataset.equal = '';
       return;
     }
@@ -72,15 +72,15 @@ class HwParamTable extends HwElement {
         ]);
       }
     });
-    replace(this.tables, cells);
+    morph(this.tables, cells);
 
     const totals = counts.map((c) => c.count.total);
     const equal = totals.length > 0 && totals.every((t) => t === totals[0]);
     this.verdict.dataset.equal = String(equal);
     if (counts.length === 0) {
-      replace(this.verdict, ['No head count could be built with this d_model; see the messages below.']);
+      morph(this.verdict, ['No head count could be built with this d_model; see the messages below.']);
     } else {
-      replace(this.verdict, [
+      morph(this.verdict, [
         h('strong', { text: equal ? 'Equal totals. ' : 'Totals differ. ' }),
         `At d_model = ${s.dModel}${s.bias ? ' with' : ' without'} bias: `,
         counts.map((c) => `${fmtInt(c.count.total)} (${c.numHeads} head${c.numHeads === 1 ? '' : 's'})`).join(', '),
@@ -109,9 +109,9 @@ class HwParamTable extends HwElement {
         ].flat()),
         h('p', { text: 'Splitting into heads happens after the projections (a reshape of Q, K and V), and joining them happens before the output projection (another reshape). Reshapes have no parameters, so the head count changes how the projected numbers are grouped, never how many weights there are.' }),
       ];
-      replace(this.why, parts);
+      morph(this.why, parts);
     } else {
-      replace(this.why, []);
+      morph(this.why, []);
     }
   }
 }

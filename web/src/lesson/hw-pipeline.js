@@ -2,7 +2,7 @@
 // X → Q, K, V (n, d_model) → split into heads (n, d_head) → attention per head → concat → ·Wo.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
+import { h, morph } from '../shared/dom.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -40,8 +40,11 @@ class HwPipeline extends HwElement {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
-    if (!run || run === this._run) return;
-    this._run = run;
+    if (!run) return;
+    // Shapes only: a new seed draws nothing.
+    const key = JSON.stringify([run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
+    if (key === this.key) return;
+    this.key = key;
     const n = run.tokens;
     const d = run.dModel;
     const dh = run.dHead;
@@ -71,7 +74,7 @@ class HwPipeline extends HwElement {
       ]);
     });
 
-    replace(this.diagram, [
+    morph(this.diagram, [
       h('div', { class: 'hw-pipe-row' }, [box('X', nd, 'hw-box-input')]),
       arrow(`· Wq, · Wk, · Wv   (each ${d} × ${d})${run.bias ? ' + bias' : ''}`),
       h('div', { class: 'hw-pipe-row hw-pipe-qkv' }, [box('Q', nd), box('K', nd), box('V', nd)]),

@@ -3,7 +3,7 @@
 // The expected output under each block is formatted from the module's results.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, copyButton, code } from '../shared/dom.js';
+import { h, morph, copyButton, code } from '../shared/dom.js';
 import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
 import { messageOf } from '../shared/errors.js';
@@ -282,7 +282,8 @@ class HwPython extends HwElement {
     this._run = run;
     this.query = query;
     this.check = check;
-    replace(this.body, [
+    // A block whose code keeps its shape is updated in place: its text nodes, its copy button.
+    morph(this.body, [
       block('python-numpy', 'NumPy: the pipeline and the head comparison', numpyCode(run, query, true), numpyOutput(store, run, query),
         ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']),
       block('python-params', 'PyTorch: parameter counts', paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []),

@@ -2,7 +2,7 @@
 // the current run and the module's parameter counts.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, morph, code } from '../shared/dom.js';
 import { fmtInt } from '../shared/format.js';
 import { messageOf } from '../shared/errors.js';
 
@@ -64,7 +64,7 @@ class HwReferenceTable extends HwElement {
         row('Attention weights produced', [`one ${run.tokens} × ${run.tokens} matrix`], [`${numHeads} ${numHeads === 1 ? 'matrix' : 'matrices'} of ${run.tokens} × ${run.tokens}`], 'weights'),
       ]),
     ]);
-    replace(this.box, [table]);
+    morph(this.box, [table]);
     if (!this.note) {
       this.note = h('p', { class: 'hw-hint' }, [
         'Each softmax runs along a row of scores, one per key token; the "dimension" above is the width of the query and key vectors those scores are dot products of. The parameter counts come from ',

@@ -84,6 +84,23 @@ export function cellColors(t, dark) {
   return { bg: `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`, fg, rgb };
 }
 
+/** @type {WeakMap<HTMLElement, string>} what each painted cell shows now */
+const painted = new WeakMap();
+
+/**
+ * Colour a table cell for weight t, in place: nothing is written when its colours stay.
+ * @param {HTMLElement} td
+ * @param {number} t
+ * @param {boolean} dark
+ */
+export function paintCell(td, t, dark) {
+  const { bg, fg } = cellColors(t, dark);
+  if (painted.get(td) === bg + fg) return;
+  painted.set(td, bg + fg);
+  td.style.backgroundColor = bg;
+  td.style.color = fg;
+}
+
 /**
  * A heatmap at one pixel per weight: an n x n canvas coloured by the ramp, to be scaled up
  * without smoothing. Null where the browser cannot draw on a canvas.

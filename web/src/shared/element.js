@@ -4,7 +4,7 @@
 // headwise-lesson.js and app.js and it renders from the shared store (or from `el.store = …`).
 
 import { getStore } from './store.js';
-import { h, replace } from './dom.js';
+import { h, morph } from './dom.js';
 import { messageOf } from './errors.js';
 
 /** @typedef {import('./store.js').Store} Store */
@@ -105,8 +105,9 @@ export class HwElement extends HTMLElement {
    */
   setStatus(text, isError = false) {
     if (!this._status) return;
-    this._status.textContent = text;
-    this._status.hidden = text === '';
+    // Every refresh passes here: nothing is written when nothing changes.
+    morph(this._status, [text]);
+    if (this._status.hidden !== (text === '')) this._status.hidden = text === '';
     this._status.classList.toggle('hw-error', isError);
   }
 
@@ -118,8 +119,8 @@ export class HwElement extends HTMLElement {
    */
   markStale(slot, stale, what = 'the last valid settings') {
     this.toggleAttribute('data-stale', stale);
-    replace(slot, stale ? [h('span', { text: `Showing ${what}. Fix the setting marked in red to update this part.` })] : []);
-    slot.hidden = !stale;
+    morph(slot, stale ? [h('span', { text: `Showing ${what}. Fix the setting marked in red to update this part.` })] : []);
+    if (slot.hidden !== !stale) slot.hidden = !stale;
   }
 
   /** Build the skeleton once. */

@@ -1,0 +1,139 @@
+// A change of seed redraws the lesson in place: the head-weight cells, exercise 3's cells, the
+// printout and the NumPy listing are the same nodes before and after, showing the new run's
+// numbers (computed here in Node by dist/headwise.js, the module the page runs). A change of
+// shape (2 heads to 4) rebuilds the tables, which then show the 4-head run, and a change of
+// seed after it is in place again.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { DIST, collectCsp, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
+import { fmt3, npRound } from '../../web/src/shared/format.js';
+import { cellColors } from '../../web/src/shared/color.js';
+
+const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
+const hw = await createHeadwise();
+const run = (seed, numHeads) => hw.seedExperiment({ seed, tokens: 5, dModel: 8, numHeads });
+
+let browser;
+let server;
+shareBrowser((b, s) => { browser = b; server = s; });
+
+/** The nodes a redraw in place keeps, stashed in the page (window.__kept) to be compared later. */
+const KEPT = {
+  cell: 'hw-head-weights table.hw-weights[data-head="1"] td[data-row="0"][data-col="4"]',
+  wq: 'hw-exercise-torch [data-testid=ex3-wq] td[data-row="0"][data-col="0"]',
+  printout: 'hw-head-weights [data-testid=query-rows]',
+  numpy: '#python-numpy code',
+};
+
+/** Runs in the page: remember each element of `sel` and its first child (a text node). */
+function keep(sel) {
+  /** @type {Record<string, [Element|null, Node|null]>} */
+  const kept = {};
+  for (const [name, s] of Object.entries(sel)) {
+    const el = document.querySelector(s);
+    kept[name] = [el, el && el.firstChild];
+  }
+  /** @type {any} */ (window).__kept = kept;
+  return Object.fromEntries(Object.entries(kept).map(([k, [el, t]]) => [k, Boolean(el && t && t.nodeType === 3)]));
+}
+
+/** Runs in the page: for each kept element, is it still in the page, with the same text node? */
+function stillKept(sel) {
+  const kept = /** @type {any} */ (window).__kept;
+  return Object.fromEntries(Object.entries(sel).map(([name, s]) => {
+    const [el, text] = kept[name];
+    return [name, {
+      sameElement: el === document.querySelector(s) && el.isConnected,
+      sameText: el.firstChild === text,
+      text: el.textContent,
+    }];
+  }));
+}
+
+/** Runs in the page: every weight cell of every head table, as shown. */
+function weightCells() {
+  return [...document.querySelectorAll('hw-head-weights table.hw-weights[data-head]')].map((table) => [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-col]')].map((td) => ({
+    text: td.textContent, value: td.getAttribute('data-value'), bg: /** @type {HTMLElement} */ (td).style.backgroundColor,
+  }))));
+}
+
+/**
+ * Every head table shows `expected` (the module's run): text, exact value and colour per cell.
+ * @param {any[][][]} shown
+ * @param {any} expected
+ */
+function assertTables(shown, expected) {
+  assert.equal(shown.length, expected.numHeads, 'one table per head');
+  shown.forEach((rows, head) => rows.forEach((row, i) => row.forEach((cell, j) => {
+    const w = expected.headWeights[head][i][j];
+    assert.deepEqual(cell, { text: fmt3(w), value: String(w), bg: cellColors(w, false).bg }, `head ${head}, cell (${i}, ${j})`);
+  })));
+}
+
+/** The numbers of a NumPy-style printout line, e.g. "[0.    0.424 1.   ]" -> [0, 0.424, 1]. */
+const numbersIn = (line) => (line.match(/\[([^\]]*)\]/)?.[1] ?? '').trim().split(/\s+/).map(Number);
+
+test('a change of seed redraws in place; a change of head count rebuilds', { timeout: 300000 }, async () => {
+  const { context, page, log } = await openPage(browser, { colorScheme: 'light' });
+  try {
+    await page.goto(server.url('/index.html'));
+    await waitReady(page);
+    assertTables(await page.evaluate(weightCells), run(7, 2));
+    assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true });
+
+    // Seed 7 -> 8: the same nodes, the new numbers.
+    const r8 = run(8, 2);
+    await page.fill('#seed', '8');
+    await settle(page);
+    await page.waitForFunction((v) => document.querySelector('hw-head-weights table.hw-weights[data-head="0"] td[data-row="0"][data-col="0"]')?.getAttribute('data-value') === v, String(r8.headWeights[0][0][0]), { timeout: 30000 });
+    await page.waitForSelector('hw-exercise-torch[data-ready]:not([aria-busy])', { state: 'attached', timeout: 30000 });
+    await settle(page);
+    assertTables(await page.evaluate(weightCells), r8);
+    const after = await page.evaluate(stillKept, KEPT);
+    for (const [name, k] of Object.entries(after)) {
+      assert.ok(k.sameElement, `${name}: the same element after the change of seed`);
+      assert.ok(k.sameText, `${name}: the same text node after the change of seed`);
+    }
+    assert.equal(after.cell.text, fmt3(r8.headWeights[1][0][4]));
+    assert.equal(after.wq.text, fmt3(r8.wq[0][0]));
+    const lines = after.printout.text.split('\n');
+    assert.deepEqual(numbersIn(lines[0]), r8.headWeights[0][0].map((w) => npRound(w, 3)), 'printout, head 0');
+    assert.deepEqual(numbersIn(lines[1]), r8.headWeights[1][0].map((w) => npRound(w, 3)), 'printout, head 1');
+    assert.match(after.numpy.text, /^np\.random\.seed\(8\)$/m);
+    assert.doesNotMatch(after.numpy.text, /np\.random\.seed\(7\)/);
+
+    // 2 heads -> 4: a new shape, new tables (the old cell is gone), the 4-head run's numbers.
+    const r84 = run(8, 4);
+    await page.fill('#num-heads', '4');
+    await settle(page);
+    await page.waitForFunction(() => document.querySelectorAll('hw-head-weights table.hw-weights[data-head]').length === 4, undefined, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid=ex3-shape]')?.textContent === '(1, 4, 5, 5)', undefined, { timeout: 30000 });
+    await settle(page);
+    assertTables(await page.evaluate(weightCells), r84);
+    const rebuilt = await page.evaluate(stillKept, { cell: KEPT.cell, wq: KEPT.wq });
+    assert.equal(rebuilt.cell.sameElement, false, 'the head tables were rebuilt for 4 heads');
+    assert.equal(await page.textContent(KEPT.wq), fmt3(r84.wq[0][0]));
+    assert.equal((await page.$$('[data-testid=pair]')).length, 6);
+    assert.match(await page.textContent('#python-numpy'), /^n, d_model, num_heads = 5, 8, 4$/m);
+    assert.equal((await page.textContent('[data-testid=query-rows]')).split('\n').filter((l) => l.startsWith('head ')).length, 4);
+
+    // And at 4 heads, a change of seed is in place again.
+    const r94 = run(9, 4);
+    await page.evaluate(keep, KEPT);
+    await page.fill('#seed', '9');
+    await settle(page);
+    await page.waitForFunction((v) => document.querySelector('hw-head-weights table.hw-weights[data-head="3"] td[data-row="4"][data-col="4"]')?.getAttribute('data-value') === v, String(r94.headWeights[3][4][4]), { timeout: 30000 });
+    await settle(page);
+    assertTables(await page.evaluate(weightCells), r94);
+    for (const [name, k] of Object.entries(await page.evaluate(stillKept, KEPT))) {
+      assert.ok(k.sameElement && k.sameText, `${name}: kept across a change of seed at 4 heads`);
+    }
+
+    await collectCsp(page, log);
+    log.assertClean(server.origin);
+  } finally {
+    await context.close();
+  }
+});
