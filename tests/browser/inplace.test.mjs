@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DIST, collectCsp, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
+import { DIST, collectCsp, loadWholeLesson, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
 import { fmt3, npRound } from '../../web/src/shared/format.js';
 import { cellColors } from '../../web/src/shared/color.js';
 
@@ -137,3 +137,57 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
     await context.close();
   }
 });
+
+// Once the lesson is drawn, sections off screen skip their style and layout on every update
+// (content-visibility: auto, turned on by the page with html.hw-skip-offscreen), keeping the
+// heights they were last laid out at. A reader who jumps to a section must find it where the
+// jump put it, not pushed away as the sections above take their real heights.
+for (const width of [1280, 390]) {
+  test(`at ${width} px: sections off screen skip layout, and a section jumped to stays put`, { timeout: 300000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 } });
+    try {
+      await page.goto(server.url('/index.html'));
+      await waitReady(page);
+      await page.waitForFunction(() => document.documentElement.classList.contains('hw-skip-offscreen'), undefined, { timeout: 30000 });
+      const modes = await page.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section')].map((s) => `${s.id}: ${getComputedStyle(s).contentVisibility}`));
+      assert.ok(modes.length >= 8, `the lesson's sections: ${modes.join(', ')}`);
+      for (const m of modes) assert.match(m, /: auto$/, 'every section of the article');
+      /**
+       * Scroll smoothly to a section, as the page's links do: it must end where an instant jump
+       * puts it (sections passed on the way take their real heights; with estimated ones the
+       * smooth scroll would end short or long), and still be there once the page has drawn.
+       */
+      const jump = async (id) => {
+        const landed = await page.evaluate(async (id) => {
+          const el = document.getElementById(id);
+          el.scrollIntoView({ block: 'start', behavior: 'smooth' });
+          let last = NaN;
+          for (let still = 0, i = 0; still < 6 && i < 200; i += 1) {
+            await new Promise((r) => setTimeout(r, 50));
+            still = scrollY === last ? still + 1 : 0;
+            last = scrollY;
+          }
+          return el.getBoundingClientRect().top;
+        }, id);
+        const put = await page.evaluate((id) => {
+          document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' });
+          return document.getElementById(id).getBoundingClientRect().top;
+        }, id);
+        assert.ok(Math.abs(landed - put) <= 2, `#${id}: a smooth scroll ended with it at ${landed} px from the top, an instant one at ${put} px`);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 500)))));
+        const later = await page.evaluate((id) => document.getElementById(id).getBoundingClientRect().top, id);
+        assert.ok(Math.abs(later - put) <= 2, `#${id}: put at ${put} px from the top, then at ${later} px`);
+      };
+      // First from the top, past four sections not drawn since the page loaded.
+      await jump('exercises');
+      // Then below the training section, once it has loaded and grown (it loads when the reader
+      // nears it, and WebKit, with no scroll anchoring, would move what is below it anyway).
+      await loadWholeLesson(page);
+      for (const id of ['challenge', 'quiz', 'python', 'pipeline']) await jump(id);
+      await collectCsp(page, log);
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+}

@@ -23,7 +23,14 @@ import { getStore } from '../shared/store.js';
 /** Where app.js was loaded from, and so train.js and headwise.js (read while this script runs). */
 const BASE = scriptBase('app.js');
 
-getStore();
+const store = getStore();
+// Once the lesson is drawn and laid out, sections off screen may skip their layout on every
+// update (styles.css, .hw-skip-offscreen); their heights stay the ones just measured.
+if (document.querySelector('body > .hw-layout > .hw-article')) {
+  store.init().then(() => requestAnimationFrame(() => requestAnimationFrame(() => {
+    document.documentElement.classList.add('hw-skip-offscreen');
+  })));
+}
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });
 } else {

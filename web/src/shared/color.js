@@ -26,8 +26,13 @@ const BLUES_DARK = [
 export function prefersDark(store = null) {
   if (store && store.theme === 'dark') return true;
   if (store && store.theme === 'light') return false;
-  return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
+  if (typeof matchMedia !== 'function') return false;
+  if (!darkQuery) darkQuery = matchMedia('(prefers-color-scheme: dark)');
+  return darkQuery.matches;
 }
+
+/** The system's dark-scheme query, made once (asked for every cell drawn). @type {MediaQueryList|null} */
+let darkQuery = null;
 
 /**
  * @param {number} t in [0, 1] (clamped; NaN maps to the lowest colour)
