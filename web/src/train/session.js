@@ -331,6 +331,10 @@ export class TrainSession extends EventTarget {
       const gen = this._generation;
       this._ready = (async () => {
         for (const m of this.models) {
+          // Each model is made in a task of its own (on the main thread, making all of them in
+          // the click's task would make it a long one).
+          await nextSlice();
+          if (gen !== this._generation) return;
           const remote = await openTrainer(this.store, {
             task: s.task, numHeads: m.numHeads, dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
             learningRate: s.learningRate, batchSize: s.batchSize,
@@ -369,6 +373,8 @@ export class TrainSession extends EventTarget {
       await this._create();
       if (gen !== this._generation) return;
       const worker = this.models.some((m) => m.remote && m.remote.mode === 'worker');
+      // On the main thread the first slice gets a task of its own too, not the click's.
+      if (!worker) await nextSlice();
       // Points per curve: about 200 at most, whatever the budget.
       const maxChunk = Math.max(1, Math.floor(s.steps / 200));
       const target = Math.min(s.steps, this.step + limit);
