@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
-#include <vector>
 
 namespace headwise {
 
@@ -16,20 +15,22 @@ std::string value_string(double x) {
 }
 
 // A non-negative integer in base 2^32, least significant word first: just enough arithmetic to
-// compare a double's exact value with decimal numbers.
+// compare a double's exact value with decimal numbers. Fixed size, no allocation: the largest
+// value formed is below 2^1200 (2^1074 * 10^15 * 2^57 on the way to a digit), and 48 words hold
+// 1536 bits.
 class Big {
  public:
   explicit Big(std::uint64_t v) {
-    for (; v != 0; v >>= 32) words_.push_back(static_cast<std::uint32_t>(v));
+    for (; v != 0; v >>= 32) words_[size_++] = static_cast<std::uint32_t>(v);
   }
   void mul_small(std::uint32_t f) {
     std::uint64_t carry = 0;
-    for (std::uint32_t& w : words_) {
-      const std::uint64_t t = static_cast<std::uint64_t>(w) * f + carry;
-      w = static_cast<std::uint32_t>(t);
+    for (int i = 0; i < size_; ++i) {
+      const std::uint64_t t = static_cast<std::uint64_t>(words_[i]) * f + carry;
+      words_[i] = static_cast<std::uint32_t>(t);
       carry = t >> 32;
     }
-    if (carry != 0) words_.push_back(static_cast<std::uint32_t>(carry));
+    if (carry != 0) push(static_cast<std::uint32_t>(carry));
   }
   void mul_pow10(int n) {
     static const std::uint32_t kPow10[9] = {1,      10,      100,      1000,     10000,
@@ -38,52 +39,53 @@ class Big {
     if (n > 0) mul_small(kPow10[n]);
   }
   void shl(int bits) {
-    if (words_.empty()) return;
+    if (size_ == 0) return;
     const int r = bits % 32;
     if (r != 0) {
       std::uint32_t carry = 0;
-      for (std::uint32_t& w : words_) {
-        const std::uint32_t next = w >> (32 - r);
-        w = (w << r) | carry;
+      for (int i = 0; i < size_; ++i) {
+        const std::uint32_t next = words_[i] >> (32 - r);
+        words_[i] = (words_[i] << r) | carry;
         carry = next;
       }
-      if (carry != 0) words_.push_back(carry);
+      if (carry != 0) push(carry);
     }
-    words_.insert(words_.begin(), static_cast<std::size_t>(bits / 32), 0u);
+    const int w = bits / 32;
+    if (w == 0) return;
+    if (size_ + w > kWords) throw std::logic_error("number_string: integer too large");
+    for (int i = size_ - 1; i >= 0; --i) words_[i + w] = words_[i];
+    for (int i = 0; i < w; ++i) words_[i] = 0;
+    size_ += w;
   }
   // *this -= o, where o <= *this.
   void sub(const Big& o) {
     std::uint32_t borrow = 0;
-    for (std::size_t i = 0; i < words_.size(); ++i) {
-      const std::uint64_t take = static_cast<std::uint64_t>(i < o.words_.size() ? o.words_[i] : 0u) + borrow;
+    for (int i = 0; i < size_; ++i) {
+      const std::uint64_t take = static_cast<std::uint64_t>(i < o.size_ ? o.words_[i] : 0u) + borrow;
       borrow = words_[i] < take ? 1u : 0u;
       words_[i] = static_cast<std::uint32_t>(words_[i] - take);
     }
-    while (!words_.empty() && words_.back() == 0) words_.pop_back();
+    while (size_ > 0 && words_[size_ - 1] == 0) --size_;
   }
   friend int compare(const Big& a, const Big& b) {
-    if (a.words_.size() != b.words_.size()) return a.words_.size() < b.words_.size() ? -1 : 1;
-    for (std::size_t i = a.words_.size(); i-- > 0;) {
+    if (a.size_ != b.size_) return a.size_ < b.size_ ? -1 : 1;
+    for (int i = a.size_; i-- > 0;) {
       if (a.words_[i] != b.words_[i]) return a.words_[i] < b.words_[i] ? -1 : 1;
     }
     return 0;
   }
 
  private:
-  std::vector<std::uint32_t> words_;
+  static constexpr int kWords = 48;
+  void push(std::uint32_t w) {
+    if (size_ == kWords) throw std::logic_error("number_string: integer too large");
+    words_[size_++] = w;
+  }
+  std::uint32_t words_[kWords] = {};
+  int size_ = 0;
 };
 
-// Compares a * 2^a2 * 10^a10 with b * 2^b2 * 10^b10, exactly.
-int compare_scaled(std::uint64_t a, int a2, int a10, std::uint64_t b, int b2, int b10) {
-  Big x(a);
-  Big y(b);
-  if (a2 >= b2) x.shl(a2 - b2); else y.shl(b2 - a2);
-  if (a10 >= b10) x.mul_pow10(a10 - b10); else y.mul_pow10(b10 - a10);
-  return compare(x, y);
-}
-
-// A finite double's exact value as m * 2^e (m < 2^53), from its bits; the bits of infinity give
-// 2^1024, where rounding up from the largest double ends.
+// A finite, positive double's exact value as m * 2^e (m < 2^53), from its bits.
 struct Binary {
   std::uint64_t m;
   int e;
@@ -95,70 +97,95 @@ Binary binary_of(std::uint64_t bits) {
   return {fraction | (std::uint64_t{1} << 52), biased - 1075};
 }
 
-// |x| (finite, not zero) rounded to `digits` significant decimal digits, half to even, as printf
-// rounds: q * 10^(k - digits + 1) with 10^(digits-1) <= q < 10^digits, and k the exponent that
-// %e would print.
+// q * 10^(k - digits + 1), 10^(digits-1) <= q < 10^digits: what %.<digits>e prints.
 struct Decimal {
   std::uint64_t q;
   int k;
+  int digits;
 };
-Decimal round_to_digits(Binary v, int digits) {
-  int bits = 0;
-  for (std::uint64_t m = v.m; m != 0; m >>= 1) ++bits;
-  // 10^k <= |x| < 10^(k+1): an estimate from the binary exponent (off by one at most), then
-  // exact checks.
-  int k = static_cast<int>(std::floor((v.e + bits - 1) * 0.30102999566398120));
-  if (compare_scaled(v.m, v.e, 0, 1, 0, k) < 0) --k;
-  if (compare_scaled(v.m, v.e, 0, 1, 0, k + 1) >= 0) ++k;
-  const int t = k - digits + 1;
-  // q = floor(|x| / 10^t), bit by bit; q < 10^17 < 2^57.
-  Big num(v.m);
-  Big den(1);
-  if (v.e >= 0) num.shl(v.e); else den.shl(-v.e);
-  if (t >= 0) den.mul_pow10(t); else num.mul_pow10(-t);
-  std::uint64_t q = 0;
-  for (int b = 57; b >= 0; --b) {
-    Big step = den;
-    step.shl(b);
-    if (compare(num, step) >= 0) {
-      num.sub(step);
-      q |= std::uint64_t{1} << b;
+
+// The shortest decimal that printf("%.*g") writes and strtod reads back as the double with these
+// bits (positive, finite, not zero). One pass over the exact decimal expansion (Steele & White's
+// digit generation): after each digit, the value rounded there half to even (as printf rounds)
+// reads back if it lies between the midpoints to the neighbouring doubles, or on one of them when
+// the double's last bit is even (strtod rounds half to even too).
+Decimal shortest_decimal(std::uint64_t bits) {
+  const Binary v = binary_of(bits);
+  const bool even = (bits & 1) == 0;
+  // Everything times 4 over a common denominator: x = n / d; the distances to the midpoints,
+  // half an ulp each way, are lo / d and hi / d (below a power of two the ulp below is half).
+  Big n(v.m * 4);
+  Big hi(2);
+  Big lo(v.m == (std::uint64_t{1} << 52) && ((bits >> 52) & 0x7ff) > 1 ? 1 : 2);
+  Big d(4);
+  if (v.e >= 0) {
+    n.shl(v.e);
+    hi.shl(v.e);
+    lo.shl(v.e);
+  } else {
+    d.shl(-v.e);
+  }
+  // Scale to 1 <= x / 10^k < 10: an estimate of k from the binary exponent (off by one at
+  // most), then exact checks.
+  int bit_length = 0;
+  for (std::uint64_t m = v.m; m != 0; m >>= 1) ++bit_length;
+  int k = static_cast<int>(std::floor((v.e + bit_length - 1) * 0.30102999566398120));
+  const auto scale_up = [&](int times) {
+    n.mul_pow10(times);
+    hi.mul_pow10(times);
+    lo.mul_pow10(times);
+  };
+  if (k >= 0) d.mul_pow10(k); else scale_up(-k);
+  if (compare(n, d) < 0) {
+    --k;
+    scale_up(1);
+  } else {
+    Big ten_d = d;
+    ten_d.mul_small(10);
+    if (compare(n, ten_d) >= 0) {
+      ++k;
+      d = ten_d;
     }
   }
-  num.shl(1);  // twice the remainder, against the divisor
-  const int half = compare(num, den);
-  if (half > 0 || (half == 0 && (q & 1) != 0)) ++q;
-  std::uint64_t limit = 1;
-  for (int i = 0; i < digits; ++i) limit *= 10;
-  if (q == limit) {
-    q /= 10;
-    ++k;
+  std::uint64_t q = 0;
+  std::uint64_t power = 1;  // 10^digits
+  for (int digits = 1;; ++digits) {
+    // The next digit: n / d is in [0, 10).
+    int digit = 0;
+    while (compare(n, d) >= 0) {
+      n.sub(d);
+      ++digit;
+    }
+    q = q * 10 + static_cast<std::uint64_t>(digit);
+    power *= 10;
+    // n / d is now what is left below the last digit, in units of that digit.
+    Big twice = n;
+    twice.shl(1);
+    const int half = compare(twice, d);
+    const bool up = half > 0 || (half == 0 && (q & 1) != 0);
+    bool reads_back = false;
+    if (up) {
+      Big rest = d;  // distance up to q + 1
+      rest.sub(n);
+      const int c = compare(rest, hi);
+      reads_back = c < 0 || (c == 0 && even);
+    } else {
+      const int c = compare(n, lo);
+      reads_back = c < 0 || (c == 0 && even);
+    }
+    if (reads_back || digits == 17) {
+      if (up && ++q == power) return {power / 10, k + 1, digits};
+      return {q, k, digits};
+    }
+    n.mul_small(10);
+    hi.mul_small(10);
+    lo.mul_small(10);
   }
-  return {q, k};
-}
-
-// True if the decimal d (of `digits` digits) reads back as the double with these bits: it lies
-// between the midpoints to the neighbouring doubles, or on one of them when the double's last
-// bit is even (round half to even).
-bool reads_back(std::uint64_t bits, Decimal d, int digits) {
-  const Binary v = binary_of(bits);
-  const Binary below = binary_of(bits - 1);
-  const Binary above = binary_of(bits + 1);
-  const int t = d.k - digits + 1;
-  const bool even = (bits & 1) == 0;
-  // A midpoint (a + b) / 2 as M * 2^(s - 1), with a and b one bit of exponent apart at most.
-  const auto midpoint_compare = [&](Binary a, Binary b) {
-    const int s = a.e < b.e ? a.e : b.e;
-    const std::uint64_t m = (a.m << (a.e - s)) + (b.m << (b.e - s));
-    return compare_scaled(d.q, 0, t, m, s - 1, 0);
-  };
-  const int lo = midpoint_compare(below, v);
-  const int hi = midpoint_compare(v, above);
-  return (lo > 0 || (lo == 0 && even)) && (hi < 0 || (hi == 0 && even));
 }
 
 // The decimal as printf's %.<digits>g writes it (trailing zeros removed).
-std::string g_format(Decimal d, int digits) {
+std::string g_format(Decimal d) {
+  const int digits = d.digits;
   std::string s = std::to_string(d.q);
   const auto trimmed = [](std::string f) {
     while (!f.empty() && f.back() == '0') f.pop_back();
@@ -185,14 +212,7 @@ std::string number_string(double x) {
   const std::string sign = (bits >> 63) != 0 ? "-" : "";
   bits &= ~(std::uint64_t{1} << 63);
   if (bits == 0) return sign + "0";
-  Decimal d{0, 0};
-  int digits = 1;
-  for (; digits < 17; ++digits) {
-    d = round_to_digits(binary_of(bits), digits);
-    if (reads_back(bits, d, digits)) break;
-  }
-  if (digits == 17) d = round_to_digits(binary_of(bits), 17);
-  return sign + g_format(d, digits);
+  return sign + g_format(shortest_decimal(bits));
 }
 
 std::string shape_string(Index rows, Index cols) {
