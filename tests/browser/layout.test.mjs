@@ -2,7 +2,7 @@
 // lesson, the gallery and each iframe widget. Nothing makes the page scroll sideways (only
 // containers meant to scroll may), no identifier or shape in a table breaks across lines, and
 // nothing is clipped by a box too small for it; NumPy printouts wrap rather than scroll. Full-page screenshots are saved under
-// build/screenshots/<engine>/ to be looked at.
+// build/screenshots/<engine>/ to be looked at (unless HEADWISE_SCREENSHOTS=0).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +15,9 @@ let browser;
 let server;
 shareBrowser((b, s) => { browser = b; server = s; });
 
-const SHOTS = join(ROOT, 'build', 'screenshots', ENGINE);
-mkdirSync(SHOTS, { recursive: true });
+// HEADWISE_SCREENSHOTS=0 (as in CI, where nobody looks at them) saves the time they take.
+const SHOTS = process.env.HEADWISE_SCREENSHOTS === '0' ? null : join(ROOT, 'build', 'screenshots', ENGINE);
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 
 const WIDTHS = [360, 768, 1280];
 const WIDGETS = ['heads', 'params', 'ex1', 'ex2', 'ex3', 'quiz', 'python', 'lesson'];
@@ -134,7 +135,7 @@ for (const colorScheme of ['light', 'dark']) {
             await page.waitForFunction(() => !document.querySelector('[data-busy]'));
             await settle(page);
             assert.equal((await page.viewport()).width, width, 'the viewport has the width asked for');
-            await page.screenshot({ path: join(SHOTS, `${name}-${width}-${colorScheme}.png`), fullPage: true });
+            if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${colorScheme}.png`), fullPage: true });
             found.push(...(await page.evaluate(layoutProblems)).map((p) => `${name}: ${p}`));
           }
           await page.harvest();
