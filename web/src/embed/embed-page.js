@@ -103,9 +103,9 @@ function start() {
     clearTimeout(timer);
     timer = window.setTimeout(() => sendHeight(), 20);
   };
-  // The size is watched only once the widget is drawn, when a height can be sent: WebKit reports
-  // a "ResizeObserver loop" error while the page's stylesheets are still being applied, and in a
-  // frame sandboxed without allow-same-origin that error reaches the page as an opaque
+  // The size is watched only once the widget is drawn, when a height can be sent: WebKit now and
+  // then reports a "ResizeObserver loop" error while the page is still being laid out at load,
+  // and in a frame sandboxed without allow-same-origin that error reaches the page as an opaque
   // "Script error.", which a course site's error monitor cannot tell from a real one.
   let sized = false;
   const markDrawn = () => {
