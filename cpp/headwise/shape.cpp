@@ -116,7 +116,7 @@ Decimal shortest_decimal(std::uint64_t bits) {
   // half an ulp each way, are lo / d and hi / d (below a power of two the ulp below is half).
   Big n(v.m * 4);
   Big hi(2);
-  Big lo(v.m == (std::uint64_t{1} << 52) && ((bits >> 52) & 0x7ff) > 1 ? 1 : 2);
+  Big lo(v.m == (std::uint64_t{1} << 52) && v.e > -1074 ? 1 : 2);
   Big d(4);
   if (v.e >= 0) {
     n.shl(v.e);
