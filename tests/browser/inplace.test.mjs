@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DIST, collectCsp, loadWholeLesson, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
-import { fmt3, npRound } from '../../web/src/shared/format.js';
+import { fmt3, fmtSig, npRound } from '../../web/src/shared/format.js';
 import { cellColors } from '../../web/src/shared/color.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -25,6 +25,8 @@ const KEPT = {
   wq: 'hw-exercise-torch [data-testid=ex3-wq] td[data-row="0"][data-col="0"]',
   printout: 'hw-head-weights [data-testid=query-rows]',
   numpy: '#python-numpy code',
+  pairDiff: 'hw-head-weights [data-testid=pair] td.hw-num',
+  torchOutput: '[data-testid=python-torch-output]',
 };
 
 /** Runs in the page: remember each element of `sel` and its first child (a text node). */
@@ -81,7 +83,13 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
     await page.goto(server.url('/index.html'));
     await waitReady(page);
     assertTables(await page.evaluate(weightCells), run(7, 2));
-    assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true });
+    assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true, pairDiff: true, torchOutput: true });
+
+    // A weight's tooltip is written when the pointer reaches it, and follows the numbers.
+    const title = () => page.evaluate((s) => document.querySelector(s)?.getAttribute('title') ?? null, KEPT.cell);
+    assert.equal(await title(), null, 'no tooltip before the pointer comes');
+    await page.hover(KEPT.cell);
+    assert.equal(await title(), `query 0 (t0) → key 4 (t4): ${run(7, 2).headWeights[1][0][4]}`);
 
     // Seed 7 -> 8: the same nodes, the new numbers.
     const r8 = run(8, 2);
@@ -102,6 +110,9 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
     assert.deepEqual(numbersIn(lines[0]), r8.headWeights[0][0].map((w) => npRound(w, 3)), 'printout, head 0');
     assert.deepEqual(numbersIn(lines[1]), r8.headWeights[1][0].map((w) => npRound(w, 3)), 'printout, head 1');
     assert.match(after.numpy.text, /^np\.random\.seed\(8\)$/m);
+    assert.equal(after.pairDiff.text, fmtSig(hw.compareHeads({ headWeights: r8.typed.headWeights })[0].maxAbsDiff));
+    assert.match(after.torchOutput.text, /^outputs match: True$/m);
+    assert.equal(await title(), `query 0 (t0) → key 4 (t4): ${r8.headWeights[1][0][4]}`, 'the tooltip of the cell under the pointer, after the change');
     assert.doesNotMatch(after.numpy.text, /np\.random\.seed\(7\)/);
 
     // 2 heads -> 4: a new shape, new tables (the old cell is gone), the 4-head run's numbers.

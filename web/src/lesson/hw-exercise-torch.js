@@ -137,6 +137,28 @@ class HwExerciseTorch extends HwElement {
   }
 
   /**
+   * How in_proj_weight and out_proj.weight hold the lesson's weights.
+   * @param {any} v  the view
+   * @param {number} d
+   * @param {{name: string, from: number, to: number, diff: number}[]} blocks
+   * @param {number} woDiff
+   * @param {boolean} bias
+   */
+  drawPacking(v, d, blocks, woDiff, bias) {
+    morph(v.bands, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
+      h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
+      h('span', { class: 'hw-band-name', text: `${bl.name}ᵀ` }),
+      h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
+    ])));
+    morph(v.packText, [
+      code('in_proj_weight'), ` has shape ${shapeStr([3 * d, d])}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
+      code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
+      'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
+      bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
+    ]);
+  }
+
+  /**
    * @param {Store} store
    * @param {any} run
    * @param {any} check  compute-tasks.js crossCheck's summary
@@ -186,17 +208,12 @@ class HwExerciseTorch extends HwElement {
     // 1. The packing.
     const blocks = ['Wq', 'Wk', 'Wv'].map((name, b) => ({ name, from: b * d, to: (b + 1) * d - 1, diff: check.bandDiffs[b] }));
     const woDiff = check.woDiff;
-    morph(v.bands, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
-      h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
-      h('span', { class: 'hw-band-name', text: `${bl.name}ᵀ` }),
-      h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
-    ])));
-    morph(v.packText, [
-      code('in_proj_weight'), ` has shape ${shapeStr([3 * d, d])}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
-      code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
-      'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
-      run.bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
-    ]);
+    // Rewritten only when what they say changes (a new seed gives exact copies again).
+    const packKey = JSON.stringify([check.bandDiffs, woDiff, run.bias]);
+    if (packKey !== v.packKey) {
+      v.packKey = packKey;
+      this.drawPacking(v, d, blocks, woDiff, run.bias);
+    }
     v.wq.fill(run.wq);
     // Read lazily: only the rows the preview shows.
     v.inproj.fill(packed.inProjWeight);
@@ -207,18 +224,27 @@ class HwExerciseTorch extends HwElement {
     v.manual.fill(run.output);
     v.torch.fill(torch.attnOutput);
     v.verdict.setAttribute('data-allclose', String(close));
-    morph(v.verdict, [
-      h('strong', { text: close ? 'They match. ' : 'They differ. ' }),
-      'Largest |difference| over all ', `${n} × ${d}`, ' entries: ',
-      h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }),
-      '; ', code('np.allclose'), ` is ${close ? 'True' : 'False'}.`,
-      diff === 0 ? ' (Here the two paths even agree to the last bit.)' : ' (A difference this small is floating-point rounding from a different order of operations.)',
-    ]);
+    // The sentences below are rebuilt only when what they say changes.
+    const verdictKey = JSON.stringify([close, n, d, diff]);
+    if (verdictKey !== v.verdictKey) {
+      v.verdictKey = verdictKey;
+      morph(v.verdict, [
+        h('strong', { text: close ? 'They match. ' : 'They differ. ' }),
+        'Largest |difference| over all ', `${n} × ${d}`, ' entries: ',
+        h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }),
+        '; ', code('np.allclose'), ` is ${close ? 'True' : 'False'}.`,
+        diff === 0 ? ' (Here the two paths even agree to the last bit.)' : ' (A difference this small is floating-point rounding from a different order of operations.)',
+      ]);
+    }
 
     // 3. Per-head weights.
     const shape4 = [1, awShape.depth, awShape.rows, awShape.cols];
     const divergence = check.torchPairs;
     if (v.rows) v.rows.fill(aw, q, prefersDark(store));
+    const divergent = divergence ? divergence.filter((/** @type {any} */ p) => !p.allclose).length : 0;
+    const perHeadKey = JSON.stringify([shape4, check.weightDiff, divergence ? [divergent, divergence.length, divergence[0].meanJsDivergence] : null]);
+    if (perHeadKey === v.perHeadKey) return;
+    v.perHeadKey = perHeadKey;
     morph(v.perHead, [
       v.rows && v.rows.el,
       h('p', {}, [
@@ -230,7 +256,7 @@ class HwExerciseTorch extends HwElement {
       divergence
         ? h('p', { 'data-testid': 'ex3-divergence' }, [
           'The structural check: PyTorch\'s heads differ from one another just as in exercise 1 — ',
-          divergence.filter((/** @type {any} */ p) => !p.allclose).length === divergence.length ? 'every pair differs' : `${divergence.filter((/** @type {any} */ p) => !p.allclose).length} of ${divergence.length} pairs differ`,
+          divergent === divergence.length ? 'every pair differs' : `${divergent} of ${divergence.length} pairs differ`,
           ` (heads 0 and 1: divergence ${divergenceText(divergence[0].meanJsDivergence)}).`,
         ])
         : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),

@@ -4,7 +4,7 @@
 // values are read out on hover and with the arrow keys.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, morph, setText, code } from '../shared/dom.js';
+import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
 import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
@@ -29,6 +29,15 @@ export function divergenceText(x) {
   return Number.isFinite(x) ? fmtSig(x) : 'n/a';
 }
 
+/**
+ * A weight cell's tooltip: which query and key, and the exact weight.
+ * @param {State} s
+ * @param {HTMLElement} td  a cell with data-row, data-col and data-value
+ */
+function cellTitle(s, td) {
+  return `query ${tokenText(s, Number(td.dataset.row))} → key ${tokenText(s, Number(td.dataset.col))}: ${td.dataset.value}`;
+}
+
 class HwHeadWeights extends HwElement {
   build() {
     this.computes = ['experiment'];
@@ -36,9 +45,22 @@ class HwHeadWeights extends HwElement {
     this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
     this.pairsBox = h('div', { class: 'hw-pairs' });
+    /** What the verdict's sentence says (it is rebuilt only when that changes). */
+    this.sentenceKey = '';
+    /** @type {{tr: HTMLElement, name: HTMLElement, same: HTMLElement, diff: HTMLElement, divergence: HTMLElement}[]|null} the pairs table's rows */
+    this.pairRows = null;
     this.legend = h('div', { class: 'hw-legend', 'aria-hidden': 'true' });
     this.pager = h('div', { class: 'hw-pager' });
     this.grid = h('div', { class: 'hw-heads' });
+    // A weight's tooltip (query → key: exact value) is written when the pointer or the focus
+    // reaches its cell, not for every cell on every update.
+    const tooltip = (/** @type {Event} */ e) => {
+      const td = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('td[data-value]') : null);
+      if (!td) return;
+      td.title = cellTitle(this.store.state, td);
+    };
+    this.grid.addEventListener('pointerover', tooltip);
+    this.grid.addEventListener('focusin', tooltip);
     this.appendChild(this.staleNote);
     this.appendChild(h('div', { class: 'hw-verdict-box' }, [this.printout, this.verdict]));
     this.appendChild(h('div', { class: 'hw-heads-head' }, [this.legend, this.pager]));
@@ -64,6 +86,7 @@ class HwHeadWeights extends HwElement {
       replace(this.grid, []);
       this.shape = '';
       this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
+      this.sentenceKey = '';
       return;
     }
     const s = store.state;
@@ -98,48 +121,71 @@ class HwHeadWeights extends HwElement {
     if (same === null) {
       morph(this.verdict, [numHeads < 2 ? 'Only one head, so there is nothing to compare. Set num_heads to 2 or more.' : 'The heads could not be compared.']);
       replace(this.pairsBox, []);
+      this.sentenceKey = '';
+      this.pairRows = null;
       return;
     }
-    const sentence = [
-      h('strong', { text: `Same pattern? ${same ? 'Yes' : 'No'}.` }),
-      ' ',
-      code(`np.allclose(weights[0], weights[1])`),
-      ` is ${same ? 'True' : 'False'}`,
-    ];
-    if (numHeads > 2 && numHeads <= PAIRS_MAX_HEADS) {
-      const differing = pairs.filter((p) => !p.allclose).length;
-      sentence.push(differing === pairs.length
-        ? `; and all ${pairs.length} pairs of heads differ.`
-        : `; ${differing} of the ${pairs.length} pairs of heads differ.`);
-    } else {
-      sentence.push('.');
+    const differing = pairs.filter((p) => !p.allclose).length;
+    const sentenceKey = `${same} ${numHeads} ${differing} ${pairs.length}`;
+    if (sentenceKey !== this.sentenceKey) {
+      this.sentenceKey = sentenceKey;
+      const sentence = [
+        h('strong', { text: `Same pattern? ${same ? 'Yes' : 'No'}.` }),
+        ' ',
+        code(`np.allclose(weights[0], weights[1])`),
+        ` is ${same ? 'True' : 'False'}`,
+      ];
+      if (numHeads > 2 && numHeads <= PAIRS_MAX_HEADS) {
+        sentence.push(differing === pairs.length
+          ? `; and all ${pairs.length} pairs of heads differ.`
+          : `; ${differing} of the ${pairs.length} pairs of heads differ.`);
+      } else {
+        sentence.push('.');
+      }
+      morph(this.verdict, sentence);
     }
-    morph(this.verdict, sentence);
 
     if (numHeads > PAIRS_MAX_HEADS) {
+      this.pairRows = null;
       morph(this.pairsBox, [h('p', { class: 'hw-hint', text: `With ${numHeads} heads there are too many pairs to list; choose ${PAIRS_MAX_HEADS} heads or fewer to compare every pair.` })]);
       return;
     }
-    const rows = pairs.map((p) => h('tr', { 'data-testid': 'pair', 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
-      h('th', { scope: 'row', text: `${p.a} and ${p.b}` }),
-      h('td', { text: p.allclose ? 'same' : 'different' }),
-      h('td', { class: 'hw-num', text: fmtSig(p.maxAbsDiff) }),
-      h('td', { class: 'hw-num', 'data-testid': 'divergence', title: Number.isFinite(p.meanJsDivergence) ? null : 'The module returned NaN for this divergence', text: divergenceText(p.meanJsDivergence) }),
-    ]));
-    const table = h('table', { class: 'hw-table hw-pairs-table', 'data-testid': 'pairs' }, [
-      h('caption', { text: 'Every pair of heads, same input' }),
-      h('thead', {}, [h('tr', {}, [
-        h('th', { scope: 'col', text: 'Heads' }),
-        h('th', { scope: 'col', text: 'allclose?' }),
-        h('th', { scope: 'col', class: 'hw-num', text: 'max |Δ|' }),
-        h('th', { scope: 'col', class: 'hw-num', text: 'Divergence' }),
-      ])]),
-      h('tbody', {}, rows),
-    ]);
-    morph(this.pairsBox, [
-      h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Pairs of heads' }, [table]),
-      h('p', { class: 'hw-hint', text: 'max |Δ| is the largest difference between any two corresponding weights. Divergence is the Jensen–Shannon divergence (in nats) between the two heads\' rows, averaged over the query tokens: 0 means identical distributions, ln 2 ≈ 0.693 means no overlap at all.' }),
-    ]);
+    // The table is built once per number of pairs; a new seed writes into its cells.
+    if (!this.pairRows || this.pairRows.length !== pairs.length || !this.pairsBox.firstChild) {
+      this.pairRows = pairs.map(() => ({
+        tr: h('tr', { 'data-testid': 'pair' }),
+        name: h('th', { scope: 'row' }),
+        same: h('td'),
+        diff: h('td', { class: 'hw-num' }),
+        divergence: h('td', { class: 'hw-num', 'data-testid': 'divergence' }),
+      }));
+      for (const r of this.pairRows) r.tr.append(r.name, r.same, r.diff, r.divergence);
+      const table = h('table', { class: 'hw-table hw-pairs-table', 'data-testid': 'pairs' }, [
+        h('caption', { text: 'Every pair of heads, same input' }),
+        h('thead', {}, [h('tr', {}, [
+          h('th', { scope: 'col', text: 'Heads' }),
+          h('th', { scope: 'col', text: 'allclose?' }),
+          h('th', { scope: 'col', class: 'hw-num', text: 'max |Δ|' }),
+          h('th', { scope: 'col', class: 'hw-num', text: 'Divergence' }),
+        ])]),
+        h('tbody', {}, this.pairRows.map((r) => r.tr)),
+      ]);
+      replace(this.pairsBox, [
+        h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Pairs of heads' }, [table]),
+        h('p', { class: 'hw-hint', text: 'max |Δ| is the largest difference between any two corresponding weights. Divergence is the Jensen–Shannon divergence (in nats) between the two heads\' rows, averaged over the query tokens: 0 means identical distributions, ln 2 ≈ 0.693 means no overlap at all.' }),
+      ]);
+    }
+    pairs.forEach((p, k) => {
+      const r = this.pairRows[k];
+      setAttr(r.tr, 'data-a', String(p.a));
+      setAttr(r.tr, 'data-b', String(p.b));
+      setAttr(r.tr, 'data-allclose', String(p.allclose));
+      setText(r.name, `${p.a} and ${p.b}`);
+      setText(r.same, p.allclose ? 'same' : 'different');
+      setText(r.diff, fmtSig(p.maxAbsDiff));
+      setText(r.divergence, divergenceText(p.meanJsDivergence));
+      setAttr(r.divergence, 'title', Number.isFinite(p.meanJsDivergence) ? null : 'The module returned NaN for this divergence');
+    });
   }
 
   /**
@@ -334,7 +380,7 @@ class HwHeadWeights extends HwElement {
   }
 
   /**
-   * Write one head's weights into its cells: text, exact value, tooltip and colours.
+   * Write one head's weights into its cells: text, exact value and colours.
    * @param {State} s
    * @param {HTMLElement[][]} rows
    * @param {number[][]} weights
@@ -345,7 +391,7 @@ class HwHeadWeights extends HwElement {
       const w = weights[i][j];
       setText(td, fmt3(w));
       td.setAttribute('data-value', String(w));
-      td.title = `query ${tokenText(s, i)} → key ${tokenText(s, j)}: ${w}`;
+      if (td.hasAttribute('title')) td.title = cellTitle(s, td);  // a cell once hovered (see build)
       paintCell(td, w, dark);
     }));
   }

@@ -3,7 +3,7 @@
 // The expected output under each block is formatted from the module's results.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, morph, copyButton, code } from '../shared/dom.js';
+import { h, replace, setText, copyButton, code } from '../shared/dom.js';
 import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
 import { messageOf } from '../shared/errors.js';
@@ -239,24 +239,41 @@ function torchOutput(run, check) {
 }
 
 /**
- * A code block with its copy button and expected output.
+ * A code block with its copy button, its expected output and (if `withNote`) a note under it,
+ * built once; set() writes what changed.
  * @param {string} id
  * @param {string} title
- * @param {string} source
- * @param {string} output
- * @param {(string|Node)[]} note
+ * @param {boolean} withNote
  */
-function block(id, title, source, output, note) {
-  const codeEl = h('code', { class: 'language-python', text: source });
-  const pre = h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [codeEl]);
-  return h('section', { class: 'hw-code-block' }, [
-    h('h3', { text: title }),
-    copyButton(codeEl, `Copy: ${title}`),
-    pre,
-    h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
-    h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', text: output }),
-    note.length ? h('p', { class: 'hw-hint' }, note) : null,
-  ]);
+function block(id, title, withNote) {
+  const codeEl = h('code', { class: 'language-python' });
+  const output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0' });
+  const hint = h('p', { class: 'hw-hint' });
+  let noteKey = '';
+  return {
+    el: h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(codeEl, `Copy: ${title}`),
+      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [codeEl]),
+      h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
+      output,
+      withNote ? hint : null,
+    ]),
+    /**
+     * Write the code, its output and the note under it (only what changed).
+     * @param {string} source
+     * @param {string} printed
+     * @param {(string|[string])[]} note  strings; a one-string array is shown as code
+     */
+    set(source, printed, note) {
+      setText(codeEl, source);
+      setText(output, printed);
+      const key = JSON.stringify(note);
+      if (key === noteKey) return;
+      noteKey = key;
+      replace(hint, note.map((part) => (typeof part === 'string' ? part : code(part[0]))));
+    },
+  };
 }
 
 class HwPython extends HwElement {
@@ -266,6 +283,17 @@ class HwPython extends HwElement {
     this.body = h('div', { class: 'hw-python' });
     this.appendChild(this.staleNote);
     this.appendChild(this.body);
+    // Built once; an update writes text into the same nodes (so a copy button, a selection or
+    // the focus stays where it was).
+    this.numpy = block('python-numpy', 'NumPy: the pipeline and the head comparison', true);
+    this.params = block('python-params', 'PyTorch: parameter counts', false);
+    this.torch = block('python-torch', 'PyTorch: exercise 3\'s cross-check', true);
+    this.torchTooBig = h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }),
+      h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' }),
+    ]);
+    /** @type {boolean|null} */
+    this.big = null;
   }
 
   /** @param {Store} store */
@@ -282,17 +310,17 @@ class HwPython extends HwElement {
     this._run = run;
     this.query = query;
     this.check = check;
-    // A block whose code keeps its shape is updated in place: its text nodes, its copy button.
-    morph(this.body, [
-      block('python-numpy', 'NumPy: the pipeline and the head comparison', numpyCode(run, query, true), numpyOutput(store, run, query),
-        ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']),
-      block('python-params', 'PyTorch: parameter counts', paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []),
-      big
-        ? h('section', { class: 'hw-code-block' }, [h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }), h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' })])
-        : block('python-torch', 'PyTorch: exercise 3\'s cross-check', torchCode(run),
-          check ? torchOutput(run, check) : cc && cc.state === 'error' ? cc.error || '' : 'Computing…',
-          [`The largest difference itself depends on the machine (the order in which its BLAS adds things up), so the script prints whether it is below ${RESIDUAL_BOUND} of the largest output. Between this page's two paths it is ${check ? pyRepr(check.outputDiff) : '…'}; `, code('print(diff)'), ' shows yours. ', code('dtype=torch.float64'), ' needs PyTorch 1.12 or later.']),
-    ]);
+    if (big !== this.big) {
+      this.big = big;
+      replace(this.body, [this.numpy.el, this.params.el, big ? this.torchTooBig : this.torch.el]);
+    }
+    this.numpy.set(numpyCode(run, query, true), numpyOutput(store, run, query),
+      ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']);
+    this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []);
+    if (big) return;
+    this.torch.set(torchCode(run),
+      check ? torchOutput(run, check) : cc && cc.state === 'error' ? cc.error || '' : 'Computing…',
+      [`The largest difference itself depends on the machine (the order in which its BLAS adds things up), so the script prints whether it is below ${RESIDUAL_BOUND} of the largest output. Between this page's two paths it is ${check ? pyRepr(check.outputDiff) : '…'}; `, ['print(diff)'], ' shows yours. ', ['dtype=torch.float64'], ' needs PyTorch 1.12 or later.']);
   }
 }
 

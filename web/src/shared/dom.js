@@ -59,6 +59,21 @@ export function setText(el, text) {
 }
 
 /**
+ * Set an attribute only if it differs (null removes it), so that an unchanged value costs no
+ * style invalidation.
+ * @param {Element} el
+ * @param {string} name
+ * @param {string|null} value
+ */
+export function setAttr(el, name, value) {
+  if (value === null) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else if (el.getAttribute(name) !== value) {
+    el.setAttribute(name, value);
+  }
+}
+
+/**
  * Like replace(), but in place: each child of `parent` that has the same shape as the new child
  * at its position (the same tags in the same places, all the way down) is kept and only its
  * text, attributes and colours that differ are written; any other is replaced by the new one.
