@@ -510,15 +510,19 @@ async function pageMetrics(browser, baseUrl) {
       errors.push('the lesson table (head 0: 0.424 0.576) never appeared');
     }
     if (i === 0) {
-      // Updates in this page: lesson size, then (128, 768, 12).
+      // Updates in this page: lesson size (at 1280 x 720, Playwright's default window; then at
+      // 1280 x 900, where the head tables are within Chromium's content-visibility margin of
+      // 150 % of the window, so their layout is part of every update), then (128, 768, 12).
       const updates = {};
-      for (const [label, n, d, h, count] of [
-               ['lesson', 5, 8, 2, LESSON_UPDATES], ['128x768x12', 128, 768, 12, 10]]) {
+      for (const [label, n, d, h, count, height] of [
+               ['lesson', 5, 8, 2, LESSON_UPDATES, 720], ['lesson, 1280 x 900', 5, 8, 2, LESSON_UPDATES, 900],
+               ['128x768x12', 128, 768, 12, 10, 720]]) {
+        await page.setViewportSize({width: 1280, height});
         await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
         const js = [];
         const work = [];
         const frame = [];
-        const traced = label === 'lesson';
+        const traced = label.startsWith('lesson');
         if (traced) await browser.startTracing(page, {categories: ['toplevel', 'blink.user_timing']});
         for (let k = 0; k < count; k++) {
           const r = await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, n, d, h));
@@ -830,6 +834,10 @@ function targets(res) {
   if (u?.lesson?.p95_cpu_ms != null)
     add(`full page update at lesson size, main-thread CPU (trace), p95 of ${u.lesson.cpu_samples}, ms`,
         u.lesson.p95_cpu_ms, 5, u.lesson.p95_cpu_ms <= 5);
+  const tall = u?.['lesson, 1280 x 900'];
+  if (tall?.p95_cpu_ms != null)
+    add(`full page update at lesson size in a 1280 x 900 window, main-thread CPU (trace), p95 of ${tall.cpu_samples}, ms`,
+        tall.p95_cpu_ms, 5, tall.p95_cpu_ms <= 5);
   if (res.page?.page)
     add('the lesson page at first load, gzipped KB', res.page.page.gzip / 1000, 100,
         res.page.page.gzip <= 100000);
