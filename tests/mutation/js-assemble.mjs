@@ -22,5 +22,8 @@ if (!glue) {
   process.exit(1);
 }
 mkdirSync('dist', {recursive: true});
+// Wrapped as cpp/postlink.mjs wraps the real file (in the function headwiseModule), so that
+// createHeadwise.moduleSource() has the source text to give, as in dist/.
 writeFileSync(join('dist', 'headwise.js'),
-              readFileSync(glue, 'utf8') + '\n' + readFileSync(join('cpp', 'api.js'), 'utf8'));
+              'var createHeadwise = (function headwiseModule() {\n' + readFileSync(glue, 'utf8') + '\n' +
+              readFileSync(join('cpp', 'api.js'), 'utf8') + '\nreturn createHeadwise;\n})();\n');
