@@ -199,10 +199,8 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
   Matrix dz = dresidual;
   Matrix dconcat = Matrix::Zero(rows, d);
   matmul_backward(a.concat, p.wo, dresidual, &dconcat, g.wo, nullptr);
-  // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into it
-  for (Index h = 0; h < heads; ++h) {
-    if (ablate[static_cast<std::size_t>(h)]) dconcat.middleCols(h * dh, dh).setZero();
-  }
+  // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into it:
+  // its backward is skipped (and its columns of dconcat are never read)
   Matrix dq = Matrix::Zero(rows, d), dk = Matrix::Zero(rows, d), dv = Matrix::Zero(rows, d);
   AttentionScratch scratch;
   for (Index b = 0; b < batch; ++b) {
