@@ -356,6 +356,14 @@ TEST_CASE("errors: torch_mha_forward parameters", "[errors][torch]") {
   p.out_proj_bias = Vector::Zero(24);
   CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
                     "out_proj_bias has length 24 but must have length 8");
+  p = torch_params();
+  (*p.in_proj_bias)[17] = kNaN;
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "in_proj_bias contains a non-finite value (nan) at [17]; all values must be finite");
+  p = torch_params();
+  (*p.out_proj_bias)[7] = kInf;
+  CHECK_THROWS_WITH(torch_mha_forward(torch_config(), p, x, x, x),
+                    "out_proj_bias contains a non-finite value (inf) at [7]; all values must be finite");
 
   // bias_k / bias_v must follow config.add_bias_kv.
   TorchMhaConfig kv = torch_config();
@@ -425,6 +433,11 @@ TEST_CASE("errors: torch_mha_forward inputs", "[errors][torch]") {
                     "query has shape (0, 8); it must have at least one row and one column");
   CHECK_THROWS_WITH(torch_mha_forward(c, p, q, Matrix(0, 8), Matrix(0, 8)),
                     "key has shape (0, 8); it must have at least one row and one column");
+  // An empty value is named as such, not left to the key/value length check.
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, Matrix(0, 8)),
+                    "value has shape (0, 8); it must have at least one row and one column");
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, Matrix(6, 0)),
+                    "value has shape (6, 0); it must have at least one row and one column");
 
   Matrix bad = q;
   bad(0, 1) = kNaN;
