@@ -26,8 +26,8 @@
 // 3. Tests. The Catch2 binary (what ctest runs, test by test) runs with --abort and a timeout;
 //    a failure, crash or timeout kills the mutant (test cases tagged as one file's own, see
 //    OWN_TESTS, run only for that file's mutants). A mutant that survives and touches memory
-//    indexing (gemm.cpp, or a line with [], data, pointers, load/store, fill, or a loop bound
-//    rows() / cols() / size()) is run again
+//    indexing (gemm.cpp, or a line with [], data, pointers, load/store, fill, a loop bound
+//    rows() / cols() / size(), or the bound, start or step of any for or while loop) is run again
 //    under AddressSanitizer + UBSan.
 // 4. Review. Survivors that are truly equivalent are listed once, with the reason, in
 //    tests/mutation/equivalent-cpp.json ({file, line, mutation, reason}: the line's text, so
@@ -291,8 +291,11 @@ function mutantsOf(file, text) {
     counts.set(key, seen + 1);
     mu.occurrence = seen + 1;  // the same change on the same line text, counted
     mu.id = `${file}:${mu.line}:${mu.column}:${mu.operator}`;
+    // A loop's bound or start usually indexes the lines below it (which the line's own text
+    // does not show): those count as memory mutants too.
     mu.memory = file === 'gemm.cpp' ||
-                /\[|\bdata\b|\.data\(\)|\bload\(|\bstore\(|std::fill|memcpy|\b(src|dst|out|row|tail|p)\b|\.(rows|cols|size)\(\)/.test(mu.lineText);
+                /\[|\bdata\b|\.data\(\)|\bload\(|\bstore\(|std::fill|memcpy|\b(src|dst|out|row|tail|p)\b|\.(rows|cols|size)\(\)/.test(mu.lineText) ||
+                (/^(for|while) \(/.test(mu.lineText) && (mu.operator === 'boundary' || mu.operator === 'constant' || mu.operator === 'arithmetic'));
   }
   return found;
 }
