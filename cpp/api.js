@@ -423,6 +423,7 @@
       }
 
       api.trainingTasks = function () {
+        // Stryker disable next-line StringLiteral: _trainingTasks cannot fail, so the name never shows
         return unwrap('trainingTasks', raw._trainingTasks()).tasks;
       };
 
@@ -538,6 +539,7 @@
         t.dispose = function () {
           if (disposed) return;
           disposed = true;
+          // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
           if (finalizer) finalizer.unregister(t);
           raw._trainerDispose({ id: id });
         };

@@ -3,6 +3,8 @@
 // boolean vectors and stacks, and how the lazily built result fields behave as plain data.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { LESSON, createHeadwise } from './helpers.mjs';
 
@@ -241,4 +243,85 @@ test('results echo the options they were made with', () => {
     causal: 'yes' })), 'multiHeadAttention: causal must be true or false, got "yes" (string)');
   assert.equal(message(() => hw.torchMultiheadAttention({ ...TORCH, averageAttnWeights: 0 })),
     'torchMultiheadAttention: averageAttnWeights must be true or false, got 0 (number)');
+});
+
+// Survivors of the Stryker run over the training API and the methods after seedExperiment
+// (cpp/api.js from line 420): each argument's name in its message, the options each method
+// requires, the typed biases of packLessonWeights, a {data, rows, cols} float mask, the
+// module's training flag, and a trainer's listed fields.
+test('every argument of the later methods is named in its message', () => {
+  const rows = 'must be an array of rows (number[][]) or {data, rows, cols}, got "x" (string)';
+  for (const f of ['outProjWeight', 'query', 'key', 'value']) {
+    assert.equal(message(() => hw.torchMultiheadAttention({ ...TORCH, [f]: 'x' })),
+      `torchMultiheadAttention: ${f} ${rows}`);
+  }
+  for (const f of ['a', 'b']) {
+    const ab = { a: lesson.wq, b: lesson.wq, [f]: 'x' };
+    assert.equal(message(() => hw.allclose(ab)), `allclose: ${f} ${rows}`);
+    assert.equal(message(() => hw.maxAbsDiff(ab)), `maxAbsDiff: ${f} ${rows}`);
+  }
+  assert.equal(message(() => hw.allclose({ a: lesson.wq, b: lesson.wq, atol: 'x' })),
+    'allclose: atol must be a number, got "x" (string)');
+  assert.equal(message(() => hw.compareHeads({ headWeights: lesson.headWeights, atol: 'x' })),
+    'compareHeads: atol must be a number, got "x" (string)');
+  assert.equal(message(() => hw.parameterCount({ embedDim: 8, numHeads: 2, bias: 'x' })),
+    'parameterCount: bias must be true or false, got "x" (string)');
+  assert.equal(message(() => hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 'x', seed: 0 })),
+    'createTrainer: dModel must be an integer, got "x" (string)');
+});
+
+test('the later methods say which required option is missing', () => {
+  assert.equal(message(() => hw.compareHeads({ atol: 1e-8 })), 'compareHeads: option "headWeights" is required');
+  assert.equal(message(() => hw.allclose({ a: lesson.wq })), 'allclose: option "b" is required');
+  const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 });
+  try {
+    assert.equal(message(() => t.attention({})), 'attention: option "tokens" is required');
+    assert.equal(message(() => t.attention({ tokens: [0, 1.5] })),
+      'attention: tokens[0][1] must be an integer token id, got 1.5 (number)');
+  } finally {
+    t.dispose();
+  }
+});
+
+test('packLessonWeights offers the packed biases typed too; a float mask may be {data, rows, cols}', () => {
+  const b = { bq: B8, bk: B8, bv: B8, bo: B8 };
+  const p = hw.packLessonWeights({ ...W, ...b });
+  assert.deepEqual([...p.typed.inProjBias.data], p.inProjBias);
+  assert.deepEqual([...p.typed.outProjBias.data], p.outProjBias);
+  assert.deepEqual([...p.typed.inProjWeight.data], p.inProjWeight.flat());
+  const nested = [[0, -Infinity, 0, 0, 0], [0, 0, -Infinity, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, -Infinity]];
+  const typed = { data: Float64Array.from(nested.flat()), rows: 5, cols: 5 };
+  assert.deepEqual(hw.torchMultiheadAttention({ ...TORCH, attnMask: typed }).attnOutput,
+    hw.torchMultiheadAttention({ ...TORCH, attnMask: nested }).attnOutput);
+});
+
+test('the full module says it trains; a trainer lists its fields, disposed among them', () => {
+  assert.equal(createHeadwise.training, true);
+  const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 });
+  assert.ok(Object.keys(t).includes('disposed'));
+  assert.equal(JSON.parse(JSON.stringify({ disposed: t.disposed })).disposed, false);
+  const count = hw.trainerCount();
+  t.dispose();
+  assert.equal(t.disposed, true);
+  assert.equal(hw.trainerCount(), count - 1, 'dispose() frees this trainer');
+});
+
+test('createHeadwise(moduleArg) builds the module on the object it is given, as Emscripten does', async () => {
+  const arg = {};
+  const other = await createHeadwise(arg);
+  assert.equal(typeof arg.count_emval_handles, 'function');
+  assert.equal(other.parameterCount({ embedDim: 8, numHeads: 2, bias: false }).total, 256);
+});
+
+test('a trainer that is never disposed is freed once it is garbage-collected', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const before = hw.trainerCount();
+  (() => { hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 }).step(1); })();
+  assert.equal(hw.trainerCount(), before + 1);
+  for (let i = 0; i < 50 && hw.trainerCount() > before; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(hw.trainerCount(), before, 'the FinalizationRegistry freed the trainer');
 });

@@ -1,5 +1,5 @@
 // Runs Stryker on the JS layer with tests/mutation/stryker.config.json (or the config given as
-// the first argument): `npm run test:mutation:js`.
+// the first argument): `npm run test:mutation:js` (options below).
 //
 // Stryker 10's command-line entry refuses Node.js before 22 at start-up; this machine's Node is
 // 20. Its programmatic API (the Stryker class) runs here, so it is called directly. The exit
@@ -9,9 +9,24 @@ import {dirname, join, resolve} from 'node:path';
 import {fileURLToPath, pathToFileURL} from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const config = resolve(process.argv[2] ?? join(ROOT, 'tests', 'mutation', 'stryker.config.json'));
+// [config] [--mutate file:from-to,...] [--concurrency N]: --mutate narrows the run to those
+// lines (Stryker's mutate ranges), e.g. to re-run part of a file after new tests.
+const args = process.argv.slice(2);
+const flagValue = (name) => {
+  const at = args.indexOf(name);
+  if (at < 0) return null;
+  const value = args[at + 1];
+  if (value === undefined) throw new Error(`${name} needs a value`);
+  args.splice(at, 2);
+  return value;
+};
+const mutate = flagValue('--mutate');
+const concurrency = flagValue('--concurrency');
+const config = resolve(args[0] ?? join(ROOT, 'tests', 'mutation', 'stryker.config.json'));
 const options = JSON.parse(readFileSync(config, 'utf8'));
 delete options.$schema;
+if (mutate) options.mutate = mutate.split(',');
+if (concurrency) options.concurrency = Number(concurrency);
 process.chdir(ROOT);
 const core = join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'dist', 'src', 'stryker.js');
 const {Stryker} = await import(pathToFileURL(core).href);
