@@ -443,6 +443,10 @@ TEST_CASE("errors: torch_mha_forward inputs", "[errors][torch]") {
   bad(0, 1) = kNaN;
   CHECK_THROWS_WITH(torch_mha_forward(c, p, bad, kv, kv),
                     "query contains a non-finite value (nan) at [0, 1]; all values must be finite");
+  Matrix bad_k = kv;
+  bad_k(2, 3) = -kInf;
+  CHECK_THROWS_WITH(torch_mha_forward(c, p, q, bad_k, kv),
+                    "key contains a non-finite value (-inf) at [2, 3]; all values must be finite");
   Matrix bad_v = kv;
   bad_v(5, 7) = kInf;
   CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, bad_v),

@@ -204,6 +204,10 @@ TEST_CASE("Tokens, targets and ablations are checked at their edges", "[train][e
   negative << 1, -1;
   CHECK(message_of([&] { t.attention(negative); }) ==
         "tokens[0][1] (-1) must be a token id between 0 and 3");
+  IntMatrix first_too_big(1, 3);  // the first position is checked too
+  first_too_big << 4, 0, 1;
+  CHECK(message_of([&] { t.attention(first_too_big); }) ==
+        "tokens[0][0] (4) must be a token id between 0 and 3");
   IntMatrix two(2, 3);
   two << 0, 1, 2, 3, 2, 1;
   CHECK(message_of([&] { t.attention(two); }) == "tokens must be one sequence; got 2");
