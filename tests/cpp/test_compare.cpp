@@ -157,3 +157,16 @@ TEST_CASE("js_divergence stays finite for subnormal probabilities", "[compare][j
   CHECK(d < 1e-300);
   CHECK(js({tiny, 0.0}, {0.0, tiny}) == Approx(tiny * std::log(2.0)).margin(1e-323));
 }
+
+TEST_CASE("compare_heads: heads of one query row are compared too", "[compare]") {
+  // One query over two keys (cross-attention's shape): the mean over one row is that row's
+  // divergence, JS([0.5, 0.5] || [1, 0]), about 0.2158 nats.
+  Matrix a(1, 2), b(1, 2);
+  a << 0.5, 0.5;
+  b << 1.0, 0.0;
+  const std::vector<HeadPair> pairs = compare_heads({a, b});
+  REQUIRE(pairs.size() == 1);
+  CHECK(pairs[0].mean_js_divergence == js_divergence(a.data(), b.data(), 2));
+  CHECK(pairs[0].mean_js_divergence > 0.2);
+  CHECK(pairs[0].mean_js_divergence < 0.25);
+}

@@ -299,6 +299,10 @@ TEST_CASE("errors: pack_lesson_weights and unpack_lesson_weights", "[errors][tor
   CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
                     "in_proj_bias has length 23 but must have length 24");
   p = torch_params();
+  p.out_proj_bias = Vector::Zero(7);  // named as PyTorch's, not as the lesson's bo
+  CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
+                    "out_proj_bias has length 7 but must have length 8");
+  p = torch_params();
   p.in_proj_bias = Vector::Zero(24);
   p.out_proj_bias.reset();
   CHECK_THROWS_WITH(headwise::unpack_lesson_weights(p),
