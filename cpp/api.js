@@ -388,7 +388,7 @@
             var pos = seq[i];
             if (!isRow(pos) || pos.length === 0) {
               fail(method, name + '[' + b + '][' + i + '] must be an array with one target per ' +
-                'relation, got ' + describe(pos));
+                'relation, got ' + (Array.isArray(pos) && pos.length === 0 ? 'an empty array' : describe(pos)));
             }
             if (relations < 0) {
               relations = pos.length;

@@ -325,3 +325,31 @@ test('a trainer that is never disposed is freed once it is garbage-collected', a
   }
   assert.equal(hw.trainerCount(), before, 'the FinalizationRegistry freed the trainer');
 });
+
+// Survivors of the run over the first half (lines 1 to 419): gradients()' targets, checked
+// shape by shape, and the sizes of a {data, rows, cols, depth} stack.
+test('gradients() says what is wrong with its targets, position by position', () => {
+  const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0, seqLen: 3, vocab: 5 });
+  const tokens = [[1, 2, 3]];
+  const g = (targets) => message(() => t.gradients({ tokens, targets }));
+  try {
+    assert.equal(g('x'), 'gradients: targets must be an array with one entry per sequence (number[][][]), got "x" (string)');
+    assert.equal(g([[[-1, -1], 7, [2, 1]]]), 'gradients: targets[0][1] must be an array with one target per relation, got 7 (number)');
+    assert.equal(g([[[-1, -1], [], [2, 1]]]), 'gradients: targets[0][1] must be an array with one target per relation, got an empty array');
+    assert.equal(g([[[-1, -1], [1, 0.5], [2, 1]]]), 'gradients: targets[0][1][1] must be -1 or an integer token id, got 0.5 (number)');
+    assert.equal(g([[[-1, -1], [1, '1'], [2, 1]]]), 'gradients: targets[0][1][1] must be -1 or an integer token id, got "1" (string)');
+    // A well-formed call still works after the refusals.
+    assert.equal(typeof t.gradients({ tokens, targets: [[[-1, -1], [1, -1], [2, 1]]] }).loss, 'number');
+  } finally {
+    t.dispose();
+  }
+});
+
+test('a stack given as {data, rows, cols, depth} names each size it checks', () => {
+  const w = lesson.typed.headWeights;
+  const stack = (over) => message(() => hw.compareHeads({ headWeights: { data: w.data, rows: w.rows, cols: w.cols, depth: w.depth, ...over } }));
+  assert.equal(stack({ depth: 0 }), 'compareHeads: headWeights.depth must be a whole number of at least 1, got 0 (number)');
+  assert.equal(stack({ depth: 1 }), `compareHeads: headWeights.data has ${w.data.length} entries but headWeights.depth × headWeights.rows × headWeights.cols is ${w.rows * w.cols}`);
+  assert.equal(stack({ rows: 1.5 }), 'compareHeads: headWeights.rows must be a whole number of at least 1, got 1.5 (number)');
+  assert.equal(stack({ cols: '5' }), 'compareHeads: headWeights.cols must be a whole number of at least 1, got "5" (string)');
+});
