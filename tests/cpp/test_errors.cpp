@@ -511,6 +511,21 @@ TEST_CASE("errors: torch_mha_forward masks", "[errors][torch]") {
                       "-inf only");
     (*o.float_attn_mask)(1, 2) = -kInf;
     CHECK_NOTHROW(torch_mha_forward(c, p, q, kv, kv, o));
+    // The scan starts at the first row and the first column.
+    (*o.float_attn_mask)(0, 0) = kNaN;
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask contains nan at [0, 0]; a float mask may hold finite values and "
+                      "-inf only");
+    (*o.float_attn_mask)(0, 0) = 0.0;
+    (*o.float_attn_mask)(3, 0) = kInf;
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask contains inf at [3, 0]; a float mask may hold finite values and "
+                      "-inf only");
+    (*o.float_attn_mask)(3, 0) = 0.0;
+    (*o.float_attn_mask)(0, 4) = kInf;
+    CHECK_THROWS_WITH(torch_mha_forward(c, p, q, kv, kv, o),
+                      "attn_mask contains inf at [0, 4]; a float mask may hold finite values and "
+                      "-inf only");
   }
   {
     TorchForwardOptions o;

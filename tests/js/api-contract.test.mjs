@@ -335,6 +335,7 @@ test('gradients() says what is wrong with its targets, position by position', ()
   try {
     assert.equal(g('x'), 'gradients: targets must be an array with one entry per sequence (number[][][]), got "x" (string)');
     assert.equal(g([[[-1, -1], 7, [2, 1]]]), 'gradients: targets[0][1] must be an array with one target per relation, got 7 (number)');
+    assert.equal(g([[[-1, -1], '', [2, 1]]]), 'gradients: targets[0][1] must be an array with one target per relation, got "" (string)');
     assert.equal(g([[[-1, -1], [], [2, 1]]]), 'gradients: targets[0][1] must be an array with one target per relation, got an empty array');
     assert.equal(g([[[-1, -1], [1, 0.5], [2, 1]]]), 'gradients: targets[0][1][1] must be -1 or an integer token id, got 0.5 (number)');
     assert.equal(g([[[-1, -1], [1, '1'], [2, 1]]]), 'gradients: targets[0][1][1] must be -1 or an integer token id, got "1" (string)');

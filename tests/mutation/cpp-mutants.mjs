@@ -3,6 +3,7 @@
 //
 //   node tests/mutation/cpp-mutants.mjs [--files gemm,attention] [--limit N] [--jobs N]
 //                                       [--list] [--no-asan] [--record] [--survivors] [--resume]
+//                                       [--keep-reviewed]
 //   (npm run test:mutation)
 //
 // 1. Mutants. Every cpp/headwise/*.cpp (new files are picked up by themselves) is scanned with
@@ -55,7 +56,7 @@ const RECORD_FILE = join(ROOT, 'tests', 'mutation', 'last-result-cpp.txt');
 
 function parseArgs(argv) {
   const o = {files: null, limit: Infinity, jobs: 2, list: false, asan: true, record: false,
-             survivors: false, resume: false};
+             survivors: false, resume: false, keepReviewed: false};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -70,6 +71,7 @@ function parseArgs(argv) {
     else if (a === '--record') o.record = true;
     else if (a === '--survivors') o.survivors = true;
     else if (a === '--resume') o.resume = true;
+    else if (a === '--keep-reviewed') o.keepReviewed = true;
     else if (a === '--help' || a === '-h') usage();
     else usage(`unknown option ${a}`);
   }
@@ -85,7 +87,7 @@ function positive(name, text) {
 function usage(error) {
   if (error) console.error(`cpp-mutants: ${error}`);
   console.error('usage: node tests/mutation/cpp-mutants.mjs [--files a,b] [--limit N] ' +
-                '[--jobs N] [--list] [--no-asan] [--record] [--survivors] [--resume]');
+                '[--jobs N] [--list] [--no-asan] [--record] [--survivors [--keep-reviewed]] [--resume]');
   process.exit(error ? 2 : 0);
 }
 
@@ -622,6 +624,7 @@ async function main() {
   let mutants = generated;
   // --survivors: the mutants of the last run (build/mutation/result.json), of which only the
   // survivors are tested again (e.g. after adding tests); the others keep their result.
+  // (--keep-reviewed: survivors listed in equivalent-cpp.json keep their result too.)
   // --resume: the same, but every mutant generated now is in the run, and only those without a
   // result in build/mutation/result.json are tested (a run that was stopped, or one file at a
   // time); with --survivors as well, the survivors are tested again too.
@@ -635,7 +638,7 @@ async function main() {
     for (const mu of mutants) {
       const m = byKey.get(key({...mu, line: mu.lineText}));
       if (!m) continue;
-      if (!opts.survivors || (m.status !== 'survived' && m.status !== 'reviewed')) {
+      if (!opts.survivors || (m.status !== 'survived' && (opts.keepReviewed || m.status !== 'reviewed'))) {
         previous.set(mu.id, {status: m.status, how: m.how, where: m.where, ms: m.ms});
       }
     }
