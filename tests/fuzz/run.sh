@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target and fuzzes the core for N seconds (default 60).
+# Builds the libFuzzer target and fuzzes the core for N seconds (default 60; HEADWISE_FUZZ_SECONDS,
+# when set, overrides N).
 # Exits non-zero on any finding (crash, sanitizer report, broken invariant, timeout).
 #   bash tests/fuzz/run.sh 600     # the 10-minute run
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-seconds="${1:-60}"
+seconds="${HEADWISE_FUZZ_SECONDS:-${1:-60}}"
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz -j2
 corpus="$(mktemp -d)"
