@@ -15,7 +15,7 @@
 
   function describe(value) {
     if (value === null) return 'null';
-    if (Array.isArray(value)) return 'an array';
+    if (Array.isArray(value)) return value.length === 0 ? 'an empty array' : 'an array';
     if (typeof value === 'string') {
       var shown = value.length > 40 ? value.slice(0, 40) + '…' : value;
       return JSON.stringify(shown) + ' (string)';
@@ -388,7 +388,7 @@
             var pos = seq[i];
             if (!isRow(pos) || pos.length === 0) {
               fail(method, name + '[' + b + '][' + i + '] must be an array with one target per ' +
-                'relation, got ' + (Array.isArray(pos) && pos.length === 0 ? 'an empty array' : describe(pos)));
+                'relation, got ' + describe(pos));
             }
             if (relations < 0) {
               relations = pos.length;

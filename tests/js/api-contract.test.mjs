@@ -160,7 +160,7 @@ test('boolean attention masks: every row an array of booleans of the first row\'
 test('stacks of heads: a non-empty array of matrices of one shape', () => {
   const compare = (headWeights) => message(() => hw.compareHeads({ headWeights }));
   const empty = 'compareHeads: headWeights must be a non-empty array of matrices (number[][][]), got ';
-  assert.equal(compare([]), empty + 'an array');
+  assert.equal(compare([]), empty + 'an empty array');
   assert.equal(compare('heads'), empty + '"heads" (string)');
   assert.equal(compare(lesson.headWeights[0][0]),
     'compareHeads: headWeights[0] must be an array of rows (number[][]) or {data, rows, cols}, got 0.' +

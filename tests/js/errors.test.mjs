@@ -220,7 +220,7 @@ const CASES = [
     lesson.headWeights[1].slice(1)] }), 'compareHeads: headWeights[1] has shape (4, 5) but ' +
     'headWeights[0] has (5, 5); all must match'],
   ['no heads', () => hw.compareHeads({ headWeights: [] }), 'compareHeads: headWeights must be ' +
-    'a non-empty array of matrices (number[][][]), got an array'],
+    'a non-empty array of matrices (number[][][]), got an empty array'],
   ['rtol "x"', () => hw.compareHeads({ headWeights: lesson.headWeights, rtol: 'x' }),
     'compareHeads: rtol must be a number, got "x" (string)'],
   ['rtol -1', () => hw.compareHeads({ headWeights: lesson.headWeights, rtol: -1 }),
