@@ -253,8 +253,8 @@ class HwTrain extends HwElement {
     const st = session.settings;
     const status = session.status;
     const running = status === 'running' || status === 'finishing';
-    this.runButton.textContent = status === 'running' ? 'Pause' : session.step > 0 && !session.finished ? 'Resume' : 'Train';
-    this.runButton.toggleAttribute('disabled', session.finished || status === 'finishing' || status === 'error');
+    this.runButton.textContent = status === 'running' ? (session.pausing ? 'Pausing…' : 'Pause') : session.step > 0 && !session.finished ? 'Resume' : 'Train';
+    this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
     this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
     this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
     this.counter.textContent = `step ${session.step} of ${st.steps}${status === 'finishing' ? ' · evaluating…' : ''}`;

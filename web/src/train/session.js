@@ -163,6 +163,11 @@ export class TrainSession extends EventTarget {
     /** started at (performance.now()) and time spent training, for the page's "took" line */
     this.elapsedMs = 0;
     this._generation = 0;
+    /**
+     * pause() was called while a chunk of steps was still computing (in the Worker): the status
+     * stays 'running' until that chunk's steps are counted, so that 'paused' is final.
+     */
+    this.pausing = false;
     /** @type {Promise<void>|null} */
     this._ready = null;
     /** @type {Promise<void>|null} */
@@ -196,6 +201,7 @@ export class TrainSession extends EventTarget {
     this.elapsedMs = 0;
     this.error = null;
     this._ready = null;
+    this.pausing = false;
     this._setStatus('idle');
     if (this._prepared) this.prepare();
   }
@@ -221,6 +227,7 @@ export class TrainSession extends EventTarget {
   _fail(gen, e) {
     if (gen !== this._generation) return;
     this.error = messageOf(e);
+    this.pausing = false;
     this._setStatus('error');
   }
 
@@ -253,8 +260,11 @@ export class TrainSession extends EventTarget {
     this._loop = this._run(this._generation, Infinity);
   }
 
+  /** Stop after the chunk of steps now computing (see `pausing`). */
   pause() {
-    if (this.status === 'running') this._setStatus('paused');
+    if (this.status !== 'running' || this.pausing) return;
+    this.pausing = true;
+    this._emit('state');
   }
 
   /**
@@ -368,7 +378,7 @@ export class TrainSession extends EventTarget {
    */
   async _run(gen, limit) {
     const s = /** @type {NonNullable<TrainSession['settings']>} */ (this.settings);
-    const live = () => gen === this._generation && this.status === 'running';
+    const live = () => gen === this._generation && this.status === 'running' && !this.pausing;
     try {
       await this._create();
       if (gen !== this._generation) return;
@@ -413,6 +423,7 @@ export class TrainSession extends EventTarget {
         if (!worker) await nextSlice();
       }
       if (gen !== this._generation) return;
+      this.pausing = false;
       if (this.step >= s.steps) await this._finish(gen, worker);
       else if (this.status === 'running') this._setStatus('paused');
     } catch (e) {
