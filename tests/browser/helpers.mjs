@@ -340,8 +340,15 @@ export async function mainThreadTaskCpu(page, action, minTasks = 20) {
   const events = await page.trace(action, { categories: ['toplevel', '__metadata'] });
   const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain');
-  // (A few tasks cut by the trace's start or end carry no CPU time.)
-  const cpu = tasks.map((e) => e.tdur / 1000).filter(Number.isFinite);
-  assert.ok(cpu.length > minTasks && cpu.length > 0.95 * tasks.length, `the trace has the renderer's tasks and their CPU times (${cpu.length} of ${tasks.length})`);
+  // Some tasks carry no CPU time: those the trace's start or end cut, and more on some machines
+  // (5 of 51 in one CI run). A task's wall time bounds its CPU time from above, so it
+  // stands in for them: a long task can not hide by missing its CPU time, though on a loaded
+  // machine such a task may be reported long when it only waited for a core.
+  const cpu = tasks.map((e) => (Number.isFinite(e.tdur) ? e.tdur : e.dur) / 1000).filter(Number.isFinite);
+  const measured = tasks.filter((e) => Number.isFinite(e.tdur)).length;
+  const stoodIn = tasks.filter((e) => !Number.isFinite(e.tdur) && Number.isFinite(e.dur)).map((e) => e.dur / 1000);
+  if (stoodIn.length) console.log(`# trace: ${stoodIn.length} of ${tasks.length} main-thread tasks had no CPU time; their wall times (longest ${Math.max(...stoodIn).toFixed(1)} ms) stand in`);
+  assert.ok(cpu.length === tasks.length, `every main-thread task in the trace has a CPU or a wall time (${cpu.length} of ${tasks.length})`);
+  assert.ok(measured > minTasks && measured >= 0.75 * tasks.length, `the trace has the renderer's tasks and most of their CPU times (${measured} of ${tasks.length})`);
   return cpu;
 }
