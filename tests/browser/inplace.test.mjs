@@ -175,17 +175,19 @@ for (const width of [1280, 390]) {
           const el = document.getElementById(id);
           const from = scrollY;
           el.scrollIntoView({ block: 'start', behavior: 'smooth' });
-          // Until the scroll has started (a busy engine may take a while) and then held still
-          // for 300 ms; at most 10 s.
+          // Until the scroll has started (a busy engine may take seconds: WebKitGTK on a loaded
+          // machine took over 3 s) and then held still for 500 ms; at most 30 s.
           let last = from;
-          for (let still = 0, i = 0; still < 6 && i < 200; i += 1) {
+          let started = false;
+          for (let still = 0, i = 0; still < 10 && i < 600; i += 1) {
             await new Promise((r) => setTimeout(r, 50));
-            const started = scrollY !== from || i >= 60;
+            started = started || scrollY !== from || Math.abs(el.getBoundingClientRect().top) <= 2;
             still = started && scrollY === last ? still + 1 : 0;
             last = scrollY;
           }
-          return el.getBoundingClientRect().top;
+          return started ? el.getBoundingClientRect().top : null;
         }, id);
+        assert.notEqual(landed, null, `#${id}: the smooth scroll did not start within 30 s`);
         const put = await page.evaluate((id) => {
           document.getElementById(id).scrollIntoView({ block: 'start', behavior: 'instant' });
           return document.getElementById(id).getBoundingClientRect().top;
