@@ -14,7 +14,8 @@
 // All float64, one thread, on the lesson's inputs (np.random.seed(7) draws). Then: time against
 // tokens (16 ... 1024, d_model 768, 12 heads) for native and WASM, plotted; the page (bytes of
 // everything dist/ serves, raw and gzipped; time to the first verified table; one full update at
-// lesson size and at (128, 768, 12)); the WASM heap across 10,000 recomputes; the training
+// lesson size, with the reader at the top, at the head tables and at exercise 3, and at (128,
+// 768, 12)); the WASM heap across 10,000 recomputes; the training
 // section (the default demo from Train to its verdict in Chromium pinned to one core, and the
 // time per frame spent drawing it while it trains).
 //
@@ -397,9 +398,12 @@ function sizes(files) {
 }
 
 // One full update: the hash changes (as a control or a permalink would), the store recomputes
-// and redraws synchronously in its hashchange handler. work = until the handlers have run and
-// style and layout are done (forced); frame = until after the next frame (which also waits
-// for the frame clock). The mark lets a trace find the task that did the update (updateCpu).
+// and the widgets in view (or within 200 px of it) redraw synchronously in its hashchange
+// handler; the others redraw in tasks of their own right after the next frame (element.js),
+// each slice a 'hw-redraw' User Timing measure. work = until the handlers have run and style
+// and layout are done (forced); frame = until the next frame's callbacks; redraw = the
+// deferred slices' time, waited for until none is left. The mark lets a trace find the task
+// that did the update (updateCpu).
 const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
   const t0 = performance.now();
   window.addEventListener('hashchange', () => {
@@ -408,9 +412,21 @@ const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
     void document.documentElement.getBoundingClientRect().height;  // style + layout, now
     const t2 = performance.now();
     requestAnimationFrame(() => {
+      const tf = performance.now();
       const ch = new MessageChannel();
-      ch.port1.onmessage = () =>
-          resolveUpdate({js: t1 - t0, work: t2 - t0, frame: performance.now() - t0});
+      let hops = 0;
+      ch.port1.onmessage = () => {
+        const slices = performance.getEntriesByName('hw-redraw').filter((e) => e.startTime >= t2);
+        if (!slices.some((e) => e.detail && e.detail.waiting === 0) && hops++ < 100) {
+          ch.port2.postMessage(0);  // (nothing was deferred when no slice comes in 100 tasks)
+          return;
+        }
+        performance.clearMeasures('hw-redraw');
+        resolveUpdate({
+          js: t1 - t0, work: t2 - t0, frame: tf - t0,
+          redraw: slices.reduce((sum, e) => sum + e.duration, 0),
+        });
+      };
       ch.port2.postMessage(0);
     });
   }, {once: true});
@@ -420,9 +436,10 @@ const UPDATE_IN_PAGE = (hash) => new Promise((resolveUpdate) => {
 // The main thread's CPU time of each marked update task in a Chromium trace ('toplevel' and
 // 'blink.user_timing'): what an update costs whatever else the machine is doing meanwhile,
 // where the wall time also counts waiting for a core.
-function updateCpu(trace) {
+function updateCpu(trace, name = 'hw-bench-update') {
   const events = trace.traceEvents || trace;
-  const marks = events.filter((e) => e.name === 'hw-bench-update' && e.ph !== 'M');
+  // A mark is an instant event; a measure an async pair, found by its start ('b').
+  const marks = events.filter((e) => e.name === name && e.ph !== 'M' && e.ph !== 'e');
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
                                    Number.isFinite(e.tdur));
   return marks.map((m) => tasks.find((t) => t.pid === m.pid && t.tid === m.tid && t.ts <= m.ts &&
@@ -510,18 +527,30 @@ async function pageMetrics(browser, baseUrl) {
       errors.push('the lesson table (head 0: 0.424 0.576) never appeared');
     }
     if (i === 0) {
-      // Updates in this page: lesson size (at 1280 x 720, Playwright's default window; then at
-      // 1280 x 900, where the head tables are within Chromium's content-visibility margin of
-      // 150 % of the window, so their layout is part of every update), then (128, 768, 12).
+      // Updates in this page: lesson size at the top (at 1280 x 720, Playwright's default
+      // window; then at 1280 x 900, where the head tables are within Chromium's
+      // content-visibility margin of 150 % of the window, so their layout is part of every
+      // update), then read where the biggest widgets are in view (the settings stay in the
+      // sticky sidebar there): the head tables, exercise 3; then (128, 768, 12).
       const updates = {};
-      for (const [label, n, d, h, count, height] of [
-               ['lesson', 5, 8, 2, LESSON_UPDATES, 720], ['lesson, 1280 x 900', 5, 8, 2, LESSON_UPDATES, 900],
-               ['128x768x12', 128, 768, 12, 10, 720]]) {
+      for (const [label, n, d, h, count, height, at] of [
+               ['lesson', 5, 8, 2, LESSON_UPDATES, 720, null],
+               ['lesson, 1280 x 900', 5, 8, 2, LESSON_UPDATES, 900, null],
+               ['lesson, at the head tables', 5, 8, 2, LESSON_UPDATES, 720, 'hw-head-weights'],
+               ['lesson, at exercise 3', 5, 8, 2, LESSON_UPDATES, 720, 'hw-exercise-torch'],
+               ['128x768x12', 128, 768, 12, 10, 720, null]]) {
         await page.setViewportSize({width: 1280, height});
+        await page.evaluate((sel) => new Promise((done) => {
+          if (sel) document.querySelector(sel).scrollIntoView({block: 'start', behavior: 'instant'});
+          else window.scrollTo({top: 0, behavior: 'instant'});
+          // The page's IntersectionObserver reports after a frame or two.
+          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));
+        }), at);
         await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
         const js = [];
         const work = [];
         const frame = [];
+        const redraw = [];
         const traced = label.startsWith('lesson');
         if (traced) await browser.startTracing(page, {categories: ['toplevel', 'blink.user_timing']});
         for (let k = 0; k < count; k++) {
@@ -529,8 +558,13 @@ async function pageMetrics(browser, baseUrl) {
           js.push(r.js);
           work.push(r.work);
           frame.push(r.frame);
+          redraw.push(r.redraw);
         }
-        const cpu = traced ? updateCpu(JSON.parse((await browser.stopTracing()).toString())) : [];
+        const trace = traced ? JSON.parse((await browser.stopTracing()).toString()) : null;
+        const cpu = trace ? updateCpu(trace) : [];
+        // The deferred slices' tasks (one per update at lesson size).
+        const redrawCpu = trace ? updateCpu(trace, 'hw-redraw') : [];
+        const whole = work.map((w, k) => w + redraw[k]);
         const shown = await page.evaluate(
             () => ({
               tables: document.querySelectorAll('hw-head-weights table[data-head]').length,
@@ -544,10 +578,19 @@ async function pageMetrics(browser, baseUrl) {
           p95_work_ms: percentile(work, 95),
           max_work_ms: Math.max(...work),
           p95_js_ms: percentile(js, 95),
+          p50_redraw_ms: percentile(redraw, 50),
+          p95_redraw_ms: percentile(redraw, 95),
+          p50_whole_ms: percentile(whole, 50),
+          p95_whole_ms: percentile(whole, 95),
           ...(cpu.length ? {
             p50_cpu_ms: percentile(cpu, 50),
             p95_cpu_ms: percentile(cpu, 95),
             cpu_samples: cpu.length
+          } : {}),
+          ...(redrawCpu.length ? {
+            p50_redraw_cpu_ms: percentile(redrawCpu, 50),
+            p95_redraw_cpu_ms: percentile(redrawCpu, 95),
+            redraw_cpu_samples: redrawCpu.length
           } : {}),
           count,
           shown
@@ -586,7 +629,7 @@ async function pageSection(res, chromium, baseUrl) {
   if (p.firstVerifiedTableMs != null)
     log(`  navigation to the first verified table: ${fmtMs(p.firstVerifiedTableMs)} ms`);
   for (const [k, u] of Object.entries(p.updates || {})) {
-    log(`  full update at ${k}: ${fmtMs(u.median_work_ms)} ms (recompute + redraw + layout; ` +
+    log(`  update at ${k}: ${fmtMs(u.median_work_ms)} ms (recompute + redraw in view + layout; ` +
         `JS alone ${fmtMs(u.median_js_ms)} ms; next frame after ${
             fmtMs(u.median_next_frame_ms)} ms; ${JSON.stringify(u.shown)})`);
     log(`    over ${u.count} updates: p50 ${fmtMs(u.p50_work_ms)} ms, p95 ${
@@ -595,6 +638,11 @@ async function pageSection(res, chromium, baseUrl) {
     if (u.p95_cpu_ms != null)
       log(`    main-thread CPU per update (${u.cpu_samples} traced): p50 ${
           fmtMs(u.p50_cpu_ms)} ms, p95 ${fmtMs(u.p95_cpu_ms)} ms`);
+    if (u.p95_redraw_ms != null)
+      log(`    widgets out of view, redrawn after the frame: p50 ${fmtMs(u.p50_redraw_ms)} ms, p95 ${
+          fmtMs(u.p95_redraw_ms)} ms${u.p95_redraw_cpu_ms != null ? ` (CPU p95 ${fmtMs(u.p95_redraw_cpu_ms)} ms over ${
+          u.redraw_cpu_samples} tasks)` : ''}; update and redraw together: p50 ${
+          fmtMs(u.p50_whole_ms)} ms, p95 ${fmtMs(u.p95_whole_ms)} ms`);
   }
   if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
 }
@@ -826,18 +874,21 @@ function targets(res) {
     add('full page update at (128, 768, 12), ms', u['128x768x12'].median_work_ms, 200,
         u['128x768x12'].median_work_ms <= 200);
   if (u?.lesson)
-    add('full page update at lesson size, ms', u.lesson.median_work_ms, 5,
+    add('page update at lesson size (the change\'s task), ms', u.lesson.median_work_ms, 5,
         u.lesson.median_work_ms <= 5);
-  if (u?.lesson?.p95_work_ms != null)
-    add(`full page update at lesson size, p95 of ${u.lesson.count}, ms`, u.lesson.p95_work_ms, 5,
-        u.lesson.p95_work_ms <= 5);
-  if (u?.lesson?.p95_cpu_ms != null)
-    add(`full page update at lesson size, main-thread CPU (trace), p95 of ${u.lesson.cpu_samples}, ms`,
-        u.lesson.p95_cpu_ms, 5, u.lesson.p95_cpu_ms <= 5);
-  const tall = u?.['lesson, 1280 x 900'];
-  if (tall?.p95_cpu_ms != null)
-    add(`full page update at lesson size in a 1280 x 900 window, main-thread CPU (trace), p95 of ${tall.cpu_samples}, ms`,
-        tall.p95_cpu_ms, 5, tall.p95_cpu_ms <= 5);
+  // Each place the lesson-size update was timed: the change's task (what is in view), its CPU
+  // time from a trace, and that task with the redraw of what is out of view after the frame.
+  for (const [k, x] of Object.entries(u || {}).filter(([k]) => k.startsWith('lesson'))) {
+    const where = k === 'lesson' ? 'lesson size' : k;
+    if (x.p95_work_ms != null)
+      add(`update at ${where}, the change's task, p95 of ${x.count}, ms`, x.p95_work_ms, 5, x.p95_work_ms <= 5);
+    if (x.p95_cpu_ms != null)
+      add(`update at ${where}, the change's task, main-thread CPU (trace), p95 of ${x.cpu_samples}, ms`,
+          x.p95_cpu_ms, 5, x.p95_cpu_ms <= 5);
+    if (x.p95_whole_ms != null)
+      add(`update at ${where}, with the redraw out of view after the frame, p95 of ${x.count}, ms`,
+          x.p95_whole_ms, 5, x.p95_whole_ms <= 5);
+  }
   if (res.page?.page)
     add('the lesson page at first load, gzipped KB', res.page.page.gzip / 1000, 100,
         res.page.page.gzip <= 100000);
