@@ -682,8 +682,18 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), XDG_DATA_HOME: join(config, 'data') },
   });
   let wdErr = '';
-  wd.stderr.on('data', (d) => { wdErr += d; });
+  wd.stderr.on('data', (d) => { wdErr = (wdErr + d).slice(-4000); });
   process.once('exit', () => wd.kill());
+  // Why this browser can no longer be used (the driver died, or it lost its session), if so:
+  // launch() then starts a new one for the next context instead of failing every test after.
+  let lost = null;
+  let closing = false;
+  const loseWith = (why) => {
+    if (lost || closing) return;
+    lost = why;
+    console.log(`# webkit: ${why}; a new WebKitWebDriver and MiniBrowser are started for the next test.${wdErr.trim() ? ` The driver's last output: ${wdErr.trim().slice(-600).replace(/\s+/g, ' ')}` : ''}`);
+  };
+  wd.once('exit', (code, signal) => loseWith(`WebKitWebDriver exited (${signal || `code ${code}`})`));
   const args = ['--automation'];
   if (colorScheme === 'dark') args.push('--dark-mode');
   let driver;
@@ -748,10 +758,17 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   let busy = false; // one context at a time: the window is shared
   return {
     version: caps.get('browserVersion'),
+    lost: () => lost,
     async newContext(o) {
       if (busy) throw new Error('webkit: one context at a time (MiniBrowser has one window); close the other first');
       busy = true;
-      await setViewport(o.viewport, { refocus: true });
+      try {
+        await setViewport(o.viewport, { refocus: true });
+      } catch (e) {
+        busy = false;
+        if (e && e.name === 'NoSuchSessionError') loseWith('MiniBrowser lost its WebDriver session');
+        throw e;
+      }
       const inits = [];
       return {
         addInitScript: (src) => { inits.push(src); },
@@ -759,6 +776,9 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
           try {
             await driver.executeScript('try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}');
             await driver.get('about:blank');
+          } catch (e) {
+            if (e && e.name === 'NoSuchSessionError') loseWith('MiniBrowser lost its WebDriver session');
+            throw e;
           } finally { busy = false; }
         },
         async newPage() {
@@ -815,7 +835,8 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
       };
     },
     async close() {
-      try { await driver.quit(); } finally { wd.kill(); }
+      closing = true;
+      try { if (!lost) await driver.quit(); } finally { wd.kill(); }
     },
   };
 }
@@ -830,9 +851,15 @@ const DRIVERS = { chromium: chromiumDriver, firefox: firefoxDriver, webkit: webk
 export async function launch() {
   const pool = new Map();
   const started = Date.now();
-  const get = (o) => {
+  const get = async (o) => {
     const key = ENGINE === 'chromium' ? 'all' : `${o.colorScheme}/${o.reducedMotion}`;
-    if (!pool.has(key)) pool.set(key, DRIVERS[ENGINE]({ colorScheme: o.colorScheme, reducedMotion: o.reducedMotion }));
+    if (pool.has(key)) {
+      const b = await pool.get(key);
+      if (!(b.lost && b.lost())) return b;
+      pool.delete(key);
+      await b.close().catch(() => {});
+    }
+    pool.set(key, DRIVERS[ENGINE]({ colorScheme: o.colorScheme, reducedMotion: o.reducedMotion }));
     return pool.get(key);
   };
   const { PageLog } = await import('./helpers.mjs');
