@@ -62,8 +62,10 @@ export function numberField(id, label, hint) {
  * @param {string|undefined|null} message
  */
 export function showError(slot, input, message) {
-  slot.textContent = message || '';
-  slot.hidden = !message;
+  // Written only when it changes: every update passes here, and an attribute set again, even
+  // to its own value, costs the sidebar a style and layout pass.
+  if (slot.textContent !== (message || '')) slot.textContent = message || '';
+  if (slot.hidden !== !message) slot.hidden = !message;
   if (input) {
     if (message) input.setAttribute('aria-invalid', 'true');
     else input.removeAttribute('aria-invalid');

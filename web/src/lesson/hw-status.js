@@ -22,8 +22,8 @@ class HwStatus extends HwElement {
       messages.push(h('p', { class: 'hw-notice', 'data-testid': 'hash-notice', text: store.notice }));
     }
     replace(this.box, messages);
-    this.hidden = messages.length === 0;
-    if (this._status) this._status.hidden = true;
+    if (this.hidden !== (messages.length === 0)) this.hidden = messages.length === 0;
+    if (this._status && !this._status.hidden) this._status.hidden = true;
   }
 }
 
@@ -36,7 +36,8 @@ class HwVersion extends HwElement {
 
   refresh() {
     const hw = this.store.hw;
-    this.textContent = hw ? `headwise ${hw.version}` : '';
+    const text = hw ? `headwise ${hw.version}` : '';
+    if (this.textContent !== text) this.textContent = text;
   }
 }
 
