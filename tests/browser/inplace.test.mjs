@@ -212,7 +212,8 @@ for (const width of [1280, 390]) {
 }
 
 // A change redraws the widgets in view (or within 200 px of it) in its own task, and the others
-// right after the next frame (web/src/shared/element.js): what the student sees is answered
+// right after the next frame (web/src/shared/element.js); inside a widget in view, exercise 3's
+// table rows outside the window wait for the frame too: what the student sees is answered
 // first. Read in the page: in the change's task (a hashchange listener after the store's), then
 // after the frame.
 test('a change redraws what is in view in its task, and what is out of view right after the next frame', { timeout: 120000 }, async () => {
@@ -225,12 +226,16 @@ test('a change redraws what is in view in its task, and what is out of view righ
     const CELLS = {
       head: 'hw-head-weights table.hw-weights[data-head="0"] td[data-row="0"][data-col="2"]',
       wq: 'hw-exercise-torch [data-testid=ex3-wq] td[data-row="0"][data-col="0"]',
+      // Exercise 3's per-head rows, a window below its first table: a row out of the window
+      // waits for the frame even while its widget is in view.
+      rows: 'hw-exercise-torch [data-testid=ex3-rows] tr[data-head="0"] td[data-col="2"]',
     };
     /** Runs in the page: change the seed and read both cells in the change's task and after. */
     const change = ({ cells, hash }) => new Promise((resolve) => {
       const read = () => ({
         head: document.querySelector(cells.head).getAttribute('data-value'),
         wq: document.querySelector(cells.wq).textContent,
+        rows: document.querySelector(cells.rows).textContent,
       });
       window.addEventListener('hashchange', () => {
         const inTask = read();
@@ -255,6 +260,7 @@ test('a change redraws what is in view in its task, and what is out of view righ
     assert.equal(a.inTask.head, String(r8.headWeights[0][0][2]), 'the head table, in view, shows seed 8 in the change\'s task');
     assert.equal(a.inTask.wq, fmt3(r7.wq[0][0]), 'exercise 3, out of view, still shows seed 7 in that task');
     assert.equal(a.after.wq, fmt3(r8.wq[0][0]), 'and seed 8 right after the frame');
+    assert.equal(a.after.rows, fmt3(r8.headWeights[0][0][2]), 'its per-head rows too');
 
     // The reader at exercise 3: now the head tables wait for the frame.
     await page.evaluate(() => document.querySelector('hw-exercise-torch').scrollIntoView({ block: 'start', behavior: 'instant' }));
@@ -262,10 +268,14 @@ test('a change redraws what is in view in its task, and what is out of view righ
     await page.waitForTimeout(200);
     assert.equal(await inView(CELLS.head), false);
     assert.equal(await inView(CELLS.wq), true);
+    const outOfWindow = await page.evaluate((sel) => document.querySelector(sel).closest('tr').getBoundingClientRect().top > innerHeight, CELLS.rows);
+    assert.equal(outOfWindow, true, 'exercise 3\'s per-head rows are below the window');
     const b = await page.evaluate(change, { cells: CELLS, hash: '#seed=7&tokens=5&d_model=8&heads=2' });
     assert.equal(b.inTask.wq, fmt3(r7.wq[0][0]), 'exercise 3, in view, shows seed 7 in the change\'s task');
     assert.equal(b.inTask.head, String(r8.headWeights[0][0][2]), 'the head table, out of view, still shows seed 8 in that task');
     assert.equal(b.after.head, String(r7.headWeights[0][0][2]), 'and seed 7 right after the frame');
+    assert.equal(b.inTask.rows, fmt3(r8.headWeights[0][0][2]), 'a row of exercise 3 below the window still shows seed 8 in that task');
+    assert.equal(b.after.rows, fmt3(r7.headWeights[0][0][2]), 'and seed 7 right after the frame');
 
     await collectCsp(page, log);
     log.assertClean(server.origin);

@@ -3,7 +3,7 @@
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, morph, setText, code } from '../shared/dom.js';
+import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { tokenHeader } from '../shared/tokens.js';
@@ -17,7 +17,8 @@ const PREVIEW = 8;
 /**
  * @typedef {object} Table  a table built once for its shape, then filled in place
  * @property {HTMLElement} el
- * @property {(m: any, q?: number, dark?: boolean) => void} fill  write the numbers (only the ones that changed)
+ * @property {HTMLElement[]} rows  its body rows, in order
+ * @property {(i: number, m: any, q?: number, dark?: boolean) => void} fillRow  write row i's numbers (only the ones that changed)
  */
 
 /**
@@ -60,7 +61,8 @@ function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols =
         h('tbody', {}, body),
       ]),
     ]),
-    fill: (m) => cells.forEach((row, i) => row.forEach((td, j) => setText(td, fmt3(m[i][j])))),
+    rows: body,
+    fillRow: (i, m) => cells[i].forEach((td, j) => setText(td, fmt3(m[i][j]))),
   };
 }
 
@@ -90,14 +92,17 @@ function queryRows(store, n, numHeads) {
     el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'PyTorch per-head weights for the query token' }, [
       h('table', { class: 'hw-weights hw-weights-rows', 'data-testid': 'ex3-rows' }, [caption, h('thead', {}, [head]), h('tbody', {}, rows)]),
     ]),
-    fill(aw, q = 0, dark = false) {
-      setText(corner, `w[0, h, ${q}, :]`);
-      setText(caption, `PyTorch's per-head weights for query token ${q}`);
-      cells.forEach((row, hd) => row.forEach((td, j) => {
+    rows,
+    fillRow(hd, aw, q = 0, dark = false) {
+      if (hd === 0) {
+        setText(corner, `w[0, h, ${q}, :]`);
+        setText(caption, `PyTorch's per-head weights for query token ${q}`);
+      }
+      cells[hd].forEach((td, j) => {
         const w = aw[hd][q][j];
         setText(td, fmt3(w));
         paintCell(td, w, dark);
-      }));
+      });
     },
   };
 }
@@ -130,10 +135,23 @@ class HwExerciseTorch extends HwElement {
     this.key = key;
     if (cc.state === 'error') {
       this.view = null;
+      this.dropParts();
       replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: cc.error || '' })]);
       return;
     }
     this.compute(store, /** @type {any} */ (cc.run), cc.value);
+  }
+
+  /**
+   * Write a table's numbers row by row, each row now if it is in the window, else right after
+   * the frame (element.js drawPart): a reader at exercise 3 waits only for the rows on screen.
+   * @param {Table} table
+   * @param {any} m
+   * @param {number} [q]
+   * @param {boolean} [dark]
+   */
+  fill(table, m, q, dark) {
+    table.rows.forEach((tr, i) => this.drawPart(tr, () => table.fillRow(i, m, q, dark)));
   }
 
   /**
@@ -175,6 +193,7 @@ class HwExerciseTorch extends HwElement {
     const shape = JSON.stringify([d, n, awShape.depth, store.state.labels.slice(0, 16)]);
     if (shape !== this.shape || !this.view) {
       this.shape = shape;
+      this.dropParts();
       const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
       const v = {
         bands: h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }),
@@ -214,16 +233,17 @@ class HwExerciseTorch extends HwElement {
       v.packKey = packKey;
       this.drawPacking(v, d, blocks, woDiff, run.bias);
     }
-    v.wq.fill(run.wq);
+    // Each row is written now if it is in the window, else right after the frame.
+    this.fill(v.wq, run.wq);
     // Read lazily: only the rows the preview shows.
-    v.inproj.fill(packed.inProjWeight);
+    this.fill(v.inproj, packed.inProjWeight);
 
     // 2. The outputs.
     const diff = check.outputDiff;
     const close = check.outputClose;
-    v.manual.fill(run.output);
-    v.torch.fill(torch.attnOutput);
-    v.verdict.setAttribute('data-allclose', String(close));
+    this.fill(v.manual, run.output);
+    this.fill(v.torch, torch.attnOutput);
+    setAttr(v.verdict, 'data-allclose', String(close));
     // The sentences below are rebuilt only when what they say changes.
     const verdictKey = JSON.stringify([close, n, d, diff]);
     if (verdictKey !== v.verdictKey) {
@@ -240,7 +260,7 @@ class HwExerciseTorch extends HwElement {
     // 3. Per-head weights.
     const shape4 = [1, awShape.depth, awShape.rows, awShape.cols];
     const divergence = check.torchPairs;
-    if (v.rows) v.rows.fill(aw, q, prefersDark(store));
+    if (v.rows) this.fill(v.rows, aw, q, prefersDark(store));
     const divergent = divergence ? divergence.filter((/** @type {any} */ p) => !p.allclose).length : 0;
     const perHeadKey = JSON.stringify([shape4, check.weightDiff, divergence ? [divergent, divergence.length, divergence[0].meanJsDivergence] : null]);
     if (perHeadKey === v.perHeadKey) return;

@@ -24,6 +24,8 @@ export class HwElement extends HTMLElement {
     this._status = null;
     /** @type {string[]} the store's computations this widget draws (see Store.computed) */
     this.computes = [];
+    /** @type {Set<Element>} parts drawn through drawPart, watched for the window */
+    this._parts = new Set();
   }
 
   /** @returns {Store} */
@@ -65,6 +67,38 @@ export class HwElement extends HTMLElement {
   disconnectedCallback() {
     if (this._store) this._store.removeEventListener('change', this._onChange);
     unwatchView(this);
+    this.dropParts();
+  }
+
+  /**
+   * Write one part of this widget (a table of numbers) now if it is near the window, else right
+   * after the next frame, as a widget out of view is (the latest write for a part wins). A
+   * widget in view may be taller than the window: the numbers the student cannot see then cost
+   * nothing in the change's task. A part's first write, and every write of a redraw that was
+   * already put off, happens at once.
+   * @param {Element} part
+   * @param {() => void} write
+   */
+  drawPart(part, write) {
+    if (!this._parts.has(part)) {
+      this._parts.add(part);
+      watchView(part, true);
+    } else if (inView.get(part) === false && !inDrain) {
+      partWrites.set(part, write);
+      scheduleLater();
+      return;
+    }
+    partWrites.delete(part);
+    write();
+  }
+
+  /** Forget the parts drawn so far (the widget is rebuilding them, or leaving the page). */
+  dropParts() {
+    for (const part of this._parts) {
+      unwatchView(part);
+      partWrites.delete(part);
+    }
+    this._parts.clear();
   }
 
   /** Re-render from the store. */
@@ -139,21 +173,29 @@ export class HwElement extends HTMLElement {
 
 // A big result arrives (Store.deferRender): widgets redraw one after another, in slices of about
 // 8 ms per task, so that the page stays responsive while they draw.
-/** @type {Set<HwElement>} */
+/** @type {Set<HwElement|PartWrite>} */
 const pending = new Set();
 let draining = false;
 const channel = typeof MessageChannel === 'function' ? new MessageChannel() : null;
 
+/** True while the slices redraw: a redraw already put off draws all of its parts at once. */
+let inDrain = false;
+
 function drain() {
   const t0 = performance.now();
-  for (const el of pending) {
-    pending.delete(el);
-    if (el.isConnected) el.refresh();
-    if (performance.now() - t0 > 8 && pending.size > 0) {
-      redrawn(t0);
-      nextSlice();
-      return;
+  inDrain = true;
+  try {
+    for (const el of pending) {
+      pending.delete(el);
+      if (el.isConnected) el.refresh();
+      if (performance.now() - t0 > 8 && pending.size > 0) {
+        redrawn(t0);
+        nextSlice();
+        return;
+      }
     }
+  } finally {
+    inDrain = false;
   }
   draining = false;
   redrawn(t0);
@@ -161,12 +203,12 @@ function drain() {
 
 /**
  * A User Timing measure of one slice of deferred redraws (read by `npm run bench`), with how
- * many widgets are still waiting.
+ * many widgets and parts are still waiting.
  * @param {number} start
  */
 function redrawn(start) {
   try {
-    performance.measure('hw-redraw', { start, detail: { waiting: pending.size + later.size } });
+    performance.measure('hw-redraw', { start, detail: { waiting: pending.size + later.size + partWrites.size } });
   } catch {
     // User Timing Level 3 is missing: nothing to record
   }
@@ -178,7 +220,7 @@ function nextSlice() {
 }
 if (channel) channel.port1.onmessage = drain;
 
-/** @param {HwElement} el */
+/** @param {HwElement|PartWrite} el */
 function deferRefresh(el) {
   pending.add(el);
   if (!draining) {
@@ -194,30 +236,71 @@ function deferRefresh(el) {
 // the observer has reported on a widget, or where there is no IntersectionObserver, it redraws
 // at once.
 const VIEW_MARGIN = '200px 0px';
-/** @type {WeakMap<HwElement, boolean>} */
+// A part of a widget in view (drawPart) waits only if it is wholly outside the window: the
+// widget around it is already on screen, and a part scrolled into view during the frame shows
+// its new numbers one frame later.
+const PART_MARGIN = '0px';
+/** @type {WeakMap<Element, boolean>} */
 const inView = new WeakMap();
 /** @type {IntersectionObserver|null} */
 let viewObserver = null;
+/** @type {IntersectionObserver|null} */
+let partObserver = null;
 /** Widgets waiting for the next frame. @type {Set<HwElement>} */
 const later = new Set();
 let laterTimer = 0;
+/** Parts of widgets waiting for the next frame: each part's latest write. @type {Map<Element, () => void>} */
+const partWrites = new Map();
 
-/** @param {HwElement} el */
-function watchView(el) {
-  if (typeof IntersectionObserver !== 'function') return;
-  if (!viewObserver) {
-    viewObserver = new IntersectionObserver((entries) => {
-      for (const e of entries) inView.set(/** @type {HwElement} */ (e.target), e.isIntersecting);
-    }, { rootMargin: VIEW_MARGIN });
+/**
+ * A part's write as the slices run it: whatever write is latest when its turn comes.
+ * @typedef {{isConnected: boolean, refresh: () => void}} PartWrite
+ */
+/** @type {WeakMap<Element, PartWrite>} */
+const partTasks = new WeakMap();
+/** @param {Element} part @returns {PartWrite} */
+function partTask(part) {
+  let t = partTasks.get(part);
+  if (!t) {
+    t = {
+      isConnected: true,
+      refresh() {
+        const write = partWrites.get(part);
+        partWrites.delete(part);
+        if (write && part.isConnected) write();
+      },
+    };
+    partTasks.set(part, t);
   }
+  return t;
+}
+
+/** @param {IntersectionObserverEntry[]} entries */
+const seen = (entries) => {
+  for (const e of entries) inView.set(e.target, e.isIntersecting);
+};
+
+/**
+ * @param {Element} el
+ * @param {boolean} [part]  a part of a widget (drawPart), not a widget
+ */
+function watchView(el, part = false) {
+  if (typeof IntersectionObserver !== 'function') return;
+  if (part) {
+    if (!partObserver) partObserver = new IntersectionObserver(seen, { rootMargin: PART_MARGIN });
+    partObserver.observe(el);
+    return;
+  }
+  if (!viewObserver) viewObserver = new IntersectionObserver(seen, { rootMargin: VIEW_MARGIN });
   viewObserver.observe(el);
 }
 
-/** @param {HwElement} el */
+/** @param {Element} el */
 function unwatchView(el) {
   if (viewObserver) viewObserver.unobserve(el);
-  inView.delete(el);
-  later.delete(el);
+  if (partObserver) partObserver.unobserve(el);
+  inView.delete(/** @type {HwElement} */ (el));
+  later.delete(/** @type {HwElement} */ (el));
 }
 
 /**
@@ -228,6 +311,11 @@ function unwatchView(el) {
  */
 function refreshAfterFrame(el) {
   later.add(el);
+  scheduleLater();
+}
+
+/** Hand the widgets and parts waiting for the frame to the slices, once the frame is drawn. */
+function scheduleLater() {
   if (laterTimer) return;
   const go = () => {
     if (!laterTimer) return;
@@ -235,6 +323,7 @@ function refreshAfterFrame(el) {
     laterTimer = 0;
     for (const w of later) deferRefresh(w);
     later.clear();
+    for (const part of partWrites.keys()) deferRefresh(partTask(part));
   };
   laterTimer = window.setTimeout(go, 100);
   requestAnimationFrame(go);
