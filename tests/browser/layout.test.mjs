@@ -118,6 +118,16 @@ function layoutProblems() {
   for (const e of all.filter((x) => x.matches('.hw-printout') && shown(x))) {
     if (e.scrollWidth > e.clientWidth + 1) problems.push(`${describe(e)} must be scrolled ${e.scrollWidth - e.clientWidth}px sideways to be read`);
   }
+  // 6. Tables set side by side are read without scrolling sideways: where they do not fit,
+  //    they stack (a phone's single column may scroll).
+  for (const pair of all.filter((x) => x.matches('.hw-side-by-side') && shown(x))) {
+    const boxes = [...pair.children].filter(shown);
+    const tops = new Set(boxes.map((b) => Math.round(b.getBoundingClientRect().top)));
+    if (boxes.length < 2 || tops.size === boxes.length) continue;  // stacked
+    for (const b of boxes) {
+      if (b.scrollWidth > b.clientWidth + 1) problems.push(`${describe(b)} sits beside another table but must be scrolled ${b.scrollWidth - b.clientWidth}px sideways`);
+    }
+  }
   return [...new Set(problems)];
 }
 

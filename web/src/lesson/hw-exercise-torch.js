@@ -199,8 +199,8 @@ class HwExerciseTorch extends HwElement {
         bands: h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }),
         packText: h('p'),
         // in_proj_weight's first rows are Wqᵀ: its first d × d block is shown.
-        wq: preview(d, d, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 6),
-        inproj: preview(d, d, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 6),
+        wq: preview(d, d, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 5),
+        inproj: preview(d, d, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 5),
         manual: preview(n, d, 'Manual pipeline: mha_out', { 'data-testid': 'ex3-manual' }, labelRow),
         torch: preview(n, d, 'PyTorch layout: attn_output', { 'data-testid': 'ex3-torch' }, labelRow),
         verdict: h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict' }),
