@@ -145,7 +145,14 @@ class HwTrain extends HwElement {
         session.dispose();
       }
     }
-    this.schedule();
+    // The section draws from its session (whose events schedule a drawing themselves) and from
+    // these settings: a change elsewhere on the page (the lesson's seed) leaves it alone.
+    const drawKey = JSON.stringify([key, missing || null, session.status]);
+    if (drawKey !== this.drawKey || session !== this.drawnSession) {
+      this.drawKey = drawKey;
+      this.drawnSession = session;
+      this.schedule();
+    }
   }
 
   /**
