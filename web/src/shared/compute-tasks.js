@@ -120,15 +120,11 @@ export function installTasks(hw, transfers = false) {
       const tt = torch.typed;
       const band = (/** @type {number} */ b) => ({ data: p.inProjWeight.data.subarray(b * d * d, (b + 1) * d * d), rows: d, cols: d });
       const aw = tt.attnWeights;
-      const size = aw.rows * aw.cols;
-      let weightDiff = 0;
-      let weightsClose = true;
-      for (let head = 0; head < aw.depth; head += 1) {
-        const a = { data: aw.data.subarray(head * size, (head + 1) * size), rows: aw.rows, cols: aw.cols };
-        const b = { data: t.headWeights.data.subarray(head * size, (head + 1) * size), rows: aw.rows, cols: aw.cols };
-        weightDiff = Math.max(weightDiff, hw.maxAbsDiff({ a, b }));
-        weightsClose = weightsClose && hw.allclose({ a, b });
-      }
+      // Every head at once, as np.allclose(w[0], np.stack(weights)) reads them: the heads stacked
+      // into one (num_heads · n, n) matrix (one module call each, whatever the head count).
+      const stacked = (/** @type {any} */ s) => ({ data: s.data, rows: s.depth * s.rows, cols: s.cols });
+      const weightDiff = hw.maxAbsDiff({ a: stacked(aw), b: stacked(t.headWeights) });
+      const weightsClose = hw.allclose({ a: stacked(aw), b: stacked(t.headWeights) });
       return {
         packed, torch,
         bandDiffs: [t.wq, t.wk, t.wv].map((w, b) => hw.maxAbsDiff({ a: band(b), b: transpose(w) })),
