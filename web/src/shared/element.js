@@ -71,7 +71,7 @@ export class HwElement extends HTMLElement {
   }
 
   /**
-   * Write one part of this widget (a table of numbers) now if it is near the window, else right
+   * Write one part of this widget (a table row) now if any of it is in the window, else right
    * after the next frame, as a widget out of view is (the latest write for a part wins). A
    * widget in view may be taller than the window: the numbers the student cannot see then cost
    * nothing in the change's task. A part's first write, and every write of a redraw that was
@@ -299,7 +299,7 @@ function watchView(el, part = false) {
 function unwatchView(el) {
   if (viewObserver) viewObserver.unobserve(el);
   if (partObserver) partObserver.unobserve(el);
-  inView.delete(/** @type {HwElement} */ (el));
+  inView.delete(el);
   later.delete(/** @type {HwElement} */ (el));
 }
 
