@@ -880,6 +880,38 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
   }
 });
 
+test('a link followed while a write of the hash waits is not undone by that write', async () => {
+  const { win, replaced } = fakeWindow('#seed=3');
+  try {
+    const store = new Store({ compute: scriptedCompute() });
+    await store.init();
+    store.set({ seed: 4 }, 'seed');
+    await sleep(HASH_WRITE_MS + 20);
+    assert.equal(win.location.hash, `#${toHash(store.state)}`);
+    // A change within HASH_WRITE_MS of that write: its write waits for the time to be up.
+    store.state = { ...store.state, seed: 5 };
+    store.notify();
+    const writes = replaced.length;
+    // Meanwhile the student follows a permalink; its hashchange has not been handled when the
+    // waiting write's time is up.
+    win.location.hash = '#seed=42&tokens=7';
+    await sleep(HASH_WRITE_MS + 20);
+    assert.equal(win.location.hash, '#seed=42&tokens=7', 'the older settings were written over the link');
+    assert.equal(replaced.length, writes);
+    win.fire('hashchange');
+    assert.equal(store.state.seed, 42);
+    assert.equal(store.state.tokens, 7);
+    // And the store writes the hash again from there.
+    await sleep(HASH_WRITE_MS + 20);
+    store.set({ seed: 43 }, 'seed');
+    await sleep(HASH_WRITE_MS + 20);
+    assert.equal(win.location.hash, `#${toHash(store.state)}`);
+    assert.equal(store.state.seed, 43);
+  } finally {
+    restoreGlobals();
+  }
+});
+
 test('an unreadable hash gives the defaults and a notice; an in-page link changes nothing', () => {
   const { win } = fakeWindow('#heads=two', ['settings']);
   try {

@@ -225,6 +225,8 @@ export class Store extends EventTarget {
     this._writtenHash = '';
     this._hashWrittenAt = -Infinity;
     this._hashTimer = 0;
+    /** @type {string|null} the hash as this store last read or wrote it (null: not yet) */
+    this._knownHash = null;
   }
 
   /** Read the hash (if synced), load the module, notify. Safe to call more than once. */
@@ -257,6 +259,7 @@ export class Store extends EventTarget {
     // An in-page link such as the skip link's #settings is navigation, not a permalink: the
     // settings stay as they are (notify() then writes them back into the hash).
     // Stryker disable next-line Regex: location.hash is empty or starts with its one '#'
+    this._knownHash = window.location.hash;
     const fragment = window.location.hash.replace(/^#/, '');
     if (/^[A-Za-z][\w-]*$/.test(fragment) && document.getElementById(fragment)) return;
     try {
@@ -293,7 +296,13 @@ export class Store extends EventTarget {
     }
     const next = `#${toHash(this.state)}`;
     if (window.location.hash === next) return;
+    // The address changed since the store last read or wrote it (a link followed, the address
+    // bar edited) and its hashchange has not been handled yet: that navigation wins. Writing
+    // the older settings now would undo it, and its hashchange would then be taken for the
+    // store's own write and dropped.
+    if (this._knownHash !== null && window.location.hash !== this._knownHash) return;
     this._hashWrittenAt = now;
+    this._knownHash = next;
     this._writtenHash = next;
     this._writingHash = true;
     try {
