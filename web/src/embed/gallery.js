@@ -46,7 +46,7 @@ const ITEMS = [
   {
     widget: 'ex3', tag: 'mha-exercise-torch', title: 'Exercise 3: against PyTorch', frameTitle: 'Exercise 3: the manual pipeline against PyTorch',
     text: 'The lesson\'s weights packed into nn.MultiheadAttention\'s layout; both outputs and their largest difference. No controls: the lesson\'s own run.',
-    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 1900,
+    attrs: [['seed', '7'], ['controls', 'none']], query: [['seed', '7'], ['controls', 'none']], height: 2100,
   },
   {
     widget: 'quiz', tag: 'mha-quiz', title: 'Quiz', frameTitle: 'Multi-head attention quiz',
