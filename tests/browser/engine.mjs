@@ -733,6 +733,18 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     if (r && r.e) throw new Error(`in the page: ${r.e}`);
     return r && r.u ? undefined : r && r.v;
   };
+  /**
+   * Why MiniBrowser is of no more use, if this error says so: its session lost, or every script
+   * answered with "Could not parse script result" (seen once in CI from the first test of a
+   * --dark-mode instance on; the same tests passed in a new one).
+   * @param {any} e
+   * @returns {string|null}
+   */
+  const gone = (e) => {
+    if (e && e.name === 'NoSuchSessionError') return 'MiniBrowser lost its WebDriver session';
+    if (e && /Could not parse script result/.test(String(e.message))) return 'MiniBrowser lost its WebDriver session (its scripts\' results could no longer be read)';
+    return null;
+  };
   let chrome = null; // window size minus viewport size
   const setViewport = async ({ width, height }, { refocus = false } = {}) => {
     if (!chrome) {
@@ -766,7 +778,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
         await setViewport(o.viewport, { refocus: true });
       } catch (e) {
         busy = false;
-        if (e && e.name === 'NoSuchSessionError') loseWith('MiniBrowser lost its WebDriver session');
+        if (gone(e)) loseWith(gone(e));
         throw e;
       }
       const inits = [];
@@ -777,7 +789,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
             await driver.executeScript('try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}');
             await driver.get('about:blank');
           } catch (e) {
-            if (e && e.name === 'NoSuchSessionError') loseWith('MiniBrowser lost its WebDriver session');
+            if (gone(e)) loseWith(gone(e));
             throw e;
           } finally { busy = false; }
         },
