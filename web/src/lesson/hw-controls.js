@@ -2,7 +2,7 @@
 // unchanged; the module decides what is valid, and its message appears beside the control.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
+import { h, replace, setText } from '../shared/dom.js';
 import { defaultLabel, labelOf } from '../shared/store.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -64,7 +64,7 @@ export function numberField(id, label, hint) {
 export function showError(slot, input, message) {
   // Written only when it changes: every update passes here, and an attribute set again, even
   // to its own value, costs the sidebar a style and layout pass.
-  if (slot.textContent !== (message || '')) slot.textContent = message || '';
+  setText(slot, message || '');
   if (slot.hidden !== !message) slot.hidden = !message;
   if (input) {
     if (message) input.setAttribute('aria-invalid', 'true');

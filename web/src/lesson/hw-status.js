@@ -2,7 +2,7 @@
 // not be read — plus the module version once it is running.
 
 import { HwElement, define } from '../shared/element.js';
-import { replace, h } from '../shared/dom.js';
+import { replace, h, setText } from '../shared/dom.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -36,8 +36,7 @@ class HwVersion extends HwElement {
 
   refresh() {
     const hw = this.store.hw;
-    const text = hw ? `headwise ${hw.version}` : '';
-    if (this.textContent !== text) this.textContent = text;
+    setText(this, hw ? `headwise ${hw.version}` : '');
   }
 }
 
