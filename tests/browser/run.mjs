@@ -22,9 +22,10 @@ const files = process.argv.slice(2).length ? process.argv.slice(2)
 
 /**
  * The longest a test file may print nothing: its slowest test takes about a minute (WebKit's
- * no-worker test, 62 s in one CI run); node --test prints each test as it ends.
+ * no-worker test, 62 s in one CI run); node --test prints each test as it ends. A hung file
+ * costs the run this long, so it is not much more than that.
  */
-const SILENT_MS = 5 * 60 * 1000;
+const SILENT_MS = 150 * 1000;
 
 /**
  * Run one test file under node --test for one engine; echo its output; count what its TAP
@@ -45,15 +46,17 @@ function runFile(name, file) {
     const quiet = () => {
       clearTimeout(silent);
       silent = setTimeout(() => {
-        console.log(`\n# ${name}: ${file.split('/').pop()} printed nothing for ${SILENT_MS / 60000} minutes: ended as hung`);
+        console.log(`\n# ${name}: ${file.split('/').pop()} printed nothing for ${SILENT_MS / 1000} s: ended as hung`);
         hung = true;
         child.kill('SIGKILL');
       }, SILENT_MS);
     };
     quiet();
     child.stdout.on('data', (d) => { out += d; process.stdout.write(d); quiet(); });
+    const started = Date.now();
     child.on('exit', (code) => {
       clearTimeout(silent);
+      console.log(`# ${name}: ${file.split('/').pop()} took ${Math.round((Date.now() - started) / 1000)} s`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
         file, code: hung ? code || 1 : code, hung, out,
