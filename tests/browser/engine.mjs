@@ -50,7 +50,7 @@
 //   Selectors are CSS, searched through open shadow roots too; `sel >> nth=N` picks the Nth.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -657,6 +657,69 @@ async function startXvfb() {
   throw new Error('no free X display for Xvfb between :90 and :199');
 }
 
+/**
+ * Every process descended from `pid` (from /proc), deepest first.
+ * @param {number} pid
+ * @returns {number[]}
+ */
+function descendants(pid) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The fields after the command's closing parenthesis: state, ppid, …
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {
+      // a process that ended meanwhile
+    }
+  }
+  const out = [];
+  const walk = (p) => {
+    for (const c of children.get(p) || []) {
+      walk(c);
+      out.push(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+/**
+ * End WebKitWebDriver and everything it started. Killing the driver alone leaves MiniBrowser
+ * (and its web and network processes) running, holding the driver's stderr open: the test
+ * file's process then never exits (seen in a local CI run, after a web process crashed).
+ * @param {import('node:child_process').ChildProcess} wd
+ */
+function killDriverTree(wd) {
+  if (wd.pid) {
+    for (const pid of [...descendants(wd.pid), wd.pid]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  wd.stderr?.destroy();
+}
+
+/**
+ * `promise`, or a rejection after `ms` milliseconds.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {string} what
+ * @returns {Promise<T>}
+ */
+function within(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms); });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 export const MINIBROWSER = process.env.MINIBROWSER || '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
 /**
@@ -683,7 +746,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   });
   let wdErr = '';
   wd.stderr.on('data', (d) => { wdErr = (wdErr + d).slice(-4000); });
-  process.once('exit', () => wd.kill());
+  process.once('exit', () => killDriverTree(wd));
   // Why this browser can no longer be used (the driver died, or it lost its session), if so:
   // launch() then starts a new one for the next context instead of failing every test after.
   let lost = null;
@@ -848,7 +911,11 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     },
     async close() {
       closing = true;
-      try { if (!lost) await driver.quit(); } finally { wd.kill(); }
+      try {
+        if (!lost) await within(driver.quit(), 20000, 'WebKitWebDriver\'s quit');
+      } finally {
+        killDriverTree(wd);
+      }
     },
   };
 }

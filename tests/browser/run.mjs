@@ -36,10 +36,14 @@ const SILENT_MS = 150 * 1000;
  */
 function runFile(name, file) {
   return new Promise((resolve) => {
+    // In a process group of its own, so that a hung file is ended with every process it started
+    // (node --test runs the file in a child process, which starts the browser and its driver).
     const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], {
       env: { ...process.env, HEADWISE_BROWSER: name },
       stdio: ['ignore', 'pipe', 'inherit'],
+      detached: true,
     });
+    runningGroup = child.pid;
     let out = '';
     let hung = false;
     let silent = null;
@@ -48,7 +52,11 @@ function runFile(name, file) {
       silent = setTimeout(() => {
         console.log(`\n# ${name}: ${file.split('/').pop()} printed nothing for ${SILENT_MS / 1000} s: ended as hung`);
         hung = true;
-        child.kill('SIGKILL');
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          child.kill('SIGKILL');
+        }
       }, SILENT_MS);
     };
     quiet();
@@ -56,6 +64,7 @@ function runFile(name, file) {
     const started = Date.now();
     child.on('exit', (code) => {
       clearTimeout(silent);
+      runningGroup = 0;
       console.log(`# ${name}: ${file.split('/').pop()} took ${Math.round((Date.now() - started) / 1000)} s`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
@@ -90,6 +99,21 @@ async function runEngine(name, only = files) {
   }
   r.seconds = Math.round((Date.now() - started) / 1000);
   return r;
+}
+
+/** The test file's process group running now, ended with this runner if it is interrupted. */
+let runningGroup = 0;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    if (runningGroup) {
+      try {
+        process.kill(-runningGroup, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
 }
 
 const results = [];
