@@ -1,7 +1,7 @@
 // Real course sites. The README's own fenced blocks (the ones with a `title="…"`) are copied into
 // a small MkDocs site (Material, and MkDocs' default theme) and a small Sphinx site (Read the Docs
 // theme), each with a page in a subfolder, built with Debian's /usr/bin/mkdocs and
-// /usr/bin/sphinx-build into build/hosts/, and served on loopback; a plain page on a second
+// /usr/bin/sphinx-build into build/hosts/<engine>/, and served on loopback; a plain page on a second
 // origin takes the README's plain-HTML and LMS snippets. In the browser, at 1280 and 390 px, every
 // widget and iframe must show the module's numbers, frames must take their content's height
 // without collapsing on the way, the quiz must report answers, the widgets' body text must be the
@@ -12,7 +12,7 @@
 // Written against the engine adapter (engine.mjs): HEADWISE_BROWSER picks Chromium, Firefox ESR
 // or WebKitGTK. Each site is built once per run; one browser serves every page.
 // HEADWISE_SCREENSHOTS=1 also saves a full-page screenshot of every host page and width under
-// build/hosts/screenshots/<engine>/ (Material is shot with a light and with a dark system setting).
+// build/hosts/<engine>/screenshots/ (Material is shot with a light and with a dark system setting).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -24,10 +24,11 @@ import { promisify } from 'node:util';
 import { DIST, ENGINE, ROOT, launch, serveDist } from './helpers.mjs';
 
 const run = promisify(execFile);
-const OUT = join(ROOT, 'build', 'hosts');
+/** One folder per engine: run.mjs may run two engines' files at once. */
+const OUT = join(ROOT, 'build', 'hosts', ENGINE);
 /** Everything the site server serves: material/, mkdocs/, rtd/ (the built sites) and dist/. */
 const WWW = join(OUT, 'www');
-const SHOTS = process.env.HEADWISE_SCREENSHOTS === '1' ? join(OUT, 'screenshots', ENGINE) : null;
+const SHOTS = process.env.HEADWISE_SCREENSHOTS === '1' ? join(OUT, 'screenshots') : null;
 const MKDOCS = '/usr/bin/mkdocs';
 const SPHINX = '/usr/bin/sphinx-build';
 
