@@ -96,6 +96,28 @@ test('10,000 recomputes: WASM heap and DOM node count flat, no console errors', 
       await page.waitForFunction(() => /[#&]heads=4(&|$)/.test(window.location.hash), undefined, { timeout: 10000 });
       assert.equal(await page.inputValue('#num-heads'), '4');
     });
+    await t.test('300 changes one per frame: the page keeps at most 100 of its redraw measures', async () => {
+      // With the reader at the top, every change leaves widgets out of view to redraw after the
+      // frame, in slices that each make a 'hw-redraw' User Timing measure.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const counts = await page.evaluate(async () => {
+        const seed = /** @type {HTMLInputElement} */ (document.getElementById('seed'));
+        const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0))));
+        let most = 0;
+        let made = 0;
+        new PerformanceObserver((list) => { made += list.getEntriesByName('hw-redraw').length; }).observe({ type: 'measure' });
+        for (let i = 0; i < 300; i += 1) {
+          seed.value = String(500 + i);
+          seed.dispatchEvent(new Event('input', { bubbles: true }));
+          await frame();
+          most = Math.max(most, performance.getEntriesByName('hw-redraw').length);
+        }
+        await frame();
+        return { most, made };
+      });
+      assert.ok(counts.made >= 300, `the page made ${counts.made} redraw measures in 300 changes`);
+      assert.ok(counts.most <= 100, `the page's timeline held ${counts.most} redraw measures at once`);
+    });
     await collectCsp(page, log);
     log.assertClean(server.origin);
   } finally {

@@ -208,11 +208,21 @@ function drain() {
  */
 function redrawn(start) {
   try {
+    // One is made per slice for as long as the page is open: only the latest are kept, so that
+    // the browser's performance timeline does not grow with every change of a long session.
+    if (redrawMeasures >= REDRAW_MEASURES_KEPT) {
+      performance.clearMeasures('hw-redraw');
+      redrawMeasures = 0;
+    }
     performance.measure('hw-redraw', { start, detail: { waiting: pending.size + later.size + partWrites.size } });
+    redrawMeasures += 1;
   } catch {
     // User Timing Level 3 is missing: nothing to record
   }
 }
+/** The most 'hw-redraw' measures the page keeps. */
+const REDRAW_MEASURES_KEPT = 100;
+let redrawMeasures = 0;
 
 function nextSlice() {
   if (channel) channel.port2.postMessage(0);
