@@ -239,11 +239,32 @@ export async function loadWholeLesson(page) {
 }
 
 /**
- * Two animation frames: the store's scheduled notification has run; and the address bar holds
- * the settings (the store rewrites it at most every 200 ms, so a write may be pending).
+ * Two animation frames: the store's scheduled notification has run; the widgets out of view,
+ * redrawn after the frame, have drawn; and the address bar holds the settings (the store
+ * rewrites it at most every 200 ms, so a write may be pending).
  */
 export async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+  // Widgets out of view redraw after the frame, in slices of message tasks, each ending with a
+  // 'hw-redraw' measure of what still waits (web/src/shared/element.js). A message posted now
+  // arrives after the slice already queued (message tasks keep their order); until the latest
+  // measure says nothing waits, wait about a frame and post again (at most 20 s). On a loaded
+  // machine the slices can end well after two frames.
+  await page.evaluate(() => new Promise((resolve) => {
+    const end = Date.now() + 20000;
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const measures = performance.getEntriesByName('hw-redraw');
+      const last = /** @type {any} */ (measures[measures.length - 1]);
+      if (!last || !(last.detail && last.detail.waiting > 0) || Date.now() > end) {
+        channel.port1.close();
+        resolve(undefined);
+      } else {
+        setTimeout(() => channel.port2.postMessage(0), 16);
+      }
+    };
+    channel.port2.postMessage(0);
+  }));
   await page.waitForFunction(() => {
     const controls = /** @type {any} */ (document.querySelector('hw-controls'));
     return !(controls && controls.store && controls.store._hashTimer);
