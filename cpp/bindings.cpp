@@ -24,6 +24,7 @@
 #include "headwise/gemm.hpp"
 #include "headwise/headwise.hpp"
 
+using emscripten::EM_VAL;
 using emscripten::val;
 using headwise::BoolMatrix;
 using headwise::BoolVector;
@@ -31,46 +32,81 @@ using headwise::Index;
 using headwise::Matrix;
 using headwise::Vector;
 
+// Matrices cross the boundary in one call each way (EM_JS below): a matrix read or written
+// through emscripten::val costs about ten calls between WASM and JS (the object, each key
+// decoded from UTF-8, the Float64Array constructor looked up by name), and at the lesson's
+// size those calls, not the arithmetic, were most of a module call's time.
+
+// m.rows and m.cols into shape[0..1] (numbers the wrapper has checked).
+EM_JS(void, hw_read_shape, (EM_VAL m, double* shape), {
+  var o = Emval.toValue(m);
+  HEAPF64[shape >> 3] = o.rows;
+  HEAPF64[(shape >> 3) + 1] = o.cols;
+});
+
+// m.data (an array-like of exactly n numbers: cpp/api.js has checked) into the heap at dst.
+EM_JS(void, hw_read_data, (EM_VAL m, double* dst, int n), {
+  var d = Emval.toValue(m).data;
+  if (d.length !== n) throw new RangeError('data has ' + d.length + ' entries, not ' + n);
+  HEAPF64.set(d, dst >> 3);
+});
+
+// {data: a Float64Array copy of n doubles at p, rows, cols}, and with depth when depth >= 0.
+EM_JS(EM_VAL, hw_f64_matrix, (const double* p, int n, double depth, double rows, double cols), {
+  var data = HEAPF64.slice(p >> 3, (p >> 3) + n);
+  return Emval.toHandle(depth >= 0 ? {data: data, depth: depth, rows: rows, cols: cols}
+                                   : {data: data, rows: rows, cols: cols});
+});
+
+// obj[key] as a number (the wrapper passes numbers and booleans it has checked), and whether obj
+// has key, set to something other than undefined or null: one call each.
+EM_JS(double, hw_number, (EM_VAL obj, const char* key), {
+  return +Emval.toValue(obj)[UTF8ToString(key)];
+});
+
+EM_JS(int, hw_has, (EM_VAL obj, const char* key), {
+  var o = Emval.toValue(obj);
+  var k = UTF8ToString(key);
+  return Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined && o[k] !== null ? 1 : 0;
+});
+
 namespace {
 
 // ---- JS -> C++ --------------------------------------------------------------------------------
 
-bool has(const val& obj, const char* key) {
-  return obj.hasOwnProperty(key) && !obj[key].isUndefined() && !obj[key].isNull();
-}
+bool has(const val& obj, const char* key) { return hw_has(obj.as_handle(), key) != 0; }
+
+double get_number(const val& obj, const char* key) { return hw_number(obj.as_handle(), key); }
+
+bool get_bool(const val& obj, const char* key) { return hw_number(obj.as_handle(), key) != 0; }
 
 // The wrapper passes integers as JS numbers already checked to be safe integers. They go to
 // the core as 64-bit values, which it range-checks before narrowing to its (32-bit) Index.
 std::int64_t get_int(const val& obj, const char* key) {
-  return static_cast<std::int64_t>(obj[key].as<double>());
+  return static_cast<std::int64_t>(hw_number(obj.as_handle(), key));
 }
 
-// {data: Float64Array, rows, cols} -> Matrix (one bulk copy through a heap view).
+// {data: Float64Array, rows, cols} -> Matrix (one bulk copy into the heap).
 Matrix get_matrix(const val& m) {
-  const Index rows = static_cast<Index>(m["rows"].as<double>());
-  const Index cols = static_cast<Index>(m["cols"].as<double>());
-  Matrix out(rows, cols);
-  if (out.size() > 0) {
-    val view(emscripten::typed_memory_view(static_cast<std::size_t>(out.size()), out.data()));
-    view.call<void>("set", m["data"]);
-  }
+  double shape[2];
+  hw_read_shape(m.as_handle(), shape);
+  Matrix out(static_cast<Index>(shape[0]), static_cast<Index>(shape[1]));
+  if (out.size() > 0) hw_read_data(m.as_handle(), out.data(), static_cast<int>(out.size()));
   return out;
 }
 
 Vector get_vector(const val& m) {
-  const Index n = static_cast<Index>(m["rows"].as<double>());
-  Vector out(n);
-  if (n > 0) {
-    val view(emscripten::typed_memory_view(static_cast<std::size_t>(n), out.data()));
-    view.call<void>("set", m["data"]);
-  }
+  double shape[2];
+  hw_read_shape(m.as_handle(), shape);
+  Vector out(static_cast<Index>(shape[0]));
+  if (out.size() > 0) hw_read_data(m.as_handle(), out.data(), static_cast<int>(out.size()));
   return out;
 }
 
 // Booleans arrive as a Uint8Array (0/1) with rows/cols.
 BoolMatrix get_bool_matrix(const val& m) {
-  const Index rows = static_cast<Index>(m["rows"].as<double>());
-  const Index cols = static_cast<Index>(m["cols"].as<double>());
+  const Index rows = static_cast<Index>(get_number(m, "rows"));
+  const Index cols = static_cast<Index>(get_number(m, "cols"));
   std::vector<unsigned char> bytes(static_cast<std::size_t>(rows * cols));
   if (!bytes.empty()) {
     val view(emscripten::typed_memory_view(bytes.size(), bytes.data()));
@@ -107,30 +143,17 @@ std::optional<Vector> opt_vector(const val& obj, const char* key) {
 
 // ---- C++ -> JS --------------------------------------------------------------------------------
 
-val f64_copy(const double* data, std::size_t n) {
-  // A view on the WASM heap, copied into a fresh JS-owned array before the heap can move.
-  return val::global("Float64Array").new_(emscripten::typed_memory_view(n, data));
+val f64_matrix(const double* data, Index n, Index depth, Index rows, Index cols) {
+  return val::take_ownership(hw_f64_matrix(data, static_cast<int>(n), static_cast<double>(depth),
+                                           static_cast<double>(rows), static_cast<double>(cols)));
 }
 
-val matrix_out(const Matrix& m) {
-  val out = val::object();
-  out.set("data", f64_copy(m.data(), static_cast<std::size_t>(m.size())));
-  out.set("rows", static_cast<double>(m.rows()));
-  out.set("cols", static_cast<double>(m.cols()));
-  return out;
-}
+val matrix_out(const Matrix& m) { return f64_matrix(m.data(), m.size(), -1, m.rows(), m.cols()); }
 
-val vector_out(const Vector& v) {
-  val out = val::object();
-  out.set("data", f64_copy(v.data(), static_cast<std::size_t>(v.size())));
-  out.set("rows", static_cast<double>(v.size()));
-  out.set("cols", 1.0);
-  return out;
-}
+val vector_out(const Vector& v) { return f64_matrix(v.data(), v.size(), -1, v.size(), 1); }
 
 // A stack of equally shaped matrices -> {data, depth, rows, cols}.
 val stack_out(const std::vector<Matrix>& ms) {
-  val out = val::object();
   const Index rows = ms.empty() ? 0 : ms[0].rows();
   const Index cols = ms.empty() ? 0 : ms[0].cols();
   std::vector<double> flat(ms.size() * static_cast<std::size_t>(rows * cols));
@@ -138,11 +161,8 @@ val stack_out(const std::vector<Matrix>& ms) {
     std::copy(ms[h].data(), ms[h].data() + rows * cols,
               flat.begin() + static_cast<std::ptrdiff_t>(h * static_cast<std::size_t>(rows * cols)));
   }
-  out.set("data", f64_copy(flat.data(), flat.size()));
-  out.set("depth", static_cast<double>(ms.size()));
-  out.set("rows", static_cast<double>(rows));
-  out.set("cols", static_cast<double>(cols));
-  return out;
+  return f64_matrix(flat.data(), static_cast<Index>(flat.size()), static_cast<Index>(ms.size()),
+                    rows, cols);
 }
 
 val error_out(const std::string& message) {
@@ -212,8 +232,8 @@ val seed_experiment(val o) {
     c.tokens = get_int(o, "tokens");
     c.d_model = get_int(o, "dModel");
     c.num_heads = get_int(o, "numHeads");
-    c.bias = o["bias"].as<bool>();
-    c.causal = o["causal"].as<bool>();
+    c.bias = get_bool(o, "bias");
+    c.causal = get_bool(o, "causal");
     const headwise::SeedExperiment e = headwise::seed_experiment(c);
     val out = mha_result_out(e.result);
     out.set("x", matrix_out(e.x));
@@ -227,7 +247,7 @@ val multi_head_attention(val o) {
     const Matrix x = get_matrix(o["x"]);
     const headwise::MhaWeights w = weights_in(o);
     const headwise::MhaResult r = headwise::multi_head_attention(
-        x, w, get_int(o, "numHeads"), o["causal"].as<bool>());
+        x, w, get_int(o, "numHeads"), get_bool(o, "causal"));
     return mha_result_out(r);
   });
 }
@@ -253,15 +273,15 @@ val torch_multihead_attention(val o) {
     p.bias_v = opt_vector(o, "biasV");
     headwise::TorchForwardOptions opts;
     if (has(o, "attnMask")) {
-      if (o["attnMaskIsBool"].as<bool>()) {
+      if (get_bool(o, "attnMaskIsBool")) {
         opts.bool_attn_mask = get_bool_matrix(o["attnMask"]);
       } else {
         opts.float_attn_mask = get_matrix(o["attnMask"]);
       }
     }
     if (has(o, "keyPaddingMask")) opts.key_padding_mask = get_bool_vector(o["keyPaddingMask"]);
-    opts.need_weights = o["needWeights"].as<bool>();
-    opts.average_attn_weights = o["averageAttnWeights"].as<bool>();
+    opts.need_weights = get_bool(o, "needWeights");
+    opts.average_attn_weights = get_bool(o, "averageAttnWeights");
     const headwise::TorchForwardResult r = headwise::torch_mha_forward(
         c, p, get_matrix(o["query"]), get_matrix(o["key"]), get_matrix(o["value"]), opts);
     val out = val::object();
@@ -282,8 +302,8 @@ val parameter_count(val o) {
     headwise::TorchMhaConfig c;
     c.embed_dim = get_int(o, "embedDim");
     c.num_heads = get_int(o, "numHeads");
-    c.bias = o["bias"].as<bool>();
-    c.add_bias_kv = o["addBiasKv"].as<bool>();
+    c.bias = get_bool(o, "bias");
+    c.add_bias_kv = get_bool(o, "addBiasKv");
     c.kdim = optional_dim(o, "kdim");
     c.vdim = optional_dim(o, "vdim");
     const headwise::ParameterTable t = headwise::parameter_table(c);
@@ -321,20 +341,17 @@ val pack_lesson_weights(val o) {
 val compare_heads(val o) {
   return guarded([&] {
     const val stack = o["headWeights"];
-    const Index depth = static_cast<Index>(stack["depth"].as<double>());
-    const Index rows = static_cast<Index>(stack["rows"].as<double>());
-    const Index cols = static_cast<Index>(stack["cols"].as<double>());
+    const Index depth = static_cast<Index>(get_number(stack, "depth"));
+    const Index rows = static_cast<Index>(get_number(stack, "rows"));
+    const Index cols = static_cast<Index>(get_number(stack, "cols"));
     std::vector<double> flat(static_cast<std::size_t>(depth * rows * cols));
-    if (!flat.empty()) {
-      val view(emscripten::typed_memory_view(flat.size(), flat.data()));
-      view.call<void>("set", stack["data"]);
-    }
+    if (!flat.empty()) hw_read_data(stack.as_handle(), flat.data(), static_cast<int>(flat.size()));
     std::vector<Matrix> heads;
     for (Index h = 0; h < depth; ++h) {
       heads.push_back(Eigen::Map<const Matrix>(flat.data() + h * rows * cols, rows, cols));
     }
     const auto pairs =
-        headwise::compare_heads(heads, o["rtol"].as<double>(), o["atol"].as<double>());
+        headwise::compare_heads(heads, get_number(o, "rtol"), get_number(o, "atol"));
     val out = val::array();
     for (const headwise::HeadPair& p : pairs) {
       val entry = val::object();
@@ -355,8 +372,8 @@ val allclose(val o) {
   return guarded([&] {
     val out = val::object();
     out.set("value", headwise::allclose(get_matrix(o["a"]), get_matrix(o["b"]),
-                                        o["rtol"].as<double>(), o["atol"].as<double>(),
-                                        o["equalNan"].as<bool>()));
+                                        get_number(o, "rtol"), get_number(o, "atol"),
+                                        get_bool(o, "equalNan")));
     return out;
   });
 }
@@ -489,7 +506,7 @@ val trainer_create(val o) {
     if (has(o, "vocab")) opts.vocab = get_int(o, "vocab");
     if (has(o, "batchSize")) opts.batch_size = get_int(o, "batchSize");
     if (has(o, "evalSize")) opts.eval_size = get_int(o, "evalSize");
-    if (has(o, "learningRate")) opts.learning_rate = o["learningRate"].as<double>();
+    if (has(o, "learningRate")) opts.learning_rate = get_number(o, "learningRate");
     static int next_id = 0;
     auto trainer = std::make_unique<headwise::Trainer>(opts);
     const int id = ++next_id;
@@ -522,11 +539,7 @@ val trainer_step(val o) {
 val params_out(headwise::ModelParams p) {
   val out = val::object();
   for (const headwise::TensorRef& t : headwise::tensors(p)) {
-    val m = val::object();
-    m.set("data", f64_copy(t.data, static_cast<std::size_t>(t.rows * t.cols)));
-    m.set("rows", static_cast<double>(t.rows));
-    m.set("cols", static_cast<double>(t.cols));
-    out.set(t.name, m);
+    out.set(t.name, f64_matrix(t.data, t.rows * t.cols, -1, t.rows, t.cols));
   }
   return out;
 }
