@@ -176,14 +176,26 @@ for (const width of [1280, 390]) {
           const from = scrollY;
           el.scrollIntoView({ block: 'start', behavior: 'smooth' });
           // Until the scroll has started (a busy engine may take seconds: WebKitGTK on a loaded
-          // machine took over 3 s) and then held still for 500 ms; at most 30 s.
+          // machine took over 3 s) and then held still for 10 drawn frames and at least 1 s;
+          // at most 30 s. Counted in frames, not in time alone: on a loaded machine WebKitGTK
+          // drew no frame, and so moved no further, for over 500 ms in the middle of a smooth
+          // scroll, which a stillness of 500 ms took for its end.
+          const begun = performance.now();
           let last = from;
+          let movedAt = begun;
+          let still = 0;
           let started = false;
-          for (let still = 0, i = 0; still < 10 && i < 600; i += 1) {
-            await new Promise((r) => setTimeout(r, 50));
+          while (performance.now() - begun < 30000) {
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 16)));
             started = started || scrollY !== from || Math.abs(el.getBoundingClientRect().top) <= 2;
-            still = started && scrollY === last ? still + 1 : 0;
-            last = scrollY;
+            if (scrollY !== last) {
+              last = scrollY;
+              movedAt = performance.now();
+              still = 0;
+            } else {
+              still += 1;
+            }
+            if (started && still >= 10 && performance.now() - movedAt >= 1000) break;
           }
           return started ? el.getBoundingClientRect().top : null;
         }, id);
