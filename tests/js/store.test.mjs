@@ -820,11 +820,22 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
     assert.equal(seen.count, 1);
     await init;
     assert.equal(seen.count, 2);
+    // Never in the change's own task: from a timer of its own.
+    assert.equal(replaced.length, 0, 'written in the notification\'s task');
+    assert.ok(store._hashTimer, 'no write pending');
+    await sleep(0);
     assert.equal(replaced.length, 1);
     assert.equal(replaced[0], `#${toHash(store.state)}`);
     store.notify();
+    await sleep(HASH_WRITE_MS + 20);
     assert.equal(replaced.length, 1, 'an unchanged hash is not written again');
     // While the store writes the hash, its own hashchange is not read back.
+    store.state = { ...store.state, seed: 4 };
+    store.notify();
+    store.notify();
+    assert.equal(replaced.length, 1, 'written in the notification\'s task');
+    await sleep(0);
+    assert.equal(replaced.length, 2, 'one write for two notifications');
     store.set({ seed: 5 }, 'seed');
     await sleep(5);
     // Within HASH_WRITE_MS of the last write: the newest settings are written when it is up.
@@ -946,7 +957,7 @@ test('the hash falls back to location.replace where history cannot replace it; u
   try {
     globalThis.history = { replaceState() { throw new Error('SecurityError'); } };
     const store = new Store({ compute: scriptedCompute() });
-    store.writeHash();
+    store.writeHashNow();
     assert.deepEqual(win.location.replaced, [`#${toHash(store.state)}`]);
     const quiet = new Store({ syncHash: false, compute: scriptedCompute() });
     win.location.hash = '';
