@@ -829,13 +829,13 @@ test('a store synced with the hash reads it, writes it back and follows hashchan
     store.notify();
     await sleep(HASH_WRITE_MS + 20);
     assert.equal(replaced.length, 1, 'an unchanged hash is not written again');
-    // While the store writes the hash, its own hashchange is not read back.
     store.state = { ...store.state, seed: 4 };
     store.notify();
     store.notify();
     assert.equal(replaced.length, 1, 'written in the notification\'s task');
     await sleep(0);
     assert.equal(replaced.length, 2, 'one write for two notifications');
+    // While the store writes the hash, its own hashchange is not read back.
     store.set({ seed: 5 }, 'seed');
     await sleep(5);
     // Within HASH_WRITE_MS of the last write: the newest settings are written when it is up.

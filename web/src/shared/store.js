@@ -282,10 +282,10 @@ export class Store extends EventTarget {
    * was undone.
    *
    * Always from a timer of its own, never in the change's task: a replaceState on the lesson
-   * page costs Chromium 0.6 to 1 ms here (100 in a row, timed in the page), as much as the rest of
-   * the change's task at the lesson's size, and the new numbers need not wait for the address
-   * bar. A change notified in an animation frame (Store.schedule) gets its write after that
-   * frame is drawn.
+   * page costs Chromium 0.6 to 1 ms here (100 in a row, timed in the page), as much as the
+   * rest of the change's task at the lesson's size, and the new numbers need not wait for the
+   * address bar. A change notified in an animation frame (Store.schedule) gets its write
+   * after that frame is drawn.
    */
   writeHash() {
     if (!this.syncHash || this._hashTimer) return;
