@@ -51,11 +51,20 @@ EM_JS(void, hw_read_data, (EM_VAL m, double* dst, int n), {
   HEAPF64.set(d, dst >> 3);
 });
 
-// {data: a Float64Array copy of n doubles at p, rows, cols}, and with depth when depth >= 0.
-EM_JS(EM_VAL, hw_f64_matrix, (const double* p, int n, double depth, double rows, double cols), {
-  var data = HEAPF64.slice(p >> 3, (p >> 3) + n);
-  return Emval.toHandle(depth >= 0 ? {data: data, depth: depth, rows: rows, cols: cols}
-                                   : {data: data, rows: rows, cols: cols});
+// {data: a Float64Array copy of n doubles at p, rows, cols}.
+EM_JS(EM_VAL, hw_f64_matrix, (const double* p, int n, double rows, double cols), {
+  return Emval.toHandle({data: HEAPF64.slice(p >> 3, (p >> 3) + n), rows: rows, cols: cols});
+});
+
+// A stack {data: Float64Array(n), depth, rows, cols}, filled by hw_stack_set: each matrix is
+// copied once, straight into the JS array, with no flat copy in the heap first.
+EM_JS(EM_VAL, hw_stack_new, (int n, double depth, double rows, double cols), {
+  return Emval.toHandle({data: new Float64Array(n), depth: depth, rows: rows, cols: cols});
+});
+
+// n doubles at p into the stack's data, from index offset.
+EM_JS(void, hw_stack_set, (EM_VAL stack, const double* p, int n, int offset), {
+  Emval.toValue(stack).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
 });
 
 // obj[key] as a number (the wrapper passes numbers and booleans it has checked), and whether obj
@@ -78,12 +87,12 @@ bool has(const val& obj, const char* key) { return hw_has(obj.as_handle(), key) 
 
 double get_number(const val& obj, const char* key) { return hw_number(obj.as_handle(), key); }
 
-bool get_bool(const val& obj, const char* key) { return hw_number(obj.as_handle(), key) != 0; }
+bool get_bool(const val& obj, const char* key) { return get_number(obj, key) != 0; }
 
 // The wrapper passes integers as JS numbers already checked to be safe integers. They go to
 // the core as 64-bit values, which it range-checks before narrowing to its (32-bit) Index.
 std::int64_t get_int(const val& obj, const char* key) {
-  return static_cast<std::int64_t>(hw_number(obj.as_handle(), key));
+  return static_cast<std::int64_t>(get_number(obj, key));
 }
 
 // {data: Float64Array, rows, cols} -> Matrix (one bulk copy into the heap).
@@ -143,26 +152,28 @@ std::optional<Vector> opt_vector(const val& obj, const char* key) {
 
 // ---- C++ -> JS --------------------------------------------------------------------------------
 
-val f64_matrix(const double* data, Index n, Index depth, Index rows, Index cols) {
-  return val::take_ownership(hw_f64_matrix(data, static_cast<int>(n), static_cast<double>(depth),
-                                           static_cast<double>(rows), static_cast<double>(cols)));
+val f64_matrix(const double* data, Index n, Index rows, Index cols) {
+  return val::take_ownership(
+      hw_f64_matrix(data, static_cast<int>(n), static_cast<double>(rows), static_cast<double>(cols)));
 }
 
-val matrix_out(const Matrix& m) { return f64_matrix(m.data(), m.size(), -1, m.rows(), m.cols()); }
+val matrix_out(const Matrix& m) { return f64_matrix(m.data(), m.size(), m.rows(), m.cols()); }
 
-val vector_out(const Vector& v) { return f64_matrix(v.data(), v.size(), -1, v.size(), 1); }
+val vector_out(const Vector& v) { return f64_matrix(v.data(), v.size(), v.size(), 1); }
 
 // A stack of equally shaped matrices -> {data, depth, rows, cols}.
 val stack_out(const std::vector<Matrix>& ms) {
   const Index rows = ms.empty() ? 0 : ms[0].rows();
   const Index cols = ms.empty() ? 0 : ms[0].cols();
-  std::vector<double> flat(ms.size() * static_cast<std::size_t>(rows * cols));
+  const Index size = rows * cols;
+  val out = val::take_ownership(hw_stack_new(static_cast<int>(static_cast<Index>(ms.size()) * size),
+                                             static_cast<double>(ms.size()),
+                                             static_cast<double>(rows), static_cast<double>(cols)));
   for (std::size_t h = 0; h < ms.size(); ++h) {
-    std::copy(ms[h].data(), ms[h].data() + rows * cols,
-              flat.begin() + static_cast<std::ptrdiff_t>(h * static_cast<std::size_t>(rows * cols)));
+    hw_stack_set(out.as_handle(), ms[h].data(), static_cast<int>(size),
+                 static_cast<int>(static_cast<Index>(h) * size));
   }
-  return f64_matrix(flat.data(), static_cast<Index>(flat.size()), static_cast<Index>(ms.size()),
-                    rows, cols);
+  return out;
 }
 
 val error_out(const std::string& message) {
@@ -539,7 +550,7 @@ val trainer_step(val o) {
 val params_out(headwise::ModelParams p) {
   val out = val::object();
   for (const headwise::TensorRef& t : headwise::tensors(p)) {
-    out.set(t.name, f64_matrix(t.data, t.rows * t.cols, -1, t.rows, t.cols));
+    out.set(t.name, f64_matrix(t.data, t.rows * t.cols, t.rows, t.cols));
   }
   return out;
 }
