@@ -72,11 +72,14 @@ const TYPES = {
  * Serve a directory (dist/ by default) on 127.0.0.1 at an ephemeral port. Where the engine needs
  * it (WebKit), every HTML page served loads the watcher (engine.mjs) first.
  * @param {{headers?: Record<string,string>, dir?: string|null,
- *   pages?: Record<string, {type: string, body: string|Buffer, headers?: Record<string,string>}>}} [options]
- *   headers: extra headers on every response; pages: paths answered from memory
+ *   pages?: Record<string, {type: string, body: string|Buffer, headers?: Record<string,string>}>,
+ *   delays?: Record<string, number>, failOnce?: string[]}} [options]
+ *   headers: extra headers on every response; pages: paths answered from memory; delays: paths
+ *   answered that many ms late; failOnce: paths whose first request gets a 503
  * @returns {Promise<{origin: string, url: (path?: string) => string, close: () => Promise<void>, served: string[], failed: string[], hits: {path: string, referer: string}[]}>}
  */
-export async function serveDist({ headers = {}, dir = DIST, pages = {} } = {}) {
+export async function serveDist({ headers = {}, dir = DIST, pages = {}, delays = {}, failOnce = [] } = {}) {
+  const toFail = new Set(failOnce);
   const served = [];
   const failed = [];
   /** @type {{path: string, referer: string}[]} */
@@ -89,6 +92,12 @@ export async function serveDist({ headers = {}, dir = DIST, pages = {} } = {}) {
     }
     served.push(path);
     hits.push({ path, referer: req.headers.referer || '' });
+    if (delays[path]) await new Promise((resolve) => setTimeout(resolve, delays[path]));
+    if (toFail.delete(path)) {
+      failed.push(`${path} 503`);
+      res.writeHead(503, { 'Content-Type': 'text/plain', ...headers }).end('unavailable');
+      return;
+    }
     const inject = (type, body) => (INJECT_WATCH && type.startsWith('text/html') ? injectWatch(String(body)) : body);
     const page = pages[path];
     if (page) {

@@ -120,3 +120,78 @@ describe('the training section loads on demand', () => {
     }
   });
 });
+
+describe('a reader who leaves while the section loads', () => {
+  /** train.js answered late (and, on `slowFailing`, its first request refused after the wait). */
+  let slow;
+  let slowFailing;
+  before(async () => {
+    slow = await serveDist({ delays: { '/train.js': 3000 } });
+    slowFailing = await serveDist({ delays: { '/train.js': 1500 }, failOnce: ['/train.js'] });
+  });
+  after(async () => {
+    await slow?.close();
+    await slowFailing?.close();
+  });
+
+  /** Scroll to the section and wait until the server has been asked for train.js. */
+  async function startLoading(page, srv) {
+    await page.goto(srv.url('/index.html'));
+    await waitReady(page);
+    await page.evaluate(() => document.querySelector('#train').scrollIntoView({ behavior: 'instant', block: 'start' }));
+    const end = Date.now() + 30000;
+    while (!srv.served.includes('/train.js')) {
+      assert.ok(Date.now() < end, 'train.js was never asked for');
+      await page.waitForTimeout(50);
+    }
+  }
+
+  // Firefox stops a page's loads when a navigation starts, and fires their error events.
+  test('navigating away reports no error', { timeout: TEST_TIMEOUT }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await startLoading(page, slow);
+      await page.goto('about:blank');
+      await page.waitForTimeout(1000);
+      assert.deepEqual(log.consoleErrors, [], 'console errors');
+      assert.deepEqual(log.pageErrors, [], 'uncaught exceptions');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a load that failed after the reader began to leave, and who stayed, is tried again', { timeout: TEST_TIMEOUT }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await startLoading(page, slowFailing);
+      // A leave that did not happen (cancelled, or a download): beforeunload without pagehide.
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeunload')));
+      await page.waitForSelector('hw-train [data-testid="train-loading"]', { state: 'attached' });
+      await reachTraining(page);
+      assert.deepEqual(slowFailing.served.filter((p) => p === '/train.js'), ['/train.js', '/train.js']);
+      assert.deepEqual(slowFailing.failed, ['/train.js 503']);
+      assert.deepEqual(await scripts(page).then((names) => names.filter((n) => n === 'train.js')), ['train.js'], 'the failed element is gone');
+      // Chromium itself logs the refused request; the page logs nothing.
+      assert.deepEqual(log.consoleErrors.filter((m) => !/^Failed to load resource: .* 503/.test(m)), [], 'console errors');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a load that fails with the reader staying is reported at once', { timeout: TEST_TIMEOUT }, async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      const failing = await serveDist({ failOnce: ['/train.js'] });
+      try {
+        await startLoading(page, failing);
+        await page.waitForSelector('hw-train .hw-widget-status.hw-error', { timeout: 60000 });
+        assert.match(await page.textContent('hw-train .hw-widget-status.hw-error'), /^The training module could not be loaded: .*train\.js could not be loaded$/);
+        assert.deepEqual(failing.served.filter((p) => p === '/train.js'), ['/train.js']);
+      } finally {
+        await failing.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});

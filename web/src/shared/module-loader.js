@@ -29,21 +29,77 @@ export function scriptBase(name) {
 /** @type {Promise<any>|null} */
 let shared = null;
 
+/** How long a load stopped while the page began to leave waits before it is tried again, if the
+ * page is still here (the leave was cancelled, or was a download). */
+const LEAVE_RETRY_MS = 3000;
+
+/** Script loads in flight, and whether the page has begun to leave since the first of them. */
+let inFlight = 0;
+let leaving = false;
+const onBeforeUnload = () => { leaving = true; };
+
+/**
+ * Count a load in or out. The beforeunload listener is only there while a load is in flight:
+ * some engines keep a page with one out of the back/forward cache.
+ * @param {1|-1} delta
+ */
+function track(delta) {
+  inFlight += delta;
+  if (delta > 0 && inFlight === 1) window.addEventListener('beforeunload', onBeforeUnload);
+  if (inFlight === 0) window.removeEventListener('beforeunload', onBeforeUnload);
+}
+
+/** Resolves when the page is back from the back/forward cache, or is still here after a while. */
+function whenStaying() {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      window.removeEventListener('pageshow', done);
+      leaving = false;
+      resolve(undefined);
+    };
+    const timer = setTimeout(done, LEAVE_RETRY_MS);
+    window.addEventListener('pageshow', done);
+  });
+}
+
 /**
  * Load a classic script (with a <script> element: works from file:// and under a strict CSP).
+ *
+ * Firefox stops a page's loads as soon as the reader starts to leave it (after beforeunload,
+ * before pagehide) and fires their error events, although nothing failed. Such an error is not
+ * reported: if the page goes, nothing is left to tell; if it stays (the leave was cancelled, or the
+ * page came back from the back/forward cache) the script is loaded once more.
  * @param {string} url
- * @returns {Promise<void>}
+ * @param {{data?: string, onLoad?: () => any}} [options]  data: the data- attribute that marks the
+ *   element (camelCase, default headwiseModule); onLoad: called in the load event's own task (before
+ *   any other script runs), its result the promise's
+ * @returns {Promise<any>}
  */
-export function loadScript(url) {
-  return new Promise((resolve, reject) => {
+export function loadScript(url, { data = 'headwiseModule', onLoad } = {}) {
+  const attempt = (retried) => new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = url;
     script.async = true;
-    script.dataset.headwiseModule = '';
-    script.addEventListener('load', () => resolve());
-    script.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
+    script.dataset[data] = '';
+    track(1);
+    script.addEventListener('load', () => {
+      track(-1);
+      try {
+        resolve(onLoad ? onLoad() : undefined);
+      } catch (e) {
+        reject(e);
+      }
+    });
+    script.addEventListener('error', () => {
+      track(-1);
+      script.remove();
+      if (leaving && !retried) whenStaying().then(() => attempt(true)).then(resolve, reject);
+      else reject(new Error(`${url} could not be loaded`));
+    });
     (document.head || document.documentElement).appendChild(script);
   });
+  return attempt(false);
 }
 
 /**

@@ -35,23 +35,13 @@ function loadFullModule(url) {
   /** @type {any} */
   const g = globalThis;
   const before = g.createHeadwise;
-  /** @type {any} */
-  let full = null;
-  const take = () => {
-    full = g.createHeadwise;
-    g.createHeadwise = before;
-  };
-  return new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = url;
-    script.async = true;
-    script.dataset.headwiseTraining = '';
-    script.addEventListener('load', () => {
-      take();
-      resolve(full);
-    });
-    script.addEventListener('error', () => reject(new Error(`${url} could not be loaded`)));
-    (document.head || document.documentElement).appendChild(script);
+  return loadScript(url, {
+    data: 'headwiseTraining',
+    onLoad: () => {
+      const full = g.createHeadwise;
+      g.createHeadwise = before;
+      return full;
+    },
   });
 }
 
