@@ -311,11 +311,17 @@ describe('training section, embedded', () => {
       await waitReady(page);
       await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode !== 'starting', undefined, { timeout: 60000 });
       assert.equal(await page.evaluate(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode), 'main');
+      // Loading the section (train.js, then headwise.js started on this thread, and the
+      // section's first frames) is reported, not bounded here: its longest tasks are the
+      // section's first layout and the module's start, about 40 ms of CPU on an idle machine.
+      // Training, as in the Worker case above, is bounded.
+      const loading = await mainThreadTaskCpu(page, () => reachTraining(page), 5);
       const cpu = await mainThreadTaskCpu(page, async () => {
         const result = await trainToVerdict(page);
         assert.match(result.verdict, /follows the/);
-      }, 100);
-      await t.test('no main-thread task computed for more than 50 ms (CPU time, from a trace)', engine.skipUnless('tracing'), () => {
+      }, 50);
+      await t.test('no main-thread task computed for more than 50 ms (CPU time, from a trace)', engine.skipUnless('tracing'), (st) => {
+        st.diagnostic(`longest task CPU while loading the section ${loading ? Math.max(...loading).toFixed(1) : '?'} ms; while training ${cpu ? Math.max(...cpu).toFixed(1) : '?'} ms`);
         assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > 50), [], 'main-thread tasks that computed for more than 50 ms while training on the main thread');
       });
       await collectCsp(page, log);
