@@ -1,17 +1,15 @@
-// Runs the browser tests in each engine. Chromium's files that read CPU time from traces run
-// first, alone; then Chromium's other files, Firefox ESR's and WebKitGTK's run at the same time,
-// three lanes (a browser test leaves much of a 2-core machine idle: Firefox and WebKit took 623 s
-// side by side in one local run, against 713 to 832 s one after the other; with Chromium's 740 s
-// run alone before them, a whole CI run came within 100 s of its 30 minutes on a slower day).
-// HEADWISE_BROWSERS lists the engines (e.g. HEADWISE_BROWSERS=firefox,webkit);
-// HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another, each engine's files in one go.
+// Runs the browser tests in each engine: Chromium first, alone (its tests read CPU time from
+// traces), then Firefox ESR and WebKitGTK at the same time (a browser test leaves much of a
+// 2-core machine idle: in a whole local run the two took 623 s side by side, against 713 to
+// 832 s one after the other). HEADWISE_BROWSERS lists the engines (e.g. HEADWISE_BROWSERS=firefox,webkit);
+// HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another.
 // Arguments, if any, are the test files to run (default: every tests/browser/*.test.mjs).
-// Prints each file's run as node --test does (whole, once it has ended, where lanes run at
+// Prints each file's run as node --test does (whole, once it has ended, where two engines run at
 // once), then a table: tests, passed, failed, skipped (with the reasons) and the time per
 // engine. Exits non-zero if any engine failed.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engine.mjs';
 
@@ -132,9 +130,9 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * @param {string} name
  * @param {boolean} live
  */
-async function runWithRetry(name, live, only = files) {
+async function runWithRetry(name, live) {
   if (live) console.log(`\n# ==== ${name} ====`);
-  const r = await runEngine(name, live, only);
+  const r = await runEngine(name, live);
   const out = [r];
   if (r.crashedFiles.length > 0) {
     console.log(`\n# ==== ${name}: the browser went away during ${r.crashedFiles.map((f) => f.split('/').pop()).join(', ')}; once more ====`);
@@ -146,33 +144,19 @@ async function runWithRetry(name, live, only = files) {
   return out;
 }
 
-/** Chromium's files that read CPU time from traces (responsive, train): their bounds hold on a
- * machine that runs nothing else, so they run first, alone. */
-const ALONE = new Set(['responsive.test.mjs', 'train.test.mjs']);
-
 const oneAtATime = process.env.HEADWISE_ONE_ENGINE_AT_A_TIME === '1';
 const results = [];
-/** @type {{name: string, only: string[]}[]} the lanes that run side by side */
-let lanes = wanted.filter((e) => e !== 'chromium').map((name) => ({ name, only: files }));
-if (wanted.includes('chromium')) {
-  const traced = oneAtATime ? files : files.filter((f) => ALONE.has(basename(f)));
-  const others = files.filter((f) => !traced.includes(f));
-  if (traced.length) {
-    const ran = await runWithRetry('chromium', true, traced);
-    if (others.length) for (const r of ran) r.name = r.name.replace('chromium', 'chromium, traces');
-    results.push(...ran);
-  }
-  if (others.length) lanes = [{ name: 'chromium', only: others }, ...lanes];
-}
-if (oneAtATime || lanes.length < 2) {
-  for (const lane of lanes) results.push(...await runWithRetry(lane.name, true, lane.only));
+if (wanted.includes('chromium')) results.push(...await runWithRetry('chromium', true));
+const rest = wanted.filter((e) => e !== 'chromium');
+if (oneAtATime || rest.length < 2) {
+  for (const name of rest) results.push(...await runWithRetry(name, true));
 } else {
-  console.log(`\n# ==== ${lanes.map((l) => l.name).join(', ')}, at the same time (each file printed once it has ended) ====`);
-  for (const r of await Promise.all(lanes.map((l) => runWithRetry(l.name, false, l.only)))) results.push(...r);
+  console.log(`\n# ==== ${rest.join(' and ')}, at the same time (each file printed once it has ended) ====`);
+  for (const r of await Promise.all(rest.map((name) => runWithRetry(name, false)))) results.push(...r);
 }
-console.log('\n# engine                tests  pass  fail  skipped  cancelled  seconds');
+console.log('\n# engine     tests  pass  fail  skipped  cancelled  seconds');
 for (const r of results) {
-  console.log(`# ${r.name.padEnd(20)} ${String(r.tests).padStart(6)} ${String(r.pass).padStart(5)} ${String(r.fail).padStart(5)} ${String(r.skipped).padStart(8)} ${String(r.cancelled).padStart(10)} ${String(r.seconds).padStart(8)}`);
+  console.log(`# ${r.name.padEnd(9)} ${String(r.tests).padStart(6)} ${String(r.pass).padStart(5)} ${String(r.fail).padStart(5)} ${String(r.skipped).padStart(8)} ${String(r.cancelled).padStart(10)} ${String(r.seconds).padStart(8)}`);
 }
 for (const r of results) for (const s of r.skips) console.log(`# skipped in ${r.name}: ${s}`);
 for (const r of results) {
