@@ -40,13 +40,17 @@ const onBeforeUnload = () => { leaving = true; };
 
 /**
  * Count a load in or out. The beforeunload listener is only there while a load is in flight:
- * some engines keep a page with one out of the back/forward cache.
+ * some engines keep a page with one out of the back/forward cache. With no load left, a leave
+ * seen meanwhile that did not happen is forgotten, so that it cannot hold a later failure.
  * @param {1|-1} delta
  */
 function track(delta) {
   inFlight += delta;
   if (delta > 0 && inFlight === 1) window.addEventListener('beforeunload', onBeforeUnload);
-  if (inFlight === 0) window.removeEventListener('beforeunload', onBeforeUnload);
+  if (inFlight === 0) {
+    window.removeEventListener('beforeunload', onBeforeUnload);
+    leaving = false;
+  }
 }
 
 /** Resolves when the page is back from the back/forward cache, or is still here after a while. */
@@ -92,9 +96,10 @@ export function loadScript(url, { data = 'headwiseModule', onLoad } = {}) {
       }
     });
     script.addEventListener('error', () => {
+      const left = leaving;
       track(-1);
       script.remove();
-      if (leaving && !retried) whenStaying().then(() => attempt(true)).then(resolve, reject);
+      if (left && !retried) whenStaying().then(() => attempt(true)).then(resolve, reject);
       else reject(new Error(`${url} could not be loaded`));
     });
     (document.head || document.documentElement).appendChild(script);
