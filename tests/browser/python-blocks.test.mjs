@@ -6,11 +6,12 @@
 // installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every script runs
 // under each, since the last bits of a product depend on the BLAS and the page's text must not.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ENGINE, shareBrowser, withPage } from './helpers.mjs';
 
@@ -24,6 +25,7 @@ const ONLY_CHROMIUM = ENGINE === 'chromium' ? {}
 
 /** Debian's interpreter, which sees python3-numpy and python3-torch (not a pyenv one on PATH). */
 const PYTHON = process.env.HEADWISE_PYTHON || '/usr/bin/python3';
+const here = dirname(fileURLToPath(import.meta.url));
 
 /**
  * The settings, as the lesson's permalinks write them. Together they cover the defaults, bias,
@@ -71,8 +73,76 @@ let server;
 if (!ONLY_CHROMIUM.skip) shareBrowser((b, s) => { browser = b; server = s; });
 
 let scriptCount = 0;
+
 /**
- * Run a script as a student would (saved to a file, `python3 file.py`), with one BLAS.
+ * python-fork.py under one BLAS: one interpreter that has imported NumPy and PyTorch, forking a
+ * fresh copy of itself for each script (a python3 start and PyTorch's import cost about 2.5 s
+ * of CPU per script, and this file runs about a hundred).
+ */
+class ForkServer {
+  /** @param {string|null} blas */
+  constructor(blas) {
+    const env = { PATH: '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' };
+    if (blas) env.LD_LIBRARY_PATH = blas;
+    this.blas = blas;
+    this.pending = new Map();
+    this.errors = '';
+    this.child = spawn(PYTHON, [join(here, 'python-fork.py')], { env, cwd: scratch, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stderr.on('data', (d) => { this.errors += d; });
+    let buffered = '';
+    this.child.stdout.on('data', (d) => {
+      buffered += d;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const reply = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        this.pending.get(reply.id)?.resolve(reply.code);
+        this.pending.delete(reply.id);
+      }
+    });
+    this.child.on('exit', (code, signal) => {
+      for (const p of this.pending.values()) p.reject(new Error(`python-fork.py (BLAS ${blas ?? 'default'}) ended (${signal || code}): ${this.errors}`));
+      this.pending.clear();
+      this.gone = true;
+    });
+  }
+
+  /**
+   * Run the script in `file`; its exit code.
+   * @param {string} file
+   * @returns {Promise<number>}
+   */
+  run(file) {
+    const id = String((scriptCount += 1));
+    return new Promise((resolve, reject) => {
+      if (this.gone) {
+        reject(new Error(`python-fork.py (BLAS ${this.blas ?? 'default'}) has ended: ${this.errors}`));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.child.stdin.write(`${JSON.stringify({ id, file, stdout: `${file}.out`, stderr: `${file}.err` })}\n`);
+    });
+  }
+
+  /** Ends the server once the scripts it runs have ended. */
+  close() {
+    this.child.stdin.end();
+  }
+
+  /** Ends the server now (one of its scripts failed or hung). */
+  kill() {
+    this.child.kill('SIGKILL');
+  }
+}
+
+/** Idle servers by BLAS, and every server started. */
+const idle = new Map();
+const servers = [];
+after(() => { for (const s of servers) s.close(); });
+
+/**
+ * Run a script as a student would, saved to a file and run as `python3 file.py`, with one BLAS
+ * (in a fork of an interpreter that has imported NumPy and PyTorch: python-fork.py).
  * @param {string} name
  * @param {string} source
  * @param {string|null} blas
@@ -82,19 +152,33 @@ async function runPython(name, source, blas) {
   // A file of its own: scripts of one setting may still run while the next one's are queued.
   const file = join(scratch, `${name}-${(scriptCount += 1)}.py`);
   await writeFile(file, source);
-  const env = { PATH: '/usr/bin:/bin', HOME: scratch, LANG: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' };
-  if (blas) env.LD_LIBRARY_PATH = blas;
-  return new Promise((resolve, reject) => {
-    execFile(PYTHON, [file], { env, cwd: scratch, timeout: 300000, maxBuffer: 64 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${name} (BLAS ${blas ?? 'default'}) failed: ${error.message}\n${stderr}`));
-      else resolve({ stdout, stderr });
-    });
-  });
+  const free = idle.get(blas) || [];
+  idle.set(blas, free);
+  let server = free.pop();
+  if (!server) {
+    server = new ForkServer(blas);
+    servers.push(server);
+  }
+  let timer;
+  try {
+    const code = await Promise.race([
+      server.run(file),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error('took more than 300 s')), 300000); }),
+    ]);
+    const [stdout, stderr] = await Promise.all([readFile(`${file}.out`, 'utf8'), readFile(`${file}.err`, 'utf8')]);
+    if (code !== 0) throw new Error(`exit code ${code}\n${stderr}`);
+    free.push(server);
+    return { stdout, stderr };
+  } catch (e) {
+    server.kill();
+    throw new Error(`${name} (BLAS ${blas ?? 'default'}) failed: ${e.message}`);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
- * Scripts run two at a time (this machine has two cores; each is one interpreter importing
- * PyTorch, about a second of one core), each still its own `python3 file.py`.
+ * Scripts run two at a time (this machine has two cores), each still a process of its own.
  */
 let running = 0;
 const waiting = [];
