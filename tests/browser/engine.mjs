@@ -109,11 +109,17 @@ export const WATCH_SOURCE = `(() => {
     w.csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber);
   });
   window.addEventListener('error', (e) => {
-    // Informational, and delivered in the next frame; the other engines' drivers do not report it.
-    if (/^ResizeObserver loop/.test(e.message || '')) return;
-    const t = e.target;
-    if (t && t !== window && (t.src || t.href)) w.failed.push((t.src || t.href) + ' failed to load');
-    else w.errors.push(text(e.error || e.message) + (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
+    // An event of a document being left can no longer be read in Firefox ("Permission denied to
+    // access property"): there is nothing to record then, and this listener must not throw.
+    try {
+      // Informational, and delivered in the next frame; the other engines' drivers do not report it.
+      if (/^ResizeObserver loop/.test(e.message || '')) return;
+      const t = e.target;
+      if (t && t !== window && (t.src || t.href)) w.failed.push((t.src || t.href) + ' failed to load');
+      else w.errors.push(text(e.error || e.message) + (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
+    } catch {
+      // (see above)
+    }
   }, true);
   window.addEventListener('unhandledrejection', (e) => w.errors.push('unhandled rejection: ' + text(e.reason)));
   const original = console.error;
