@@ -12,7 +12,9 @@ for the child and answers {"id", "code"} on its stdout, one line per request.
 
 Why: starting python3 and importing PyTorch costs about 2.5 s of CPU per script, and the test
 runs about a hundred scripts. A fork starts each one from that point instead, in a fresh copy of
-an interpreter that has run nothing else: no seed drawn, no print option set, no warning shown.
+an interpreter that has run nothing else: no number drawn, no print option set, no warning shown.
+(One difference from a new python3: an unseeded np.random starts from the same state in every
+child. The page's scripts all seed first.)
 NumPy is imported first, as the scripts import it, so that its BLAS is bound before PyTorch's
 libraries are loaded (Python loads extension modules with RTLD_NOW).
 """
