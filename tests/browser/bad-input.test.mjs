@@ -217,8 +217,14 @@ describe('numbers the module refuses, typed into the page', () => {
       for (const [id, typed, message] of BAD_NUMBERS) {
         const what = `${id} = ${JSON.stringify(typed)}`;
         await typeNumber(page, id, typed);
+        // The message may wait for the module, still busy with the last valid keystroke's
+        // settings on a loaded machine after settle(): wait for it (then every check below).
+        await page.waitForFunction((i) => {
+          const e = document.querySelector(`[data-error-for="${i}"]`);
+          return Boolean(e && !e.hidden && e.textContent);
+        }, id, { timeout: 20000 }).catch(() => {});
         const errors = await shownErrors(page);
-        assert.deepEqual(Object.keys(errors), [id], `${what}: ${JSON.stringify(errors)}`);
+        assert.deepEqual(Object.keys(errors), [id], `${what} (the field holds ${JSON.stringify(await page.inputValue(`#${id}`))}): ${JSON.stringify(errors)}`);
         assert.match(errors[id], message, what);
         assert.equal(await page.getAttribute(`#${id}`, 'aria-invalid'), 'true', what);
         // The last valid tables (here those of the last keystroke that was valid) stay, marked as such.
