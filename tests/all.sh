@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `npm test`: set up, build, and run every test layer, in this order:
 #   setup, build (native, WASM, page), test:cpp, test:js, test:browser, test:asan, test:fuzz.
-# The browser tests leave most of this 2-core machine idle (a browser test uses 0.6 to 1.2 cores
-# on average), so the ASan and libFuzzer builds, which the last two layers need, are compiled
+# The browser tests leave part of this 2-core machine idle (a test file keeps 1.3 to 1.8 cores
+# busy), so the ASan and libFuzzer builds, which the last two layers need, are compiled
 # meanwhile, in the background, at the lowest CPU priority (nice 19: they get only the CPU the
-# tests leave). The sanitized test run and the fuzzing itself still run after the browser tests,
+# tests leave; in local runs they end as the browser tests do). The sanitized test run and the fuzzing itself still run after the browser tests,
 # alone. Prints each step's time at the end, and stops at the first step that fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 // Runs the browser tests in each engine: Chromium first, alone (its tests read CPU time from
-// traces), then Firefox ESR and WebKitGTK at the same time (a browser test leaves much of a
-// 2-core machine idle: in a whole local run the two took 623 s side by side, against 713 to
-// 832 s one after the other). HEADWISE_BROWSERS lists the engines (e.g. HEADWISE_BROWSERS=firefox,webkit);
+// traces), then Firefox ESR and WebKitGTK at the same time (in a whole local run the two took
+// 623 s side by side, against 713 to 832 s one after the other; a file keeps 1.3 to 1.8 of the
+// 2 cores busy, so running more at once only slows each file). HEADWISE_BROWSERS lists the engines (e.g. HEADWISE_BROWSERS=firefox,webkit);
 // HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another.
 // Arguments, if any, are the test files to run (default: every tests/browser/*.test.mjs).
 // Prints each file's run as node --test does (whole, once it has ended, where two engines run at
