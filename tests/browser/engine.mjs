@@ -493,7 +493,7 @@ async function chromiumDriver() {
   // every origin they reached (file:// and the loopback servers) has its storage cleared
   // (localStorage, sessionStorage, IndexedDB, cookies, caches), so that the next test starts
   // as in a fresh context. bypassCSP is a context's setting, so it keys the pool.
-  /** @type {{bypassCSP: boolean, context: any, session: any}[]} */
+  /** @type {{bypassCSP: boolean, context: any, blank: any, session: any}[]} */
   const idle = [];
   const keep = async (bypassCSP) => {
     const i = idle.findIndex((k) => k.bypassCSP === bypassCSP);
@@ -501,7 +501,7 @@ async function chromiumDriver() {
     const context = await browser.newContext({ bypassCSP, acceptDownloads: true });
     await context.addInitScript(WATCH_SOURCE);
     const blank = await context.newPage();
-    return { bypassCSP, context, session: await context.newCDPSession(blank) };
+    return { bypassCSP, context, blank, session: await context.newCDPSession(blank) };
   };
   return {
     version: browser.version(),
@@ -517,7 +517,8 @@ async function chromiumDriver() {
           for (const page of pages) await page.addInitScript(src);
         },
         async close() {
-          for (const page of pages) await page.close().catch(() => {});
+          // Its pages, and any a page opened itself (a link with target=_blank, window.open).
+          for (const page of context.pages()) if (page !== kept.blank) await page.close().catch(() => {});
           try {
             for (const origin of origins) await kept.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
             idle.push(kept);
