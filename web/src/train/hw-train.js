@@ -271,9 +271,9 @@ class HwTrain extends HwElement {
     // The attention tables: one model's per frame. A model's tables all change when its
     // attention is probed, and the models are probed together; redrawing every model's tables in
     // one frame (7 tables, about 500 boxes to lay out) made the first frames of training the
-    // page's longest tasks (layout alone 23 to 35 ms in some runs here, against 10 ms for one
-    // model's). The others follow in the next frames, taking turns, and the section says it is
-    // done only once every table shows the final weights.
+    // page's longest tasks (30 to 54 ms of CPU here, layout alone 20 to 35 ms; 15 to 23 ms with
+    // one model's per frame). The others follow in the next frames, taking turns, and the
+    // section says it is done only once every table shows the final weights.
     const stale = session.models.map((m, i) => Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
     let turn = -1;
     for (let k = 0; k < stale.length && turn < 0; k += 1) {
