@@ -509,8 +509,8 @@ async function chromiumDriver() {
       const kept = await keep(!!o.bypassCSP);
       const { context } = kept;
       const pages = [];
+      const logs = [];
       const inits = [];
-      const origins = new Set(['file://']);
       return {
         async addInitScript(src) {
           inits.push(src);
@@ -519,6 +519,11 @@ async function chromiumDriver() {
         async close() {
           // Its pages, and any a page opened itself (a link with target=_blank, window.open).
           for (const page of context.pages()) if (page !== kept.blank) await page.close().catch(() => {});
+          // The origins its pages reached: file://, and those of the http(s) requests they logged.
+          const origins = new Set(['file://']);
+          for (const url of logs.flatMap((log) => log.requests)) {
+            if (/^https?:/.test(url)) origins.add(new URL(url).origin);
+          }
           try {
             for (const origin of origins) await kept.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
             idle.push(kept);
@@ -530,13 +535,10 @@ async function chromiumDriver() {
         async newPage(log) {
           const page = await context.newPage();
           pages.push(page);
+          logs.push(log);
           await page.setViewportSize(o.viewport);
           await page.emulateMedia({ colorScheme: o.colorScheme, reducedMotion: o.reducedMotion });
           for (const src of inits) await page.addInitScript(src);
-          page.on('request', (r) => {
-            const url = new URL(r.url());
-            if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
-          });
           page.on('console', (m) => { if (m.type() === 'error') log.consoleErrors.push(m.text()); });
           page.on('pageerror', (e) => log.pageErrors.push(String(e && e.stack ? e.stack : e)));
           page.on('requestfailed', (r) => {
