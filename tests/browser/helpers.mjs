@@ -237,11 +237,13 @@ export async function reachTraining(page) {
 export async function loadWholeLesson(page) {
   await reachTraining(page);
   // Grown to its full height only once its trainers are made (TrainSession.prepare, after the
-  // Train button is ready): every model's line then gives its parameter count, and its untrained
-  // heads are drawn.
+  // Train button is ready) and every model's block is built (one per frame): every model's line
+  // then gives its parameter count, and its untrained heads are drawn (data-drawn).
   await page.waitForFunction(() => {
+    const train = /** @type {any} */ (document.querySelector('hw-train'));
     const stats = [...document.querySelectorAll('hw-train [data-testid="train-stats"]')];
-    return stats.length > 0 && stats.every((p) => /\d parameters$/.test(p.textContent || ''));
+    return Boolean(train && train.session && train.hasAttribute('data-drawn')) &&
+      stats.length === train.session.models.length && stats.every((p) => /\d parameters$/.test(p.textContent || ''));
   }, undefined, { timeout: 60000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));

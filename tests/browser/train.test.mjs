@@ -1,8 +1,8 @@
 // "Watch heads specialise": the training section trains 1, 2 and 4 heads live and reaches its
 // verdict from file://, under the strict CSP over http and inside a sandboxed iframe embed;
 // switching a head off drops the relation it serves and leaves the other; no main-thread task
-// longer than 50 ms while it trains; the Python block, run with Debian's PyTorch, prints what the
-// page shows.
+// longer than 50 ms from reaching the section to the end of its training; the Python block, run
+// with Debian's PyTorch, prints what the page shows.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -242,17 +242,23 @@ describe('training section', () => {
     });
   });
 
-  test('no main-thread task longer than 50 ms while training; pause, step and reset work', { timeout: TEST_TIMEOUT }, async (t) => {
+  test('no main-thread task longer than 50 ms from reaching the section to the end of training; pause, step and reset work', { timeout: TEST_TIMEOUT }, async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
       await context.addInitScript(LONG_TASKS);
       await page.goto(server.url('/index.html'));
       await waitReady(page);
-      await reachTraining(page);
       if (engine.supports.longtask) assert.notEqual(await page.evaluate(() => window.__longTasks), null, 'this Chromium reports long tasks');
-      const start = await page.evaluate(() => performance.now());
-      // Every task of the page's main thread, with the CPU time it used (where a trace is recorded).
+      let start = 0;
+      // Every task of the page's main thread, with the CPU time it used (where a trace is
+      // recorded), from the reader's arrival at the section: its code and module load, its first
+      // drawing (one model's block per frame), then training.
       const cpu = await mainThreadTaskCpu(page, async () => {
+        await reachTraining(page);
+        // Drawn whole (every model's block) before Train is pressed: the wall-clock check below
+        // is about training.
+        await page.waitForSelector('hw-train[data-drawn]', { state: 'attached' });
+        start = await page.evaluate(() => performance.now());
         await page.click('#train-run');
         // Pause part-way, step once, resume.
         await page.waitForFunction(() => Number(document.querySelector('[data-testid="train-counter"]').dataset.step) > 50, undefined, { timeout: TRAIN_TIMEOUT });
@@ -269,12 +275,15 @@ describe('training section', () => {
       const end = await page.evaluate(() => performance.now());
 
       await t.test('no main-thread task computed for more than 50 ms (CPU time, from a trace)', engine.skipUnless('tracing'), () => {
-        assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > 50), [], 'main-thread tasks that computed for more than 50 ms during training');
+        assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > 50), [], 'main-thread tasks that computed for more than 50 ms from reaching the section to the end of training');
       });
 
-      // The same, as the page's PerformanceObserver sees it (wall-clock time). On a machine with
-      // more runnable processes than cores, a task's wall time also counts the time it waited
-      // for a core; there the CPU times above are the measure, and the wall times are reported.
+      // The same while training, as the page's PerformanceObserver sees it (wall-clock time). On
+      // a machine with more runnable processes than cores, a task's wall time also counts the
+      // time it waited for a core; there the CPU times above are the measure, and the wall times
+      // are reported. (Not from the section's arrival: there its first frames share two cores with
+      // the Worker and the training module starting, and one took 64 ms by the wall clock when no
+      // task had used more than 30 ms of CPU.)
       await t.test('no long task over 50 ms (PerformanceObserver, wall time) on an idle machine', engine.skipUnless('longtask'), async (st) => {
         const long = await page.evaluate(([a, b]) => window.__longTasks.filter((x) => x.start >= a && x.start <= b), [start, end]);
         const [load] = loadavg();

@@ -216,43 +216,56 @@ class HwTrain extends HwElement {
     replace(this.curveBox, [this.loss.figure, this.acc.figure]);
     replace(this.legend, models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads)])));
 
+    // The models' blocks (their tables are most of the section's boxes) are built one per frame
+    // by draw(): built all at once with the section, the section's first frame was the page's
+    // longest task (47 to 61 ms of CPU here: layout alone 18 to 22 ms).
     const labels = st.probe.map((t) => st.tokenLabels[t] ?? String(t));
-    const sources = st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen)));
+    this.blockInputs = { labels, sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen))) };
     /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: number, drawnOff: any}[]} */
     this.blocks = [];
     const probeText = labels.join(' ');
-    replace(this.modelsBox, models.map((m, i) => {
-      const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
-      const switches = tables.map((_, head) => {
-        const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch' }));
-        box.checked = true;
-        box.addEventListener('change', () => {
-          const off = switches.filter((b) => !b.checked).map((b) => Number(b.dataset.head));
-          session.setAblation(i, off);
-        });
-        return box;
-      });
-      const stats = h('p', { class: 'hw-train-stats', 'data-testid': 'train-stats' });
-      const ablation = h('p', { class: 'hw-train-ablation', 'data-testid': 'train-ablation' });
-      const verdict = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'train-model-verdict', hidden: true });
-      this.blocks.push({ tables, stats, ablation, verdict, switches, drawnStep: -2, drawnOff: null });
-      return h('section', { class: `hw-train-model ${SERIES[i]}`, 'data-heads': m.numHeads, 'aria-label': headsWord(m.numHeads) }, [
-        h('h3', {}, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), `${headsWord(m.numHeads)}`, h('span', { class: 'hw-head-dims', text: ` · d_head ${st.dModel / m.numHeads}` })]),
-        stats,
-        verdict,
-        h('div', { class: 'hw-train-heads' }, tables.map((t, head) => h('div', { class: 'hw-train-head', 'data-head': head }, [
-          t.table,
-          h('label', { class: 'hw-check hw-train-switch' }, [switches[head], ` head ${head} on`]),
-        ]))),
-        ablation,
-      ]);
-    }));
-    this.modelsBox.insertBefore(h('p', { class: 'hw-hint hw-train-probe' }, [
+    replace(this.modelsBox, [h('p', { class: 'hw-hint hw-train-probe' }, [
       `Each table is one head's attention on the probe sequence ${probeText}: row i is position i, each row adds up to 1 (a position sees only itself and earlier ones). `,
       'The answers are outlined: ',
       ...st.relations.flatMap((r, k) => [k ? (k === st.relations.length - 1 ? ' and ' : ', ') : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${relationPhrase(r)} (${r.rule})` })]),
       '. Switch a head off to see what the model loses without it (while paused, or after training).',
-    ]), this.modelsBox.firstChild);
+    ])]);
+  }
+
+  /**
+   * Build the next model's block (its heading, lines and one table per head) at the end of the
+   * models box.
+   */
+  buildBlock() {
+    const session = /** @type {TrainSession} */ (this.session);
+    const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
+    const i = this.blocks.length;
+    const m = session.models[i];
+    const { labels, sources } = /** @type {{labels: string[], sources: number[][]}} */ (this.blockInputs);
+    const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
+    const switches = tables.map((_, head) => {
+      const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch' }));
+      box.checked = true;
+      box.addEventListener('change', () => {
+        const off = switches.filter((b) => !b.checked).map((b) => Number(b.dataset.head));
+        session.setAblation(i, off);
+      });
+      return box;
+    });
+    const stats = h('p', { class: 'hw-train-stats', 'data-testid': 'train-stats' });
+    const ablation = h('p', { class: 'hw-train-ablation', 'data-testid': 'train-ablation' });
+    const verdict = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'train-model-verdict', hidden: true });
+    this.blocks.push({ tables, stats, ablation, verdict, switches, drawnStep: -2, drawnOff: null });
+    this.modelsBox.appendChild(h('section', { class: `hw-train-model ${SERIES[i]}`, 'data-heads': m.numHeads, 'aria-label': headsWord(m.numHeads) }, [
+      h('h3', {}, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), `${headsWord(m.numHeads)}`, h('span', { class: 'hw-head-dims', text: ` · d_head ${st.dModel / m.numHeads}` })]),
+      stats,
+      verdict,
+      h('div', { class: 'hw-train-heads' }, tables.map((t, head) => h('div', { class: 'hw-train-head', 'data-head': head }, [
+        t.table,
+        h('label', { class: 'hw-check hw-train-switch' }, [switches[head], ` head ${head} on`]),
+      ]))),
+      ablation,
+    ]));
   }
 
   draw() {
@@ -273,17 +286,22 @@ class HwTrain extends HwElement {
     // one frame (7 tables, about 500 boxes to lay out) made the first frames of training the
     // page's longest tasks (30 to 54 ms of CPU here, layout alone 20 to 35 ms; 15 to 23 ms with
     // one model's per frame). The others follow in the next frames, taking turns, and the
-    // section says it is done only once every table shows the final weights.
-    const stale = session.models.map((m, i) => Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
+    // section says it is done only once every table shows the final weights. A block built in
+    // this frame is filled in a later one.
+    const stale = session.models.map((m, i) => i < this.blocks.length && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
+    if (this.blocks.length < session.models.length) this.buildBlock();
     let turn = -1;
     for (let k = 0; k < stale.length && turn < 0; k += 1) {
       const i = (this.tableTurn + k) % stale.length;
       if (stale[i]) turn = i;
     }
     if (turn >= 0) this.tableTurn = (turn + 1) % stale.length;
-    const tablesLeft = stale.some((x, i) => x && i !== turn);
+    const tablesLeft = this.blocks.length < session.models.length ||
+      session.models.some((m, i) => i !== turn && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
     this.toggleAttribute('data-running', running);
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
+    // Every block built and every table showing its model's latest attention.
+    this.toggleAttribute('data-drawn', !tablesLeft);
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
     if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem);
@@ -293,6 +311,7 @@ class HwTrain extends HwElement {
       this.loss.update(i, m.steps, m.loss);
       this.acc.update(i, m.steps, m.accuracy);
       const b = this.blocks[i];
+      if (!b) return;  // built in a coming frame
       const last = m.loss.length - 1;
       b.stats.textContent = last >= 0
         ? `step ${m.steps[last]}: loss ${m.loss[last].toFixed(3)}, accuracy ${m.accuracy[last].toFixed(3)} (training batch) · ${m.parameters} parameters`
