@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST, launch, serveDist } from './helpers.mjs';
+import { DIST, launch, serveDist, waitTrainingDrawn } from './helpers.mjs';
 
 for (const f of ['headwise.js', 'headwise-lesson.js', 'train.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
   if (!existsSync(join(DIST, f))) throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);
@@ -413,6 +413,7 @@ describe('gallery', () => {
     // the page below it stops moving before the next click.
     await gallery.evaluate(() => document.querySelector('#widget-train').scrollIntoView({ behavior: 'instant' }));
     await gallery.locator('#widget-train').locator('hw-train[data-ready] #train-run:not([disabled])').first().waitFor({ state: 'attached', timeout: 60000 });
+    await waitTrainingDrawn(gallery.locator('#widget-train').locator('hw-train').first());
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
     await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();

@@ -229,6 +229,27 @@ export async function reachTraining(page) {
 }
 
 /**
+ * Wait until a training section is drawn whole, and so at its full height: its trainers made
+ * (TrainSession.prepare, after the Train button is ready; every model's line then gives its
+ * parameter count), every model's block built (one per frame) and its untrained heads drawn
+ * (data-drawn). Until then it grows, moving whatever is below it.
+ * @param {import('./engine.mjs').Locator} train  the hw-train element
+ */
+export async function waitTrainingDrawn(train, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const drawn = await train.evaluate((/** @type {any} */ el) => {
+      const stats = [...el.querySelectorAll('[data-testid="train-stats"]')];
+      return Boolean(el.session && el.hasAttribute('data-drawn')) && stats.length === el.session.models.length &&
+        stats.every((p) => /\d parameters$/.test(p.textContent || ''));
+    });
+    if (drawn) return;
+    if (Date.now() > end) throw new Error(`the training section was not drawn whole within ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
  * The whole lesson in place before clicking below the training section: that section loads when
  * the reader comes near it and then grows, moving the challenge and the quiz below it; a click
  * aimed at them could land where they were. Loads it, then scrolls back to the top.
@@ -236,15 +257,7 @@ export async function reachTraining(page) {
  */
 export async function loadWholeLesson(page) {
   await reachTraining(page);
-  // Grown to its full height only once its trainers are made (TrainSession.prepare, after the
-  // Train button is ready) and every model's block is built (one per frame): every model's line
-  // then gives its parameter count, and its untrained heads are drawn (data-drawn).
-  await page.waitForFunction(() => {
-    const train = /** @type {any} */ (document.querySelector('hw-train'));
-    const stats = [...document.querySelectorAll('hw-train [data-testid="train-stats"]')];
-    return Boolean(train && train.session && train.hasAttribute('data-drawn')) &&
-      stats.length === train.session.models.length && stats.every((p) => /\d parameters$/.test(p.textContent || ''));
-  }, undefined, { timeout: 60000 });
+  await waitTrainingDrawn(page.locator('hw-train').first());
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }

@@ -162,7 +162,9 @@ function allDrawn() {
     const root = el.shadowRoot;
     const frame = root && root.querySelector('.mha-frame');
     const widgets = root ? [...root.querySelectorAll('.hw-widget:not(hw-status)')] : [];
-    return frame && !frame.hidden && widgets.length > 0 && widgets.every((w) => w.hasAttribute('data-ready') && !w.hasAttribute('data-busy'));
+    // The training section builds its models' blocks one per frame after it is ready (data-drawn).
+    return frame && !frame.hidden && widgets.length > 0 && widgets.every((w) => w.hasAttribute('data-ready') && !w.hasAttribute('data-busy') &&
+      (w.localName !== 'hw-train' || w.hasAttribute('data-drawn')));
   }) && (document.getElementById('embed') ? els.length > 0 : true);
 }
 
