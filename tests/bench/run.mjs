@@ -1006,14 +1006,16 @@ function oneCoreChromium() {
   return wrapper;
 }
 
-// The CPU time of every main-thread task in a Chromium trace ('toplevel').
-function mainThreadCpu(trace) {
+// The CPU time (ms) of every task in a Chromium trace ('toplevel', '__metadata'), by thread:
+// taskCpu(trace)(/^CrRendererMain$/) lists the main thread's.
+function taskCpu(trace) {
   const events = trace.traceEvents || trace;
   const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
                               .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-  return events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && Number.isFinite(e.tdur) &&
-                              threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain')
-      .map((e) => e.tdur / 1000);
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+                                   Number.isFinite(e.tdur));
+  return (re) => tasks.filter((e) => re.test(threads.get(`${e.pid}:${e.tid}`) || ''))
+                     .map((e) => e.tdur / 1000);
 }
 
 // The default demo from a click on Train to its verdict, `runs` times in fresh pages; and, per
@@ -1054,7 +1056,7 @@ async function trainPageMetrics(chromium, baseUrl, runs = QUICK ? 2 : 5) {
         return el.hasAttribute('data-drawn') && el.session && stats.length === el.session.models.length &&
                stats.every((p) => /\d parameters$/.test(p.textContent || ''));
       }, undefined, {timeout: 60000});
-      const arrival = mainThreadCpu(JSON.parse((await browser.stopTracing()).toString()));
+      const arrival = taskCpu(JSON.parse((await browser.stopTracing()).toString()))(/^CrRendererMain$/);
       await page.locator('#train').scrollIntoViewIfNeeded();
       await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
       await browser.startTracing(page, {categories: ['toplevel', '__metadata']});
@@ -1074,14 +1076,7 @@ async function trainPageMetrics(chromium, baseUrl, runs = QUICK ? 2 : 5) {
       }));
       // CPU time from the trace: what the run costs whatever else the machine is doing. On one
       // free core, the wall time to the verdict is about the CPU time of all the page's threads.
-      const trace = JSON.parse((await browser.stopTracing()).toString());
-      const events = trace.traceEvents || trace;
-      const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
-                                  .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-      const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
-                                       Number.isFinite(e.tdur));
-      const cpuOf = (re) => tasks.filter((e) => re.test(threads.get(`${e.pid}:${e.tid}`) || ''))
-                                .map((e) => e.tdur / 1000);
+      const cpuOf = taskCpu(JSON.parse((await browser.stopTracing()).toString()));
       const mainCpu = cpuOf(/^CrRendererMain$/);
       const sum = (xs) => xs.reduce((a, b) => a + b, 0);
       const t = await page.evaluate(() => window.__train);
