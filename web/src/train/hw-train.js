@@ -26,6 +26,18 @@ const DRAW_INTERVAL_MS = 100;
 /** Series classes, by model index (colour and dash, so they differ without colour too). */
 const SERIES = ['hw-s0', 'hw-s1', 'hw-s2', 'hw-s3'];
 
+/**
+ * The probe sequence as the tables show it: its tokens' labels, and for each position the
+ * source position of every relation (-1: none).
+ * @param {NonNullable<TrainSession['settings']>} st
+ */
+function probeOf(st) {
+  return {
+    labels: st.probe.map((t) => st.tokenLabels[t] ?? String(t)),
+    sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen))),
+  };
+}
+
 class HwTrain extends HwElement {
   build() {
     // The line src/train/loader.js showed while train.js loaded.
@@ -219,8 +231,7 @@ class HwTrain extends HwElement {
     // The models' blocks (their tables are most of the section's boxes) are built one per frame
     // by draw(): built all at once with the section, the section's first frame was the page's
     // longest task (47 to 61 ms of CPU here: layout alone 18 to 22 ms).
-    const labels = st.probe.map((t) => st.tokenLabels[t] ?? String(t));
-    this.blockInputs = { labels, sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen))) };
+    const { labels } = probeOf(st);
     /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: number, drawnOff: any}[]} */
     this.blocks = [];
     const probeText = labels.join(' ');
@@ -241,7 +252,7 @@ class HwTrain extends HwElement {
     const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
     const i = this.blocks.length;
     const m = session.models[i];
-    const { labels, sources } = /** @type {{labels: string[], sources: number[][]}} */ (this.blockInputs);
+    const { labels, sources } = probeOf(st);
     const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
     const switches = tables.map((_, head) => {
       const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch' }));
@@ -288,7 +299,12 @@ class HwTrain extends HwElement {
     // one model's per frame). The others follow in the next frames, taking turns, and the
     // section says it is done only once every table shows the final weights. A block built in
     // this frame is filled in a later one.
-    const stale = session.models.map((m, i) => i < this.blocks.length && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
+    // Model i's tables are built and do not show its latest attention yet.
+    const behind = (/** @type {number} */ i) => {
+      const m = session.models[i];
+      return i < this.blocks.length && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep;
+    };
+    const stale = session.models.map((_, i) => behind(i));
     if (this.blocks.length < session.models.length) this.buildBlock();
     let turn = -1;
     for (let k = 0; k < stale.length && turn < 0; k += 1) {
@@ -296,8 +312,7 @@ class HwTrain extends HwElement {
       if (stale[i]) turn = i;
     }
     if (turn >= 0) this.tableTurn = (turn + 1) % stale.length;
-    const tablesLeft = this.blocks.length < session.models.length ||
-      session.models.some((m, i) => i !== turn && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep);
+    const tablesLeft = this.blocks.length < session.models.length || session.models.some((_, i) => i !== turn && behind(i));
     this.toggleAttribute('data-running', running);
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
     // Every block built and every table showing its model's latest attention.
