@@ -109,7 +109,7 @@ for (const mode of MODES) {
       });
     });
 
-    test('the quiz gives feedback', async () => {
+    test('the quiz gives feedback; no control is left in the browser\'s form state', async () => {
       await openLesson(mode, '', async (page) => {
         await loadWholeLesson(page);
         const items = await page.$$('hw-quiz fieldset[data-question]');
@@ -130,6 +130,20 @@ for (const mode of MODES) {
         // Exactly one right option per question.
         const correct = await page.$$eval('hw-quiz fieldset', (fs) => fs.map((f) => f.querySelectorAll('input[data-correct="true"]').length));
         assert.deepEqual(correct, [1, 1, 1, 1, 1]);
+        // Every control the page keeps the state of itself (the address, localStorage) is out of
+        // the browser's saved form state, which Chromium serializes into the history entry on
+        // each address-bar write: the radios above, the settings (the token labels' inputs
+        // exist once their panel is open), the challenge, the training section.
+        await page.click('hw-controls summary');
+        await page.waitForSelector('#label-0', { state: 'attached' });
+        const kept = await page.$$eval('input, select, textarea', (els) => els
+          .filter((e) => !['button', 'submit', 'reset', 'hidden'].includes(/** @type {HTMLInputElement} */ (e).type))
+          .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}[${/** @type {HTMLInputElement} */ (e).type}] ${e.getAttribute('autocomplete')}`));
+        for (const part of ['input#seed[number]', 'input#bias[checkbox]', 'select#query-token[select-one]', 'input#label-0[text]',
+          'input#q1-o0[radio]', 'textarea#challenge-answer[textarea]', 'select#train-task[select-one]', 'input[checkbox]']) {
+          assert.ok(kept.some((k) => k.startsWith(`${part} `)), `${part} among ${kept.join(', ')}`);
+        }
+        assert.deepEqual(kept.filter((k) => !k.endsWith(' off')), []);
       });
     });
 

@@ -10,6 +10,8 @@ class HwChallenge extends HwElement {
   build() {
     const answer = /** @type {HTMLTextAreaElement} */ (h('textarea', {
       id: 'challenge-answer', rows: '5', dir: 'auto', 'aria-describedby': 'challenge-hint',
+      // The draft is kept in localStorage, not in the browser's form state (see numberField).
+      autocomplete: 'off',
     }));
     try { answer.value = localStorage.getItem(STORAGE_KEY) || ''; } catch { /* storage unavailable */ }
     const discussion = /** @type {HTMLElement} */ (this.querySelector('[data-challenge-discussion]') || h('div'));

@@ -36,6 +36,13 @@ export function reflectNumber(input, value) {
 
 /**
  * A labelled number field with its error slot.
+ *
+ * Its autocomplete="off", like every stateful control on the page, also keeps it out of the
+ * browser's saved form state. The page keeps its own state (the settings in the address, the
+ * challenge's draft in localStorage), and Chromium serializes every control still in that form
+ * state into the history entry on each history.replaceState: on the lesson page, with the
+ * checkboxes, selects, radios and textarea left in, a write cost 0.66 to 0.94 ms, and 0.41 to
+ * 0.44 ms with every control out (timed in the page: the mean of 400 writes, three rounds each).
  * @param {string} id
  * @param {string} label
  * @param {string} hint
@@ -97,9 +104,9 @@ class HwControls extends HwElement {
     }
     form.appendChild(grid);
 
-    // Checkboxes.
-    this.bias = /** @type {HTMLInputElement} */ (h('input', { id: 'bias', name: 'bias', type: 'checkbox' }));
-    this.causal = /** @type {HTMLInputElement} */ (h('input', { id: 'causal', name: 'causal', type: 'checkbox' }));
+    // Checkboxes. Every control here says autocomplete="off": see numberField.
+    this.bias = /** @type {HTMLInputElement} */ (h('input', { id: 'bias', name: 'bias', type: 'checkbox', autocomplete: 'off' }));
+    this.causal = /** @type {HTMLInputElement} */ (h('input', { id: 'causal', name: 'causal', type: 'checkbox', autocomplete: 'off' }));
     this.bias.addEventListener('change', () => this.store.set({ bias: this.bias.checked }, 'bias'));
     this.causal.addEventListener('change', () => this.store.set({ causal: this.causal.checked }, 'causal'));
     form.appendChild(h('div', { class: 'hw-checks' }, [
@@ -108,7 +115,7 @@ class HwControls extends HwElement {
     ]));
 
     // Query token.
-    this.query = /** @type {HTMLSelectElement} */ (h('select', { id: 'query-token', name: 'query-token' }));
+    this.query = /** @type {HTMLSelectElement} */ (h('select', { id: 'query-token', name: 'query-token', autocomplete: 'off' }));
     this.query.addEventListener('change', () => this.store.set({ query: Number(this.query.value) }, 'query-token'));
     form.appendChild(h('div', { class: 'hw-field' }, [
       h('label', { for: 'query-token', text: 'Query token (highlighted row)' }),

@@ -112,7 +112,11 @@ class HwQuiz extends HwElement {
     answer.id = `${q.id}-answer`;
     const options = q.options.map((o, oi) => {
       const id = `${q.id}-o${oi}`;
-      const input = /** @type {HTMLInputElement} */ (h('input', { type: 'radio', name: q.id, id, value: String(oi), 'data-correct': o.correct ? 'true' : 'false' }));
+      const input = /** @type {HTMLInputElement} */ (h('input', {
+        type: 'radio', name: q.id, id, value: String(oi), 'data-correct': o.correct ? 'true' : 'false',
+        // Out of the browser's form state, which every address-bar write serializes (see numberField).
+        autocomplete: 'off',
+      }));
       input.addEventListener('change', () => {
         const ok = Boolean(o.correct);
         this.results[q.id] = ok;

@@ -42,7 +42,11 @@ class HwTrain extends HwElement {
   build() {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
-    this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint' }));
+    this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
+      id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
+      // The task is kept in the address (train_task); see web/src/lesson/hw-controls.js numberField.
+      autocomplete: 'off',
+    }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
     const taskWrap = h('div', { class: 'hw-field' }, [
       h('label', { for: 'train-task', text: 'Task' }),
@@ -255,7 +259,7 @@ class HwTrain extends HwElement {
     const { labels, sources } = probeOf(st);
     const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
     const switches = tables.map((_, head) => {
-      const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch' }));
+      const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch', autocomplete: 'off' }));
       box.checked = true;
       box.addEventListener('change', () => {
         const off = switches.filter((b) => !b.checked).map((b) => Number(b.dataset.head));
