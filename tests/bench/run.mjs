@@ -32,6 +32,9 @@
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
+//          --compare-page=DIR (the whole update at lesson size, dist/ against another built page
+//            in DIR, e.g. dist/ copied at another commit, alternated in one sitting: --rounds
+//            rounds of --updates updates per reader position; about 6 minutes with --no-build)
 import {spawn, spawnSync} from 'node:child_process';
 import {
   copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync,
@@ -489,6 +492,17 @@ function updateBreakdown(trace, name = 'hw-bench-update') {
   return rows;
 }
 
+// A window 1280 px wide and `height` tall, read at the element `at` (a selector), or at the top.
+async function placeReader(page, height, at) {
+  await page.setViewportSize({width: 1280, height});
+  await page.evaluate((sel) => new Promise((done) => {
+    if (sel) document.querySelector(sel).scrollIntoView({block: 'start', behavior: 'instant'});
+    else window.scrollTo({top: 0, behavior: 'instant'});
+    // The page's IntersectionObserver reports after a frame or two.
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));
+  }), at);
+}
+
 const pageHash = (seed, n, d, h) =>
     `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
 
@@ -580,13 +594,7 @@ async function pageMetrics(browser, baseUrl) {
                ['lesson, at the head tables', 5, 8, 2, LESSON_UPDATES, 720, 'hw-head-weights'],
                ['lesson, at exercise 3', 5, 8, 2, LESSON_UPDATES, 720, 'hw-exercise-torch'],
                ['128x768x12', 128, 768, 12, 10, 720, null]]) {
-        await page.setViewportSize({width: 1280, height});
-        await page.evaluate((sel) => new Promise((done) => {
-          if (sel) document.querySelector(sel).scrollIntoView({block: 'start', behavior: 'instant'});
-          else window.scrollTo({top: 0, behavior: 'instant'});
-          // The page's IntersectionObserver reports after a frame or two.
-          requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));
-        }), at);
+        await placeReader(page, height, at);
         await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
         const js = [];
         const work = [];
@@ -1141,6 +1149,96 @@ function logTrainPage(t) {
 
 // --page-only: the page's sizes, first verified table and updates, with their targets; written
 // to build/bench/page-results.json (results.json keeps the last full run).
+// --compare-page=DIR: the whole update (updateBreakdown) at lesson size, for dist/ and for the
+// page built in DIR, alternated in one sitting so that both meet the same machine: each round
+// opens one page per version (from file://, which both builds support) and times it at every
+// reader position. What compares is the difference: on this noisy VM, figures from separate
+// sittings differ by more than most changes do.
+const COMPARE_POSITIONS = [
+  ['the top, 1280 x 720', 720, null],
+  ['the top, 1280 x 900', 900, null],
+  ['the head tables, 1280 x 720', 720, 'hw-head-weights'],
+  ['exercise 3, 1280 x 720', 720, 'hw-exercise-torch'],
+];
+
+async function comparePage(other) {
+  const {chromium} = await import('playwright-core');
+  const {pathToFileURL} = await import('node:url');
+  const versions = [['dist/', join(root, 'dist')], [other, resolve(other)]];
+  for (const [label, dir] of versions) {
+    if (!existsSync(join(dir, 'index.html'))) throw new Error(`--compare-page: ${label} has no index.html; give a built page's directory`);
+  }
+  const rounds = Number(option('rounds', 3));
+  if (!(Number.isInteger(rounds) && rounds >= 1)) throw new Error(`--rounds=${option('rounds', '')}: give a whole number, 1 or more`);
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync']
+  });
+  /** rows[position][version] = updateBreakdown rows */
+  const rows = COMPARE_POSITIONS.map(() => versions.map(() => []));
+  try {
+    for (let r = 0; r < rounds; r++) {
+      // The order of the two alternates with the round, so that neither always goes first.
+      for (const vi of r % 2 ? [1, 0] : [0, 1]) {
+        // One page per version and round, through the positions in turn, as the page section
+        // does: the page's code is warm, and every section has been laid out once (the page
+        // skips sections off screen only after that).
+        const page = await browser.newPage({viewport: {width: 1280, height: 720}});
+        await page.goto(pathToFileURL(join(versions[vi][1], 'index.html')).href);
+        // The lesson's table (head 0, query 0: 0.424 0.576) and exercise 3 drawn.
+        await page.waitForFunction(() => {
+          const cell = (c) => document.querySelector(
+              `hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="${c}"]`);
+          return cell(2)?.textContent.trim() === '0.424' && cell(3)?.textContent.trim() === '0.576' &&
+              document.querySelector('hw-exercise-torch[data-ready]') !== null;
+        }, null, {timeout: 30000});
+        for (const [pi, [, height, at]] of COMPARE_POSITIONS.entries()) {
+          await placeReader(page, height, at);
+          // Warm-up at this position (the page section times as many before its traced pass).
+          for (let k = 0; k < LESSON_UPDATES; k++) await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
+          await browser.startTracing(page, {categories: ['devtools.timeline', 'toplevel', 'blink.user_timing']});
+          for (let k = 0; k <= LESSON_UPDATES; k++) {
+            await page.evaluate(UPDATE_IN_PAGE, pageHash(200 + r * 1000 + k, 5, 8, 2));
+          }
+          rows[pi][vi].push(...updateBreakdown(JSON.parse((await browser.stopTracing()).toString())));
+        }
+        await page.close();
+      }
+      log(`  round ${r + 1} of ${rounds} done`);
+    }
+  } finally {
+    await browser.close();
+  }
+  const out = {
+    command: `node tests/bench/run.mjs ${argv.join(' ')}`,
+    date: new Date().toISOString(),
+    machine: machine(),
+    versions: versions.map(([label]) => label),
+    positions: {}
+  };
+  const fields = ['whole', 'js', 'style', 'layout', 'paint'];
+  log(`\nthe whole update at lesson size, main-thread CPU p50 / p95 (ms), ${rounds} rounds of ${LESSON_UPDATES} updates:`);
+  for (const [pi, [where]] of COMPARE_POSITIONS.entries()) {
+    const stats = versions.map((_, vi) => Object.fromEntries(fields.map((f) => {
+      const xs = rows[pi][vi].map((x) => x[f]);
+      return [f, {p50: percentile(xs, 50), p95: percentile(xs, 95), samples: xs.length}];
+    })));
+    out.positions[where] = Object.fromEntries(versions.map(([label], vi) => [label, stats[vi]]));
+    log(`  ${where}`);
+    for (const [vi, [label]] of versions.entries()) {
+      const x = stats[vi];
+      log(`    ${label.padEnd(Math.max(...versions.map(([l]) => l.length)))}  recompute + render + layout ${
+          fmtMs(x.whole.p50)} / ${fmtMs(x.whole.p95)} (JS ${fmtMs(x.js.p50)} / ${fmtMs(x.js.p95)}, layout ${
+          fmtMs(x.layout.p50)} / ${fmtMs(x.layout.p95)}); paint ${fmtMs(x.paint.p50)} / ${fmtMs(x.paint.p95)}`);
+    }
+    log(`    dist/ against ${versions[1][0]}: p50 ${(stats[0].whole.p50 / stats[1].whole.p50).toFixed(2)}x, p95 ${
+        (stats[0].whole.p95 / stats[1].whole.p95).toFixed(2)}x`);
+  }
+  out.loadAverageAtEnd = os.loadavg();
+  writeFileSync(join(outDir, 'compare-results.json'), JSON.stringify(out, null, 1) + '\n');
+  log(`\nwrote ${relative(root, join(outDir, 'compare-results.json'))}`);
+}
+
 async function pageOnly() {
   const {chromium} = await import('playwright-core');
   const server = await serve();
@@ -1191,6 +1289,7 @@ async function main() {
     return;
   }
   if (PAGE_ONLY) return pageOnly();
+  if (option('compare-page', null)) return comparePage(option('compare-page', null));
   if (flag('train-page-only')) {
     const {chromium} = await import('playwright-core');
     const server = await serve();
