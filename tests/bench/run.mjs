@@ -34,7 +34,7 @@
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
 //          --compare-page=DIR (the whole update at lesson size, dist/ against another built page
 //            in DIR, e.g. dist/ copied at another commit, alternated in one sitting: --rounds
-//            rounds of --updates updates per reader position; about 6 minutes with --no-build)
+//            rounds of --updates updates per reader position; about 2.5 minutes with --no-build)
 import {spawn, spawnSync} from 'node:child_process';
 import {
   copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync,
@@ -1147,8 +1147,6 @@ function logTrainPage(t) {
   log(`  verdict: ${t.verdict}`);
 }
 
-// --page-only: the page's sizes, first verified table and updates, with their targets; written
-// to build/bench/page-results.json (results.json keeps the last full run).
 // --compare-page=DIR: the whole update (updateBreakdown) at lesson size, for dist/ and for the
 // page built in DIR, alternated in one sitting so that both meet the same machine: each round
 // opens one page per version (from file://, which both builds support) and times it at every
@@ -1176,22 +1174,33 @@ async function comparePage(other) {
   });
   /** rows[position][version] = updateBreakdown rows */
   const rows = COMPARE_POSITIONS.map(() => versions.map(() => []));
+  const open = async (vi) => {
+    const page = await browser.newPage({viewport: {width: 1280, height: 720}});
+    await page.goto(pathToFileURL(join(versions[vi][1], 'index.html')).href);
+    // The lesson's table (head 0, query 0: 0.424 0.576) and exercise 3 drawn.
+    await page.waitForFunction(() => {
+      const cell = (c) => document.querySelector(
+          `hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="${c}"]`);
+      return cell(2)?.textContent.trim() === '0.424' && cell(3)?.textContent.trim() === '0.576' &&
+          document.querySelector('hw-exercise-torch[data-ready]') !== null;
+    }, null, {timeout: 30000});
+    return page;
+  };
   try {
+    // The browser's own first minutes are slower (a version timed in a fresh browser came out up
+    // to 1.4 times slower than the other): each version first runs untimed.
+    for (const vi of [0, 1]) {
+      const page = await open(vi);
+      for (let k = 0; k < LESSON_UPDATES; k++) await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
+      await page.close();
+    }
     for (let r = 0; r < rounds; r++) {
       // The order of the two alternates with the round, so that neither always goes first.
       for (const vi of r % 2 ? [1, 0] : [0, 1]) {
         // One page per version and round, through the positions in turn, as the page section
         // does: the page's code is warm, and every section has been laid out once (the page
         // skips sections off screen only after that).
-        const page = await browser.newPage({viewport: {width: 1280, height: 720}});
-        await page.goto(pathToFileURL(join(versions[vi][1], 'index.html')).href);
-        // The lesson's table (head 0, query 0: 0.424 0.576) and exercise 3 drawn.
-        await page.waitForFunction(() => {
-          const cell = (c) => document.querySelector(
-              `hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="${c}"]`);
-          return cell(2)?.textContent.trim() === '0.424' && cell(3)?.textContent.trim() === '0.576' &&
-              document.querySelector('hw-exercise-torch[data-ready]') !== null;
-        }, null, {timeout: 30000});
+        const page = await open(vi);
         for (const [pi, [, height, at]] of COMPARE_POSITIONS.entries()) {
           await placeReader(page, height, at);
           // Warm-up at this position (the page section times as many before its traced pass).
@@ -1239,6 +1248,8 @@ async function comparePage(other) {
   log(`\nwrote ${relative(root, join(outDir, 'compare-results.json'))}`);
 }
 
+// --page-only: the page's sizes, first verified table and updates, with their targets; written
+// to build/bench/page-results.json (results.json keeps the last full run).
 async function pageOnly() {
   const {chromium} = await import('playwright-core');
   const server = await serve();
@@ -1267,8 +1278,9 @@ async function main() {
   mkdirSync(outDir, {recursive: true});
   if (option('from', null)) return report(option('from', null));
   if (PAGE_ONLY && flag('record')) throw new Error('--page-only measures part of a run: it cannot be --record-ed');
+  if (option('compare-page', null) && flag('record')) throw new Error('--compare-page compares two builds: it cannot be --record-ed');
   if (!flag('no-build')) {
-    if (PAGE_ONLY) {
+    if (PAGE_ONLY || option('compare-page', null)) {
       run('npm', ['run', '--silent', 'build:wasm']);
       run('npm', ['run', '--silent', 'build:web']);
     } else {
