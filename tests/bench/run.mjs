@@ -503,6 +503,20 @@ async function placeReader(page, height, at) {
   }), at);
 }
 
+// Where the reader is for the lesson-size updates: [the key in the page results, how the
+// comparison prints it, the window's height, the element read (null: the top of the page)].
+const LESSON_POSITIONS = [
+  ['lesson', 'the top, 1280 x 720', 720, null],
+  ['lesson, 1280 x 900', 'the top, 1280 x 900', 900, null],
+  ['lesson, at the head tables', 'the head tables, 1280 x 720', 720, 'hw-head-weights'],
+  ['lesson, at exercise 3', 'exercise 3, 1280 x 720', 720, 'hw-exercise-torch'],
+];
+
+// Updates at lesson size, untimed: the page's code warm before a traced pass.
+async function warmUp(page) {
+  for (let k = 0; k < LESSON_UPDATES; k++) await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
+}
+
 const pageHash = (seed, n, d, h) =>
     `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
 
@@ -589,10 +603,7 @@ async function pageMetrics(browser, baseUrl) {
       // sticky sidebar there): the head tables, exercise 3; then (128, 768, 12).
       const updates = {};
       for (const [label, n, d, h, count, height, at] of [
-               ['lesson', 5, 8, 2, LESSON_UPDATES, 720, null],
-               ['lesson, 1280 x 900', 5, 8, 2, LESSON_UPDATES, 900, null],
-               ['lesson, at the head tables', 5, 8, 2, LESSON_UPDATES, 720, 'hw-head-weights'],
-               ['lesson, at exercise 3', 5, 8, 2, LESSON_UPDATES, 720, 'hw-exercise-torch'],
+               ...LESSON_POSITIONS.map(([key, , height, at]) => [key, 5, 8, 2, LESSON_UPDATES, height, at]),
                ['128x768x12', 128, 768, 12, 10, 720, null]]) {
         await placeReader(page, height, at);
         await page.evaluate(UPDATE_IN_PAGE, pageHash(1, n, d, h));  // warm-up at this size
@@ -1152,13 +1163,6 @@ function logTrainPage(t) {
 // opens one page per version (from file://, which both builds support) and times it at every
 // reader position. What compares is the difference: on this noisy VM, figures from separate
 // sittings differ by more than most changes do.
-const COMPARE_POSITIONS = [
-  ['the top, 1280 x 720', 720, null],
-  ['the top, 1280 x 900', 900, null],
-  ['the head tables, 1280 x 720', 720, 'hw-head-weights'],
-  ['exercise 3, 1280 x 720', 720, 'hw-exercise-torch'],
-];
-
 async function comparePage(other) {
   const {chromium} = await import('playwright-core');
   const {pathToFileURL} = await import('node:url');
@@ -1173,7 +1177,7 @@ async function comparePage(other) {
     args: [...CHROMIUM_ARGS, '--disable-frame-rate-limit', '--disable-gpu-vsync']
   });
   /** rows[position][version] = updateBreakdown rows */
-  const rows = COMPARE_POSITIONS.map(() => versions.map(() => []));
+  const rows = LESSON_POSITIONS.map(() => versions.map(() => []));
   const open = async (vi) => {
     const page = await browser.newPage({viewport: {width: 1280, height: 720}});
     await page.goto(pathToFileURL(join(versions[vi][1], 'index.html')).href);
@@ -1191,7 +1195,7 @@ async function comparePage(other) {
     // to 1.4 times slower than the other): each version first runs untimed.
     for (const vi of [0, 1]) {
       const page = await open(vi);
-      for (let k = 0; k < LESSON_UPDATES; k++) await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
+      await warmUp(page);
       await page.close();
     }
     for (let r = 0; r < rounds; r++) {
@@ -1201,10 +1205,10 @@ async function comparePage(other) {
         // does: the page's code is warm, and every section has been laid out once (the page
         // skips sections off screen only after that).
         const page = await open(vi);
-        for (const [pi, [, height, at]] of COMPARE_POSITIONS.entries()) {
+        for (const [pi, [, , height, at]] of LESSON_POSITIONS.entries()) {
           await placeReader(page, height, at);
           // Warm-up at this position (the page section times as many before its traced pass).
-          for (let k = 0; k < LESSON_UPDATES; k++) await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
+          await warmUp(page);
           await browser.startTracing(page, {categories: ['devtools.timeline', 'toplevel', 'blink.user_timing']});
           for (let k = 0; k <= LESSON_UPDATES; k++) {
             await page.evaluate(UPDATE_IN_PAGE, pageHash(200 + r * 1000 + k, 5, 8, 2));
@@ -1227,7 +1231,7 @@ async function comparePage(other) {
   };
   const fields = ['whole', 'js', 'style', 'layout', 'paint'];
   log(`\nthe whole update at lesson size, main-thread CPU p50 / p95 (ms), ${rounds} rounds of ${LESSON_UPDATES} updates:`);
-  for (const [pi, [where]] of COMPARE_POSITIONS.entries()) {
+  for (const [pi, [, where]] of LESSON_POSITIONS.entries()) {
     const stats = versions.map((_, vi) => Object.fromEntries(fields.map((f) => {
       const xs = rows[pi][vi].map((x) => x[f]);
       return [f, {p50: percentile(xs, 50), p95: percentile(xs, 95), samples: xs.length}];
