@@ -454,9 +454,12 @@ function updateCpu(trace, name = 'hw-bench-update') {
 // Every main-thread task of each marked update, from the task of its mark to the task of the
 // next update's mark, in a Chromium trace with 'devtools.timeline': the whole update as the
 // issue counts it (recompute, render, layout), wherever its parts ran: the change's task, the
-// frames, the redraw after the frame. JS is the top-level script entries less the style and
-// layout they forced (counted as style and layout); paint (pre-paint, paint, layerize) is
-// listed beside it. The last mark only closes the window before it.
+// frames, the redraw after the frame. JS is the page's top-level script entries less the style
+// and layout they forced (counted as style and layout); paint (pre-paint, paint, layerize) is
+// listed beside it. The bench's own scripts (UPDATE_IN_PAGE's listeners, evaluated in the page,
+// so without a script URL) are not the page's update: their time is `bench`, beside it, while
+// the style and layout they force are the update's and stay in it. The last mark only closes
+// the window before it.
 function updateBreakdown(trace, name = 'hw-bench-update') {
   const events = trace.traceEvents || trace;
   const marks = events.filter((e) => e.name === name && e.ph !== 'M' && e.ph !== 'e')
@@ -472,7 +475,7 @@ function updateBreakdown(trace, name = 'hw-bench-update') {
   const inAny = (e, list) => list.some((o) => o !== e && o.ts <= e.ts && e.ts + e.dur <= o.ts + o.dur);
   const rows = [];
   for (let k = 0; k + 1 < marks.length; k++) {
-    const r = {js: 0, style: 0, layout: 0, paint: 0, all: 0};
+    const r = {js: 0, style: 0, layout: 0, paint: 0, bench: 0, all: 0};
     for (const t of tasks.filter((x) => x.ts >= starts[k] && x.ts < starts[k + 1])) {
       const inside = timed.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
       const scripts = inside.filter((e) => ['FunctionCall', 'EvaluateScript', 'RunMicrotasks',
@@ -482,7 +485,15 @@ function updateBreakdown(trace, name = 'hw-bench-update') {
       const layout = inside.filter((e) => e.name === 'Layout');
       r.style += sum(style);
       r.layout += sum(layout);
-      r.js += sum(top) - sum(style.filter((e) => inAny(e, top))) - sum(layout.filter((e) => inAny(e, top)));
+      for (const s of top) {
+        const within = (e) => s.ts <= e.ts && e.ts + e.dur <= s.ts + s.dur;
+        const forced = sum(style.filter(within)) + sum(layout.filter(within));
+        // A function the bench evaluated has no script URL; every one of the page's has one.
+        const urls = [s, ...scripts.filter((e) => e !== s && within(e))]
+                         .filter((e) => e.name === 'FunctionCall').map((e) => (e.args && e.args.data && e.args.data.url) || '');
+        const benchOnly = urls.length > 0 && urls.every((u) => u === '');
+        r[benchOnly ? 'bench' : 'js'] += s.tdur / 1000 - forced;
+      }
       r.paint += sum(inside.filter((e) => ['PrePaint', 'Paint', 'Layerize'].includes(e.name)));
       r.all += t.tdur / 1000;
     }
@@ -651,7 +662,7 @@ async function pageMetrics(browser, baseUrl) {
           p50_whole_ms: percentile(together, 50),
           p95_whole_ms: percentile(together, 95),
           ...(whole.length ? {
-            full_update_cpu_ms: Object.fromEntries(['whole', 'js', 'style', 'layout', 'paint', 'all'].map(
+            full_update_cpu_ms: Object.fromEntries(['whole', 'js', 'style', 'layout', 'paint', 'bench', 'all'].map(
                 (f) => [f, {p50: percentile(whole.map((r) => r[f]), 50), p95: percentile(whole.map((r) => r[f]), 95)}])),
             full_update_samples: whole.length
           } : {}),
@@ -721,7 +732,8 @@ async function pageSection(res, chromium, baseUrl) {
       const pp = (x) => `${fmtMs(x.p50)} / ${fmtMs(x.p95)}`;
       log(`    the whole update, every task (${u.full_update_samples} traced), main-thread CPU p50 / p95: ` +
           `recompute + render + layout ${pp(f.whole)} ms (JS ${pp(f.js)}, style ${pp(f.style)}, layout ${
-              pp(f.layout)}); paint ${pp(f.paint)}; every task ${pp(f.all)} ms`);
+              pp(f.layout)}); paint ${pp(f.paint)}; every task ${pp(f.all)} ms` +
+          (f.bench ? `; the bench's own scripts, not counted, ${pp(f.bench)} ms` : ''));
     }
   }
   if (p.errors?.length) log(`  page errors: ${p.errors.join(' | ')}`);
@@ -1229,7 +1241,7 @@ async function comparePage(other) {
     versions: versions.map(([label]) => label),
     positions: {}
   };
-  const fields = ['whole', 'js', 'style', 'layout', 'paint'];
+  const fields = ['whole', 'js', 'style', 'layout', 'paint', 'bench'];
   log(`\nthe whole update at lesson size, main-thread CPU p50 / p95 (ms), ${rounds} rounds of ${LESSON_UPDATES} updates:`);
   for (const [pi, [, where]] of LESSON_POSITIONS.entries()) {
     const stats = versions.map((_, vi) => Object.fromEntries(fields.map((f) => {
@@ -1242,7 +1254,8 @@ async function comparePage(other) {
       const x = stats[vi];
       log(`    ${label.padEnd(Math.max(...versions.map(([l]) => l.length)))}  recompute + render + layout ${
           fmtMs(x.whole.p50)} / ${fmtMs(x.whole.p95)} (JS ${fmtMs(x.js.p50)} / ${fmtMs(x.js.p95)}, layout ${
-          fmtMs(x.layout.p50)} / ${fmtMs(x.layout.p95)}); paint ${fmtMs(x.paint.p50)} / ${fmtMs(x.paint.p95)}`);
+          fmtMs(x.layout.p50)} / ${fmtMs(x.layout.p95)}); paint ${fmtMs(x.paint.p50)} / ${
+          fmtMs(x.paint.p95)}; the bench's own scripts, not counted, ${fmtMs(x.bench.p50)} / ${fmtMs(x.bench.p95)}`);
     }
     log(`    dist/ against ${versions[1][0]}: p50 ${(stats[0].whole.p50 / stats[1].whole.p50).toFixed(2)}x, p95 ${
         (stats[0].whole.p95 / stats[1].whole.p95).toFixed(2)}x`);
