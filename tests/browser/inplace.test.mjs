@@ -27,6 +27,10 @@ const KEPT = {
   numpy: '#python-numpy code',
   pairDiff: 'hw-head-weights [data-testid=pair] td.hw-num',
   torchOutput: '[data-testid=python-torch-output]',
+  // Exercise 3's two numbers in its sentences (PyTorch's heads against the manual ones, and
+  // heads 0 and 1 against each other).
+  ex3WeightsDiff: '[data-testid=ex3-weights-maxdiff]',
+  ex3Divergence: '[data-testid=ex3-divergence] > span',
 };
 
 /** Runs in the page: remember each element of `sel` and its first child (a text node). */
@@ -83,7 +87,9 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
     await page.goto(server.url('/index.html'));
     await waitReady(page);
     assertTables(await page.evaluate(weightCells), run(7, 2));
-    assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true, pairDiff: true, torchOutput: true });
+    assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true, pairDiff: true, torchOutput: true, ex3WeightsDiff: true, ex3Divergence: true });
+    const divergence = (r) => fmtSig(hw.compareHeads({ headWeights: r.typed.headWeights })[0].meanJsDivergence);
+    assert.equal(await page.textContent(KEPT.ex3Divergence), divergence(run(7, 2)));
 
     // A weight's tooltip is written when the pointer reaches it, and follows the numbers.
     const title = () => page.evaluate((s) => document.querySelector(s)?.getAttribute('title') ?? null, KEPT.cell);
@@ -112,6 +118,9 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
     assert.match(after.numpy.text, /^np\.random\.seed\(8\)$/m);
     assert.equal(after.pairDiff.text, fmtSig(hw.compareHeads({ headWeights: r8.typed.headWeights })[0].maxAbsDiff));
     assert.match(after.torchOutput.text, /^outputs match: True$/m);
+    assert.equal(after.ex3WeightsDiff.text, '0.0');
+    assert.equal(after.ex3Divergence.text, divergence(r8));
+    assert.notEqual(divergence(r8), divergence(run(7, 2)), 'seed 8 gives another divergence than seed 7');
     assert.equal(await title(), `query 0 (t0) → key 4 (t4): ${r8.headWeights[1][0][4]}`, 'the tooltip of the cell under the pointer, after the change');
     assert.doesNotMatch(after.numpy.text, /np\.random\.seed\(7\)/);
 

@@ -262,25 +262,33 @@ class HwExerciseTorch extends HwElement {
     const divergence = check.torchPairs;
     if (v.rows) this.fill(v.rows, aw, q, prefersDark(store));
     const divergent = divergence ? divergence.filter((/** @type {any} */ p) => !p.allclose).length : 0;
-    const perHeadKey = JSON.stringify([shape4, check.weightDiff, divergence ? [divergent, divergence.length, divergence[0].meanJsDivergence] : null]);
-    if (perHeadKey === v.perHeadKey) return;
-    v.perHeadKey = perHeadKey;
-    morph(v.perHead, [
-      v.rows && v.rows.el,
-      h('p', {}, [
-        'With ', code('average_attn_weights=False'), ' and a batch of one, PyTorch returns per-head weights of shape ',
-        h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape4) }),
-        ` (batch, num_heads, n, n). Their largest difference from the manual heads' weights: `,
-        h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff', text: pyRepr(check.weightDiff) }), '.',
-      ]),
-      divergence
-        ? h('p', { 'data-testid': 'ex3-divergence' }, [
-          'The structural check: PyTorch\'s heads differ from one another just as in exercise 1 — ',
-          divergent === divergence.length ? 'every pair differs' : `${divergent} of ${divergence.length} pairs differ`,
-          ` (heads 0 and 1: divergence ${divergenceText(divergence[0].meanJsDivergence)}).`,
-        ])
-        : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
-    ]);
+    // The sentences are rebuilt only when what they say changes; a new seed writes its two
+    // numbers into them in place.
+    const perHeadKey = JSON.stringify([shape4, divergence ? [divergent, divergence.length] : null]);
+    if (perHeadKey !== v.perHeadKey) {
+      v.perHeadKey = perHeadKey;
+      morph(v.perHead, [
+        v.rows && v.rows.el,
+        h('p', {}, [
+          'With ', code('average_attn_weights=False'), ' and a batch of one, PyTorch returns per-head weights of shape ',
+          h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape4) }),
+          ` (batch, num_heads, n, n). Their largest difference from the manual heads' weights: `,
+          h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff' }), '.',
+        ]),
+        divergence
+          ? h('p', { 'data-testid': 'ex3-divergence' }, [
+            'The structural check: PyTorch\'s heads differ from one another just as in exercise 1 — ',
+            divergent === divergence.length ? 'every pair differs' : `${divergent} of ${divergence.length} pairs differ`,
+            ' (heads 0 and 1: divergence ', h('span'), ').',
+          ])
+          : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
+      ]);
+      // morph keeps the live nodes where the old sentences had the same shape: write into those.
+      v.weightDiff = v.perHead.querySelector('[data-testid="ex3-weights-maxdiff"]');
+      v.divergence = v.perHead.querySelector('[data-testid="ex3-divergence"] > span');
+    }
+    setText(v.weightDiff, pyRepr(check.weightDiff));
+    if (divergence) setText(v.divergence, divergenceText(divergence[0].meanJsDivergence));
   }
 }
 
