@@ -83,6 +83,9 @@ function runFile(name, file, live) {
   });
 }
 
+/** What a test file's output says when its browser, not a test, failed (see runEngine). */
+const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its WebDriver session)/m;
+
 /**
  * Run the test files for one engine, one file (one node --test process) after another.
  * @param {string} name
@@ -100,8 +103,9 @@ async function runEngine(name, live, only = files) {
       r.code = r.code || f.code || 1;
       r.failedFiles.push(file);
       // The browser itself went away (its driver or session lost, engine.mjs, or the file hung)
-      // rather than a test finding a fault.
-      if (f.hung || /NoSuchSessionError|^# webkit: .*(?:exited|lost its WebDriver session)/m.test(f.out)) r.crashedFiles.push(file);
+      // rather than a test finding a fault. engine.mjs says so on the test file's stdout, which
+      // node --test's TAP prints as a comment with its '#' escaped: "# \# webkit: ...".
+      if (f.hung || wentAway.test(f.out)) r.crashedFiles.push(file);
     }
   }
   r.seconds = Math.round((Date.now() - started) / 1000);
