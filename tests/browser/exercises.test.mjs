@@ -124,6 +124,20 @@ for (const mode of MODES) {
         await page.waitForSelector('hw-exercise-torch:not([data-busy])');
         await check('(1, 4, 5, 5)');
         assert.match(await page.textContent('[data-testid=ex3-divergence]'), /every pair differs/);
+        // The rows' corner names the query token and, however narrow its column (here its
+        // narrowest: 1px asks for the min-content width), breaks after "h," only, never inside
+        // "w[0, h," or "q, :]".
+        const corner = () => page.$eval('[data-testid=ex3-rows] thead th', (th) => {
+          th.style.width = '1px';
+          const lines = [...th.querySelectorAll('.hw-corner-part')].map((part) => part.getClientRects().length);
+          th.style.width = '';
+          return { text: th.textContent.replace(/\s+/g, ' '), lines };
+        });
+        assert.deepEqual(await corner(), { text: 'w[0, h, 0, :]', lines: [1, 1] });
+        await page.selectOption('#query-token', '3');
+        await page.waitForFunction(() => /query token 3$/.test(document.querySelector('[data-testid=ex3-rows] caption')?.textContent || ''));
+        assert.deepEqual(await corner(), { text: 'w[0, h, 3, :]', lines: [1, 1] });
+        await page.selectOption('#query-token', '0');
         await typeInto(page, '#tokens', '7');
         await page.check('#bias');
         await page.waitForFunction(() => document.querySelector('[data-testid=ex3-shape]')?.textContent === '(1, 4, 7, 7)');

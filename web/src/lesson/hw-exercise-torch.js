@@ -74,7 +74,10 @@ function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols =
  * @returns {Table}  fill(aw (num_heads, n, n), q, dark)
  */
 function queryRows(store, n, numHeads) {
-  const corner = h('th', { scope: 'col' });
+  // The label w[0, h, q, :] may break in one place only, after "h," (Firefox narrows the
+  // column until it breaks where it can, and left ":]" alone on a line at 390 px).
+  const cornerQuery = h('span', { class: 'hw-corner-part' });
+  const corner = h('th', { scope: 'col' }, [h('span', { class: 'hw-corner-part', text: 'w[0, h,' }), ' ', cornerQuery]);
   const head = h('tr', {}, [corner]);
   for (let j = 0; j < n; j += 1) head.appendChild(h('th', { scope: 'col' }, tokenHeader(store.state, j)));
   /** @type {HTMLElement[][]} */
@@ -95,7 +98,7 @@ function queryRows(store, n, numHeads) {
     rows,
     fillRow(hd, aw, q = 0, dark = false) {
       if (hd === 0) {
-        setText(corner, `w[0, h, ${q}, :]`);
+        setText(cornerQuery, `${q}, :]`);
         setText(caption, `PyTorch's per-head weights for query token ${q}`);
       }
       cells[hd].forEach((td, j) => {
