@@ -128,6 +128,13 @@ declare namespace createHeadwise {
     bo?: VectorInput;
     /** Query i attends only to keys j <= i. Default false. */
     causal?: boolean;
+    /**
+     * A previous result of the same sizes (or its `typed`): each of its Float64Arrays (q, k, v,
+     * concat, output, headWeights, headOutputs) takes this call's result of that name, so no new
+     * memory is allocated for it. That result then reads this call's numbers. An array of another
+     * length is an error, and then nothing is written.
+     */
+    into?: TypedResult | Partial<Record<'q' | 'k' | 'v' | 'concat' | 'output' | 'headWeights' | 'headOutputs', { data: Float64Array }>>;
   }
 
   /** Every intermediate of the lesson's pipeline. */

@@ -326,6 +326,46 @@
     return out;
   }
 
+  // multiHeadAttention's option into: a previous result, or its .typed, or any object of such
+  // {data: Float64Array, ...}. Each array it holds takes this call's result of that name
+  // instead of a new array (new memory is what most of a large call's cost beyond the forward
+  // was: see the README); the module checks each length against the result before it writes
+  // anything. Not in headwise-lesson.js (null there), whose page does not use it.
+  var intoArrays = null;
+  if (typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY) intoArrays = function (method, value) {
+    var INTO_FIELDS = ['q', 'k', 'v', 'concat', 'output', 'headWeights', 'headOutputs'];
+    if (value === null || typeof value !== 'object' || Array.isArray(value) || isTyped(value)) {
+      fail(method, 'into must be a previous result or its .typed, got ' + describe(value));
+    }
+    var from = value.typed !== null && typeof value.typed === 'object' ? value.typed : value;
+    var out = {};
+    var arrays = [];
+    INTO_FIELDS.forEach(function (f) {
+      if (!given(from[f])) return;
+      var data = from[f].data;
+      if (!(data instanceof Float64Array)) {
+        fail(method, 'into.' + f + '.data must be a Float64Array, got ' +
+          (isTyped(data) ? 'a ' + data.constructor.name : describe(data)));
+      }
+      arrays.forEach(function (other) {
+        var a = data.byteOffset;
+        var b = other.data.byteOffset;
+        if (other.data.buffer === data.buffer &&
+            a < b + other.data.byteLength && b < a + data.byteLength) {
+          fail(method, 'into.' + f + '.data shares memory with into.' + other.name +
+            '.data; each result needs an array of its own');
+        }
+      });
+      arrays.push({ name: f, data: data });
+      out[f] = { data: data };
+    });
+    if (arrays.length === 0) {
+      fail(method, 'into has none of the results ' + INTO_FIELDS.join(', ') +
+        '; pass a previous result or its .typed');
+    }
+    return out;
+  };
+
   function weightsIn(method, o, raw) {
     ['wq', 'wk', 'wv', 'wo'].forEach(function (f) { raw[f] = matrix(method, f, o[f]); });
     VECTOR_FIELDS.forEach(function (f) {
@@ -580,13 +620,19 @@
     api.multiHeadAttention = function (options) {
       var m = 'multiHeadAttention';
       var o = checkOptions(m, options,
-        ['x', 'wq', 'wk', 'wv', 'wo', 'numHeads', 'bq', 'bk', 'bv', 'bo', 'causal'],
+        ['x', 'wq', 'wk', 'wv', 'wo', 'numHeads', 'bq', 'bk', 'bv', 'bo', 'causal', 'into'],
         ['x', 'wq', 'wk', 'wv', 'wo', 'numHeads']);
       var args = weightsIn(m, o, {
         x: matrix(m, 'x', o.x),
         numHeads: integer(m, 'numHeads', o.numHeads),
         causal: flag(m, 'causal', o.causal, false)
       });
+      if (given(o.into)) {
+        if (!intoArrays) {
+          fail(m, 'into is not part of headwise-lesson.js, the lesson-only module; load headwise.js, the same API with into');
+        }
+        args.into = intoArrays(m, o.into);
+      }
       var r = unwrap(m, raw._multiHeadAttention(args));
       return mhaResult(r, { numHeads: args.numHeads, causal: args.causal });
     };

@@ -67,6 +67,50 @@ EM_JS(void, hw_stack_set, (EM_VAL stack, const double* p, int n, int offset), {
   Emval.toValue(stack).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
 });
 
+#ifndef HEADWISE_LESSON_ONLY
+// Option into of multiHeadAttention (not in the lesson-only module: its page does not use it).
+
+// into[key].data.length (a Float64Array the wrapper has checked), or -1 where into has no key.
+EM_JS(double, hw_into_length, (EM_VAL into, const char* key), {
+  var f = Emval.toValue(into)[UTF8ToString(key)];
+  return f ? f.data.length : -1;
+});
+
+// Null if each array of into has as many entries as the result of its name, else what is wrong.
+// sizes: for q, k, v, headWeights, headOutputs, concat, output in turn, {entries, depth (0 for
+// a matrix), rows, cols}.
+EM_JS(EM_VAL, hw_into_mismatch, (EM_VAL into, const double* sizes), {
+  var names = ['q', 'k', 'v', 'headWeights', 'headOutputs', 'concat', 'output'];
+  var o = Emval.toValue(into);
+  for (var i = 0; i < names.length; i++) {
+    var s = HEAPF64.subarray((sizes >> 3) + 4 * i, (sizes >> 3) + 4 * i + 4);
+    if (o[names[i]] && o[names[i]].data.length !== s[0]) {
+      return Emval.toHandle('into.' + names[i] + '.data has ' + o[names[i]].data.length +
+        " entries, but this result's " + names[i] + ' has ' + s[0] + ', shape (' +
+        (s[1] ? [s[1], s[2], s[3]] : [s[2], s[3]]).join(', ') +
+        '); pass arrays from a result of the same sizes, or leave into out');
+    }
+  }
+  return Emval.toHandle(null);
+});
+
+// {data: into[key].data, rows, cols} with the n doubles at p copied into that array: a result
+// written into an array the caller already has, so no new memory is touched.
+EM_JS(EM_VAL, hw_into_matrix,
+      (EM_VAL into, const char* key, const double* p, int n, double rows, double cols), {
+  var data = Emval.toValue(into)[UTF8ToString(key)].data;
+  data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n));
+  return Emval.toHandle({data: data, rows: rows, cols: cols});
+});
+
+// A stack {data: into[key].data, depth, rows, cols}, to be filled by hw_stack_set.
+EM_JS(EM_VAL, hw_into_stack,
+      (EM_VAL into, const char* key, double depth, double rows, double cols), {
+  var data = Emval.toValue(into)[UTF8ToString(key)].data;
+  return Emval.toHandle({data: data, depth: depth, rows: rows, cols: cols});
+});
+#endif  // HEADWISE_LESSON_ONLY
+
 // obj[key] as a number (the wrapper passes numbers and booleans it has checked), and whether obj
 // has key, set to something other than undefined or null: one call each.
 EM_JS(double, hw_number, (EM_VAL obj, const char* key), {
@@ -161,18 +205,23 @@ val matrix_out(const Matrix& m) { return f64_matrix(m.data(), m.size(), m.rows()
 
 val vector_out(const Vector& v) { return f64_matrix(v.data(), v.size(), v.size(), 1); }
 
+// Each matrix of ms into the stack's data, one after another.
+void fill_stack(const val& stack, const std::vector<Matrix>& ms) {
+  for (std::size_t h = 0; h < ms.size(); ++h) {
+    const Index size = ms[h].size();
+    hw_stack_set(stack.as_handle(), ms[h].data(), static_cast<int>(size),
+                 static_cast<int>(static_cast<Index>(h) * size));
+  }
+}
+
 // A stack of equally shaped matrices -> {data, depth, rows, cols}.
 val stack_out(const std::vector<Matrix>& ms) {
   const Index rows = ms.empty() ? 0 : ms[0].rows();
   const Index cols = ms.empty() ? 0 : ms[0].cols();
-  const Index size = rows * cols;
-  val out = val::take_ownership(hw_stack_new(static_cast<int>(static_cast<Index>(ms.size()) * size),
-                                             static_cast<double>(ms.size()),
-                                             static_cast<double>(rows), static_cast<double>(cols)));
-  for (std::size_t h = 0; h < ms.size(); ++h) {
-    hw_stack_set(out.as_handle(), ms[h].data(), static_cast<int>(size),
-                 static_cast<int>(static_cast<Index>(h) * size));
-  }
+  val out = val::take_ownership(hw_stack_new(
+      static_cast<int>(static_cast<Index>(ms.size()) * rows * cols), static_cast<double>(ms.size()),
+      static_cast<double>(rows), static_cast<double>(cols)));
+  fill_stack(out, ms);
   return out;
 }
 
@@ -195,16 +244,78 @@ val guarded(F&& body) {
   }
 }
 
-val mha_result_out(const headwise::MhaResult& r) {
+#ifndef HEADWISE_LESSON_ONLY
+// m into into[key].data where `into` has key (its length checked by into_mismatch), into a new
+// array otherwise; the same for a stack.
+val matrix_into(const val& into, const char* key, const Matrix& m) {
+  if (hw_into_length(into.as_handle(), key) < 0) return matrix_out(m);
+  return val::take_ownership(
+      hw_into_matrix(into.as_handle(), key, m.data(), static_cast<int>(m.size()),
+                     static_cast<double>(m.rows()), static_cast<double>(m.cols())));
+}
+
+val stack_into(const val& into, const char* key, const std::vector<Matrix>& ms) {
+  if (hw_into_length(into.as_handle(), key) < 0) return stack_out(ms);
+  val out = val::take_ownership(hw_into_stack(into.as_handle(), key, static_cast<double>(ms.size()),
+                                              ms.empty() ? 0 : static_cast<double>(ms[0].rows()),
+                                              ms.empty() ? 0 : static_cast<double>(ms[0].cols())));
+  fill_stack(out, ms);
+  return out;
+}
+
+// Every array of `into` holds exactly as many numbers as the result it is to take, or nothing is
+// written: for a result of other sizes the caller gets an error, and its arrays stay as they were.
+val into_mismatch(const val& into, const headwise::MhaResult& r) {
+  double sizes[7][4];
+  const auto matrix_size = [](double* s, const Matrix& m) {
+    s[0] = static_cast<double>(m.size());
+    s[1] = 0;
+    s[2] = static_cast<double>(m.rows());
+    s[3] = static_cast<double>(m.cols());
+  };
+  const auto stack_size = [](double* s, const std::vector<Matrix>& ms) {
+    s[1] = static_cast<double>(ms.size());
+    s[2] = ms.empty() ? 0 : static_cast<double>(ms[0].rows());
+    s[3] = ms.empty() ? 0 : static_cast<double>(ms[0].cols());
+    s[0] = s[1] * s[2] * s[3];
+  };
+  matrix_size(sizes[0], r.q);
+  matrix_size(sizes[1], r.k);
+  matrix_size(sizes[2], r.v);
+  stack_size(sizes[3], r.head_weights);
+  stack_size(sizes[4], r.head_outputs);
+  matrix_size(sizes[5], r.concat);
+  matrix_size(sizes[6], r.output);
+  return val::take_ownership(hw_into_mismatch(into.as_handle(), &sizes[0][0]));
+}
+#endif  // HEADWISE_LESSON_ONLY
+
+// The result's matrices; with `into`, written into the caller's arrays where it has them.
+val mha_result_out(const headwise::MhaResult& r, const val* into = nullptr) {
+  (void)into;  // (unused in the lesson-only module)
+  const auto mat = [&](const char* key, const Matrix& m) {
+#ifndef HEADWISE_LESSON_ONLY
+    if (into != nullptr) return matrix_into(*into, key, m);
+#endif
+    (void)key;
+    return matrix_out(m);
+  };
+  const auto stack = [&](const char* key, const std::vector<Matrix>& ms) {
+#ifndef HEADWISE_LESSON_ONLY
+    if (into != nullptr) return stack_into(*into, key, ms);
+#endif
+    (void)key;
+    return stack_out(ms);
+  };
   val out = val::object();
   out.set("dHead", static_cast<double>(r.d_head));
-  out.set("q", matrix_out(r.q));
-  out.set("k", matrix_out(r.k));
-  out.set("v", matrix_out(r.v));
-  out.set("headWeights", stack_out(r.head_weights));
-  out.set("headOutputs", stack_out(r.head_outputs));
-  out.set("concat", matrix_out(r.concat));
-  out.set("output", matrix_out(r.output));
+  out.set("q", mat("q", r.q));
+  out.set("k", mat("k", r.k));
+  out.set("v", mat("v", r.v));
+  out.set("headWeights", stack("headWeights", r.head_weights));
+  out.set("headOutputs", stack("headOutputs", r.head_outputs));
+  out.set("concat", mat("concat", r.concat));
+  out.set("output", mat("output", r.output));
   return out;
 }
 
@@ -257,8 +368,16 @@ val multi_head_attention(val o) {
   return guarded([&] {
     const Matrix x = get_matrix(o["x"]);
     const headwise::MhaWeights w = weights_in(o);
-    const headwise::MhaResult r = headwise::multi_head_attention(
-        x, w, get_int(o, "numHeads"), get_bool(o, "causal"));
+    const headwise::MhaResult r =
+        headwise::multi_head_attention(x, w, get_int(o, "numHeads"), get_bool(o, "causal"));
+#ifndef HEADWISE_LESSON_ONLY
+    if (has(o, "into")) {  // (the wrapper refuses into in the lesson-only module)
+      const val into = o["into"];
+      const val mismatch = into_mismatch(into, r);
+      if (mismatch.isString()) return error_out(mismatch.as<std::string>());
+      return mha_result_out(r, &into);
+    }
+#endif
     return mha_result_out(r);
   });
 }

@@ -11,7 +11,8 @@
 //                redraws, style and layout are forced): p50 and p95 of 40;
 //   - first      navigation to the first verified table (head 0, query 0 reads 0.424 0.576);
 //   - api        hw.multiHeadAttention at (128, 768, 12) on {data, rows, cols} inputs (and on
-//                nested arrays) against the bare forward on inputs already in the WASM heap.
+//                nested arrays, and writing into the previous result's arrays with into)
+//                against the bare forward on inputs already in the WASM heap.
 // Writes build/bench/responsive.json when run alone.
 import {mkdirSync, writeFileSync} from 'node:fs';
 import {dirname, join, resolve} from 'node:path';
@@ -173,8 +174,8 @@ async function apiMetrics(browser, rounds) {
     const n = 128, d = 768, h = 12;
     const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const out = {};
-    const modes = ['core', 'api', 'api-typed'];
-    const times = {core: [], api: [], 'api-typed': []};
+    const modes = ['core', 'api', 'api-typed', 'api-into'];
+    const times = {core: [], api: [], 'api-typed': [], 'api-into': []};
     for (const m of modes) {
       try {
         bench.time(n, d, h, 1, 2, m);  // warm-up
@@ -193,7 +194,7 @@ async function apiMetrics(browser, rounds) {
   }, rounds);
   await context.close();
   const ratio = (a) => (r[a] && r.core_ms ? Math.round((r[a] / r.core_ms) * 100) / 100 : null);
-  return {...r, api_ratio: ratio('api_ms'), api_typed_ratio: ratio('api-typed_ms')};
+  return {...r, api_ratio: ratio('api_ms'), api_typed_ratio: ratio('api-typed_ms'), api_into_ratio: ratio('api-into_ms')};
 }
 
 /**
@@ -218,7 +219,9 @@ export function responsiveTable(r) {
   lines.push('');
   lines.push(`Lesson-size full update: p50 ${r.lessonUpdate.p50_ms} ms, p95 ${r.lessonUpdate.p95_ms} ms (${r.lessonUpdate.count} updates).`);
   lines.push(`Navigation to the first verified table from file://: ${r.firstVerifiedTableFile.median_ms} ms (median).`);
-  lines.push(`multiHeadAttention at (128, 768, 12): bare forward ${r.api.core_ms} ms; API on nested arrays ${r.api.api_ms} ms (${r.api.api_ratio}x); API on {data, rows, cols} ${r.api['api-typed_ms'] ?? 'n/a'} ms (${r.api.api_typed_ratio ?? 'n/a'}x).`);
+  // (performance.now() in a page is coarsened, so its medians print as 33.900000002 and the like.)
+  const ms = (v) => (typeof v === 'number' ? v.toFixed(1) : 'n/a');
+  lines.push(`multiHeadAttention at (128, 768, 12): bare forward ${ms(r.api.core_ms)} ms; API on nested arrays ${ms(r.api.api_ms)} ms (${r.api.api_ratio}x); API on {data, rows, cols} ${ms(r.api['api-typed_ms'])} ms (${r.api.api_typed_ratio ?? 'n/a'}x); the same, into the previous result's arrays (option into) ${ms(r.api['api-into_ms'])} ms (${r.api.api_into_ratio ?? 'n/a'}x).`);
   return lines.join('\n');
 }
 

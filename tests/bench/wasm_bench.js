@@ -6,7 +6,8 @@
 //   api   hw.multiHeadAttention({x, wq, wk, wv, wo, numHeads}) on nested arrays made
 //         beforehand: options checked and flattened, copied in, the forward, results copied
 //         out as typed arrays (nested arrays are only built when read, which is not timed);
-//   api-typed  the same call on {data: Float64Array, rows, cols} inputs (nothing to flatten).
+//   api-typed  the same call on {data: Float64Array, rows, cols} inputs (nothing to flatten);
+//   api-into   the same, writing into the previous call's result (option into: no new arrays).
 // A classic script: defines HeadwiseBench in browsers, module.exports in Node.
 /* global module */
 (function(root) {
@@ -39,7 +40,7 @@ function setup(createHeadwise) {
   return createHeadwise(raw).then(function(hw) {
     var prepared = null;
     var apiInputs = {};
-    var typedInputs = {of: null, args: null};
+    var typedInputs = {of: null, args: null, into: null};
 
     function prepareCore(n, d, h) {
       var key = n + ',' + d;
@@ -72,6 +73,7 @@ function setup(createHeadwise) {
         typedInputs.of = a;
         typedInputs.args = {x: flat(a.x), wq: flat(a.wq), wk: flat(a.wk), wv: flat(a.wv), wo: flat(a.wo),
           numHeads: h};
+        typedInputs.into = null;
       }
       return typedInputs.args;
     }
@@ -110,7 +112,12 @@ function setup(createHeadwise) {
           }
         };
       }
-      var args = mode === 'api-typed' ? prepareTyped(n, d, h) : prepareApi(n, d, h);
+      var args = mode === 'api-typed' || mode === 'api-into' ? prepareTyped(n, d, h) : prepareApi(n, d, h);
+      if (mode === 'api-into') {
+        // Arrays to write into: one result made beforehand (untimed), then each call's own.
+        if (!typedInputs.into) typedInputs.into = hw.multiHeadAttention(args);
+        args = Object.assign({}, args, {into: typedInputs.into});
+      }
       for (var s = 0; s < samples; s++) {
         var t0 = now();
         for (var b = 0; b < batch; b++) result = hw.multiHeadAttention(args);

@@ -100,6 +100,19 @@ describe('the lesson-only module', () => {
     });
   }
 
+  test('multiHeadAttention\'s into throws an error that names headwise.js, and the call works without it', () => {
+    const r = lesson.seedExperiment({ seed: 7, tokens: 5, dModel: 8, numHeads: 2 });
+    const args = { x: r.typed.x, wq: r.typed.wq, wk: r.typed.wk, wv: r.typed.wv, wo: r.typed.wo, numHeads: 2 };
+    const output = Array.from(r.typed.output.data);
+    assert.throws(() => lesson.multiHeadAttention({ ...args, into: r }), {
+      name: 'Error',
+      message: 'multiHeadAttention: into is not part of headwise-lesson.js, the lesson-only module; load headwise.js, the same API with into',
+    });
+    assert.deepEqual(Array.from(r.typed.output.data), output);
+    assert.deepEqual(Array.from(lesson.multiHeadAttention(args).typed.output.data), output);
+    assert.equal(full.multiHeadAttention({ ...args, into: r }).typed.output.data, r.typed.output.data);
+  });
+
   test('the full module still trains', () => {
     const t = full.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 1 });
     assert.equal(t.step(3).step, 3);

@@ -1,6 +1,7 @@
 // Matrices as {data: Float64Array, rows, cols} (and stacks with depth): accepted wherever a
 // matrix goes in, offered on every result as result.typed, with the same numbers as the nested
-// form; bad typed input gets a clear error and the module keeps working. And
+// form; multiHeadAttention writes into a previous result's arrays when asked (into); bad
+// typed input gets a clear error and the module keeps working. And
 // createHeadwise.moduleSource(): the module's own text, enough to start it again elsewhere.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -75,6 +76,59 @@ test('bad typed input: a clear message naming the option, and the module keeps w
   // Shapes are still the core's to check: (2, 4) is not (n, 8).
   assert.throws(() => hw.multiHeadAttention({ x: { data: new Float64Array(8), rows: 2, cols: 4 }, wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, numHeads: 2 }), /multiHeadAttention: /);
   assert.deepEqual(hw.seedExperiment(LESSON).output, hw.seedExperiment(LESSON).output);
+});
+
+test('into: a previous result\'s arrays take the next call\'s results, with the numbers of a call without into', () => {
+  const args = (r) => ({ x: r.typed.x, wq: r.typed.wq, wk: r.typed.wk, wv: r.typed.wv, wo: r.typed.wo, numHeads: 2 });
+  const other = hw.seedExperiment({ ...LESSON, seed: 8 });
+  const first = hw.multiHeadAttention(args(run));
+  const arrays = Object.fromEntries(Object.entries(first.typed).map(([k, m]) => [k, m.data]));
+  const expected = hw.multiHeadAttention(args(other));
+  const reused = hw.multiHeadAttention({ ...args(other), into: first });
+  for (const f of ['q', 'k', 'v', 'concat', 'output', 'headWeights', 'headOutputs']) {
+    assert.equal(reused.typed[f].data, arrays[f], `${f}: a new array`);
+    assert.deepEqual(reused.typed[f].data, expected.typed[f].data, `${f}: other numbers`);
+  }
+  assert.deepEqual(reused.output, expected.output);
+  assert.deepEqual(reused.headWeights, expected.headWeights);
+  assert.deepEqual([reused.typed.headWeights.depth, reused.typed.headWeights.rows, reused.typed.headWeights.cols], [2, 5, 5]);
+  assert.notDeepEqual(expected.output, hw.multiHeadAttention(args(run)).output, 'seeds 7 and 8 give the same output');
+  // .typed, or only some arrays: the others are new.
+  const some = { output: { data: new Float64Array(40) } };
+  const part = hw.multiHeadAttention({ ...args(run), into: some });
+  assert.equal(part.typed.output.data, some.output.data);
+  assert.deepEqual(part.typed.output.data, first.typed.output.data.constructor.from(hw.multiHeadAttention(args(run)).typed.output.data));
+  assert.notEqual(part.typed.q.data, arrays.q);
+  assert.equal(hw.multiHeadAttention({ ...args(run), into: reused.typed }).typed.k.data, arrays.k);
+});
+
+test('into: bad arrays get a clear message, nothing is written, and the module keeps working', () => {
+  const args = { x: run.typed.x, wq: run.typed.wq, wk: run.typed.wk, wv: run.typed.wv, wo: run.typed.wo, numHeads: 2 };
+  const smaller = hw.multiHeadAttention({ ...args, x: { data: run.typed.x.data.subarray(0, 32), rows: 4, cols: 8 } });
+  const before = Object.fromEntries(Object.entries(smaller.typed).map(([k, m]) => [k, Array.from(m.data)]));
+  const cases = [
+    [smaller, /multiHeadAttention: into\.q\.data has 32 entries, but this result's q has 40, shape \(5, 8\); pass arrays from a result of the same sizes, or leave into out$/],
+    [{ headWeights: { data: new Float64Array(49) } }, /multiHeadAttention: into\.headWeights\.data has 49 entries, but this result's headWeights has 50, shape \(2, 5, 5\);/],
+    [5, /multiHeadAttention: into must be a previous result or its \.typed, got 5 \(number\)$/],
+    [[], /multiHeadAttention: into must be a previous result or its \.typed, got an empty array$/],
+    [{ x: { data: new Float64Array(40) } }, /multiHeadAttention: into has none of the results q, k, v, concat, output, headWeights, headOutputs; pass a previous result or its \.typed$/],
+    [{ q: { data: [1, 2] } }, /multiHeadAttention: into\.q\.data must be a Float64Array, got an array$/],
+    [{ output: { data: new Float32Array(40) } }, /multiHeadAttention: into\.output\.data must be a Float64Array, got a Float32Array$/],
+    [{ q: { data: new Float64Array(80).subarray(0, 40) }, k: { data: new Float64Array(40) } }, null],
+  ];
+  const shared = new Float64Array(80);
+  cases.push([{ q: { data: shared.subarray(0, 40) }, k: { data: shared.subarray(39, 79) } },
+    /multiHeadAttention: into\.k\.data shares memory with into\.q\.data; each result needs an array of its own$/]);
+  for (const [into, message] of cases) {
+    if (message === null) {
+      assert.doesNotThrow(() => hw.multiHeadAttention({ ...args, into }), 'arrays that share no memory');
+      continue;
+    }
+    assert.throws(() => hw.multiHeadAttention({ ...args, into }), message);
+  }
+  assert.deepEqual(Object.fromEntries(Object.entries(smaller.typed).map(([k, m]) => [k, Array.from(m.data)])), before);
+  assert.deepEqual(shared, new Float64Array(80));
+  assert.deepEqual(hw.multiHeadAttention(args).output, hw.multiHeadAttention({ ...args, into: hw.multiHeadAttention(args) }).output);
 });
 
 test('moduleSource() is the module itself: evaluated elsewhere it computes the same numbers', async () => {
