@@ -963,7 +963,7 @@ function targets(res) {
   }
   // The API target: multiHeadAttention at (128, 768, 12) at most 1.1 times the bare
   // forward. New result arrays cost this machine a page fault per 4 KB (about 20 ms for the
-  // call's 5.6 MB), so both are shown: into a previous result's arrays, and into new ones.
+  // call's 6.3 MB), so both are shown: into a previous result's arrays, and into new ones.
   const api = res.responsive?.api;
   if (api?.api_into_ratio != null)
     add('multiHeadAttention / bare forward at (128, 768, 12), {data, rows, cols}, into the previous result',
