@@ -62,7 +62,7 @@ EM_JS(EM_VAL, hw_stack_new, (int n, double depth, double rows, double cols), {
   return Emval.toHandle({data: new Float64Array(n), depth: depth, rows: rows, cols: cols});
 });
 
-// n doubles at p into the stack's data, from index offset.
+// n doubles at p into the stack's (or a matrix's) data, from index offset.
 EM_JS(void, hw_stack_set, (EM_VAL stack, const double* p, int n, int offset), {
   Emval.toValue(stack).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
 });
@@ -94,20 +94,14 @@ EM_JS(EM_VAL, hw_into_mismatch, (EM_VAL into, const double* sizes), {
   return Emval.toHandle(null);
 });
 
-// {data: into[key].data, rows, cols} with the n doubles at p copied into that array: a result
-// written into an array the caller already has, so no new memory is touched.
-EM_JS(EM_VAL, hw_into_matrix,
-      (EM_VAL into, const char* key, const double* p, int n, double rows, double cols), {
-  var data = Emval.toValue(into)[UTF8ToString(key)].data;
-  data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n));
-  return Emval.toHandle({data: data, rows: rows, cols: cols});
-});
-
-// A stack {data: into[key].data, depth, rows, cols}, to be filled by hw_stack_set.
-EM_JS(EM_VAL, hw_into_stack,
+// The caller's array into[key].data as {data, rows, cols}, or as a stack {data, depth, rows,
+// cols} where depth > 0: hw_stack_set then writes the result into it, so no new memory is
+// touched.
+EM_JS(EM_VAL, hw_into_wrap,
       (EM_VAL into, const char* key, double depth, double rows, double cols), {
   var data = Emval.toValue(into)[UTF8ToString(key)].data;
-  return Emval.toHandle({data: data, depth: depth, rows: rows, cols: cols});
+  return Emval.toHandle(depth > 0 ? {data: data, depth: depth, rows: rows, cols: cols}
+                                  : {data: data, rows: rows, cols: cols});
 });
 #endif  // HEADWISE_LESSON_ONLY
 
@@ -249,16 +243,19 @@ val guarded(F&& body) {
 // array otherwise; the same for a stack.
 val matrix_into(const val& into, const char* key, const Matrix& m) {
   if (hw_into_length(into.as_handle(), key) < 0) return matrix_out(m);
-  return val::take_ownership(
-      hw_into_matrix(into.as_handle(), key, m.data(), static_cast<int>(m.size()),
-                     static_cast<double>(m.rows()), static_cast<double>(m.cols())));
+  val out = val::take_ownership(hw_into_wrap(into.as_handle(), key, 0,
+                                             static_cast<double>(m.rows()),
+                                             static_cast<double>(m.cols())));
+  hw_stack_set(out.as_handle(), m.data(), static_cast<int>(m.size()), 0);
+  return out;
 }
 
 val stack_into(const val& into, const char* key, const std::vector<Matrix>& ms) {
   if (hw_into_length(into.as_handle(), key) < 0) return stack_out(ms);
-  val out = val::take_ownership(hw_into_stack(into.as_handle(), key, static_cast<double>(ms.size()),
-                                              ms.empty() ? 0 : static_cast<double>(ms[0].rows()),
-                                              ms.empty() ? 0 : static_cast<double>(ms[0].cols())));
+  const double rows = ms.empty() ? 0 : static_cast<double>(ms[0].rows());
+  const double cols = ms.empty() ? 0 : static_cast<double>(ms[0].cols());
+  val out = val::take_ownership(
+      hw_into_wrap(into.as_handle(), key, static_cast<double>(ms.size()), rows, cols));
   fill_stack(out, ms);
   return out;
 }
