@@ -131,8 +131,9 @@ declare namespace createHeadwise {
     /**
      * A previous result of the same sizes (or its `typed`): each of its Float64Arrays (q, k, v,
      * concat, output, headWeights, headOutputs) takes this call's result of that name, so no new
-     * memory is allocated for it. That result then reads this call's numbers. An array of another
-     * length is an error, and then nothing is written.
+     * memory is allocated for it. That result's arrays then hold this call's numbers (and so do
+     * its nested arrays, where they had not been read yet). An array of another length is an
+     * error, and then nothing is written.
      */
     into?: TypedResult | Partial<Record<'q' | 'k' | 'v' | 'concat' | 'output' | 'headWeights' | 'headOutputs', { data: Float64Array }>>;
   }

@@ -84,7 +84,11 @@ test('into: a previous result\'s arrays take the next call\'s results, with the 
   const first = hw.multiHeadAttention(args(run));
   const arrays = Object.fromEntries(Object.entries(first.typed).map(([k, m]) => [k, m.data]));
   const expected = hw.multiHeadAttention(args(other));
+  const firstWeights = first.headWeights;  // read before: kept as it was
   const reused = hw.multiHeadAttention({ ...args(other), into: first });
+  assert.deepEqual(first.output, expected.output, 'a nested array not read before');
+  assert.deepEqual(first.headWeights, firstWeights);
+  assert.notDeepEqual(firstWeights, expected.headWeights);
   for (const f of ['q', 'k', 'v', 'concat', 'output', 'headWeights', 'headOutputs']) {
     assert.equal(reused.typed[f].data, arrays[f], `${f}: a new array`);
     assert.deepEqual(reused.typed[f].data, expected.typed[f].data, `${f}: other numbers`);
