@@ -2,8 +2,9 @@
 // and each iframe widget; in dark mode too, at the phone's width only (dark mode changes colours
 // only, which tests/js/dark-css.test.mjs checks, so its geometry is light mode's). Nothing makes
 // the page scroll sideways (only containers meant to scroll may), no identifier or shape in a
-// table breaks across lines, and nothing is clipped by a box too small for it; NumPy printouts
-// wrap rather than scroll. Full-page screenshots are saved under build/screenshots/<engine>/ to
+// table breaks across lines, nothing is clipped by a box too small for it, and a table's caption
+// stays within the width of the box that scrolls the table; NumPy printouts wrap rather than
+// scroll. Full-page screenshots are saved under build/screenshots/<engine>/ to
 // be looked at (unless HEADWISE_SCREENSHOTS=0).
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -129,6 +130,18 @@ function layoutProblems() {
     for (const b of boxes) {
       if (b.scrollWidth > b.clientWidth + 1) problems.push(`${describe(b)} sits beside another table but must be scrolled ${b.scrollWidth - b.clientWidth}px sideways`);
     }
+  }
+  // 7. A table's caption is read whole without scrolling: in a box that scrolls sideways (the
+  //    table is wider than the window), its words stay within the box's visible width.
+  for (const cap of all.filter((x) => x.matches('caption') && shown(x))) {
+    let box = parentOf(cap);
+    while (box && box !== document.documentElement && !scrollsX(box)) box = parentOf(box);
+    if (!box || box === document.documentElement || hiddenOnPurpose(cap)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(cap);
+    const right = Math.max(...[...range.getClientRects()].map((q) => q.right));
+    const edge = box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+    if (right > edge + 1) problems.push(`${describe(cap)} "${cap.textContent.slice(0, 32)}…" runs ${Math.round(right - edge)}px past the visible width of its scrolling box`);
   }
   return [...new Set(problems)];
 }
