@@ -132,7 +132,7 @@ function layoutProblems() {
     }
   }
   // 7. A table's caption is read whole without scrolling: in a box that scrolls sideways (the
-  //    table is wider than the window), its words stay within the box's visible width.
+  //    table is wider than its column), its words stay within the box's visible width.
   for (const cap of all.filter((x) => x.matches('caption') && shown(x))) {
     let box = parentOf(cap);
     while (box && box !== document.documentElement && !scrollsX(box)) box = parentOf(box);
