@@ -47,6 +47,11 @@ describe('axe-core: zero WCAG 2.2 AA violations', () => {
     ['20 tokens (heatmaps), bias and causal mask', '#tokens=20&bias=1&causal=1'],
   ];
   for (const colorScheme of ['light', 'dark']) {
+    // Dark mode changes colours only (tests/js/dark-css.test.mjs), so its structure is light
+    // mode's: in Firefox and WebKit, whose axe runs take two to three times Chromium's, the dark
+    // scheme is checked at the defaults and with an error shown (its own colours); Chromium
+    // checks every setting in both. Shaded cells' contrast is checked below in both schemes.
+    const settings = colorScheme === 'dark' && ENGINE !== 'chromium' ? cases.filter(([, hash]) => hash === '' || hash.includes('d_model=10')) : cases;
     test(`each setting in turn, ${colorScheme}`, async (t) => {
       await openLesson(cases[0][1], { colorScheme }, async (page) => {
         // Open everything that starts closed, so it is checked too.
@@ -55,7 +60,7 @@ describe('axe-core: zero WCAG 2.2 AA violations', () => {
         for (const b of await page.$$('hw-quiz button[aria-controls]')) await b.click();
         await page.check('fieldset[data-question="1"] input[data-correct="false"] >> nth=0');
         await page.check('fieldset[data-question="2"] input[data-correct="true"]');
-        for (const [i, [name, hash]] of cases.entries()) {
+        for (const [i, [name, hash]] of settings.entries()) {
           await t.test(name, async () => {
             if (i > 0) await page.evaluate((h) => { location.hash = h; }, hash);
             const want = new URLSearchParams(hash.slice(1));
