@@ -1,15 +1,17 @@
 // Runs the browser tests in each engine: Chromium first, alone (its tests read CPU time from
-// traces), then Firefox ESR and WebKitGTK at the same time (in a whole local run the two took
-// 623 s side by side, against 713 to 832 s one after the other; a file keeps 1.3 to 1.8 of the
-// 2 cores busy, so running more at once only slows each file). HEADWISE_BROWSERS lists the engines (e.g. HEADWISE_BROWSERS=firefox,webkit);
-// HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another.
+// traces), then Firefox ESR and WebKitGTK at the same time, from one queue that two files at a
+// time draw from, the longest first (TYPICAL_SECONDS). A file keeps 1.3 to 1.8 of the 2 cores
+// busy, so more at once only slows each file; one queue instead of one per engine ends both
+// engines together, and a file run again after its browser went away fills a free slot instead
+// of lengthening one engine's run. HEADWISE_BROWSERS lists the engines (e.g.
+// HEADWISE_BROWSERS=firefox,webkit); HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another.
 // Arguments, if any, are the test files to run (default: every tests/browser/*.test.mjs).
-// Prints each file's run as node --test does (whole, once it has ended, where two engines run at
-// once), then a table: tests, passed, failed, skipped (with the reasons) and the time per
-// engine. Exits non-zero if any engine failed.
+// Prints each file's run as node --test does (whole, once it has ended, where two run at once),
+// then a table: tests, passed, failed, skipped (with the reasons) and the time per engine (the
+// sum of its files' times). Exits non-zero if any engine failed.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engine.mjs';
 
@@ -55,7 +57,7 @@ function runFile(name, file, live) {
     const quiet = () => {
       clearTimeout(silent);
       silent = setTimeout(() => {
-        console.log(`\n# ${name}: ${file.split('/').pop()} printed nothing for ${SILENT_MS / 1000} s: ended as hung`);
+        console.log(`\n# ${name}: ${basename(file)} printed nothing for ${SILENT_MS / 1000} s: ended as hung`);
         hung = true;
         try {
           process.kill(-child.pid, 'SIGKILL');
@@ -70,11 +72,12 @@ function runFile(name, file, live) {
     child.on('exit', (code) => {
       clearTimeout(silent);
       runningGroups.delete(child.pid);
-      if (!live) process.stdout.write(`\n# ---- ${name}: ${file.split('/').pop()} ----\n${out}`);
-      console.log(`# ${name}: ${file.split('/').pop()} took ${Math.round((Date.now() - started) / 1000)} s`);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      if (!live) process.stdout.write(`\n# ---- ${name}: ${basename(file)} ----\n${out}`);
+      console.log(`# ${name}: ${basename(file)} took ${seconds} s`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
-        file, code: hung ? code || 1 : code, hung, out,
+        file, code: hung ? code || 1 : code, hung, out, seconds,
         tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'),
         cancelled: count('cancelled'), todo: count('todo'),
         skips: [...out.matchAll(/^\s*ok \d+ - (.*?) # SKIP (.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`),
@@ -83,33 +86,92 @@ function runFile(name, file, live) {
   });
 }
 
-/** What a test file's output says when its browser, not a test, failed (see runEngine). */
+/** What a test file's output says when its browser, not a test, failed (see record). */
 const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its WebDriver session)/m;
 
 /**
- * Run the test files for one engine, one file (one node --test process) after another.
- * @param {string} name
- * @param {boolean} live  see runFile
- * @param {string[]} [only]  these test files instead of all
+ * Seconds each file took in a whole local CI run (run 23, 2026-12-02, Firefox and WebKit side by
+ * side), used only to start the longest files first; a file not listed counts as 30 s.
  */
-async function runEngine(name, live, only = files) {
-  const started = Date.now();
-  const r = { name, code: 0, failedFiles: [], crashedFiles: [], tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0, skips: [] };
-  for (const file of only) {
-    const f = await runFile(name, file, live);
-    for (const k of ['tests', 'pass', 'fail', 'skipped', 'cancelled', 'todo']) r[k] += f[k];
-    r.skips.push(...f.skips);
-    if (f.code !== 0 || f.fail > 0 || f.cancelled > 0) {
-      r.code = r.code || f.code || 1;
-      r.failedFiles.push(file);
-      // The browser itself went away (its driver or session lost, engine.mjs, or the file hung)
-      // rather than a test finding a fault. engine.mjs says so on the test file's stdout, which
-      // node --test's TAP prints as a comment with its '#' escaped: "# \# webkit: ...".
-      if (f.hung || wentAway.test(f.out)) r.crashedFiles.push(file);
+const TYPICAL_SECONDS = {
+  firefox: {
+    'a11y.test.mjs': 74, 'bad-input.test.mjs': 67, 'compute.test.mjs': 23, 'csp.test.mjs': 36,
+    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'hosts.test.mjs': 89,
+    'injection.test.mjs': 49, 'inplace.test.mjs': 36, 'layout.test.mjs': 58, 'lesson.test.mjs': 49,
+    'long-session.test.mjs': 20, 'motion.test.mjs': 31, 'no-worker.test.mjs': 14,
+    'python-blocks.test.mjs': 1, 'responsive.test.mjs': 37, 'sandbox.test.mjs': 15,
+    'train-on-demand.test.mjs': 35, 'train.test.mjs': 63,
+  },
+  webkit: {
+    'a11y.test.mjs': 132, 'bad-input.test.mjs': 73, 'compute.test.mjs': 9, 'csp.test.mjs': 43,
+    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'hosts.test.mjs': 70,
+    'injection.test.mjs': 38, 'inplace.test.mjs': 44, 'layout.test.mjs': 60, 'lesson.test.mjs': 55,
+    'long-session.test.mjs': 37, 'motion.test.mjs': 30, 'no-worker.test.mjs': 12,
+    'python-blocks.test.mjs': 1, 'responsive.test.mjs': 51, 'sandbox.test.mjs': 16,
+    'train-on-demand.test.mjs': 27, 'train.test.mjs': 54,
+  },
+};
+
+/** An engine's tally of its files' runs. */
+const tally = (name) => ({
+  name, code: 0, failedFiles: [], crashedFiles: [], tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0, skips: [], seconds: 0,
+});
+
+/**
+ * Add one file's run to its engine's tally.
+ * @returns {boolean} whether the browser itself went away (its driver or session lost,
+ *   engine.mjs, or the file hung) rather than a test finding a fault. engine.mjs says so on the
+ *   test file's stdout, which node --test's TAP prints as a comment with its '#' escaped:
+ *   "# \# webkit: ...".
+ */
+function record(r, f) {
+  for (const k of ['tests', 'pass', 'fail', 'skipped', 'cancelled', 'todo', 'seconds']) r[k] += f[k];
+  r.skips.push(...f.skips);
+  if (f.code === 0 && f.fail === 0 && f.cancelled === 0) return false;
+  r.code = r.code || f.code || 1;
+  r.failedFiles.push(f.file);
+  if (!f.hung && !wentAway.test(f.out)) return false;
+  r.crashedFiles.push(f.file);
+  return true;
+}
+
+/**
+ * Run the jobs ({engine, file}), `slots` at a time, in the order given. Where the browser went
+ * away under a file (WebKitGTK's driver has, rarely), that file goes to the front of the queue
+ * once more, in a new browser; it must pass whole. Both runs are reported. A file that failed
+ * with its browser still there is a failure, whatever else happened.
+ * @param {string[]} engines
+ * @param {{engine: string, file: string}[]} jobs
+ * @param {number} slots
+ * @param {boolean} live  see runFile
+ * @returns {Promise<object[]>} each engine's tally, followed by its files' second runs if any
+ */
+async function runQueue(engines, jobs, slots, live) {
+  const first = new Map(engines.map((e) => [e, tally(e)]));
+  const again = new Map();
+  const queue = jobs.slice();
+  const slot = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const f = await runFile(job.engine, job.file, live);
+      const crashed = record(job.again ? again.get(job.engine) : first.get(job.engine), f);
+      if (crashed && !job.again) {
+        if (!again.has(job.engine)) again.set(job.engine, tally(`${job.engine} (again)`));
+        console.log(`\n# ==== ${job.engine}: the browser went away during ${basename(job.file)}; once more, next ====`);
+        queue.unshift({ ...job, again: true });
+      }
     }
+  };
+  await Promise.all(Array.from({ length: slots }, slot));
+  const out = [];
+  for (const e of engines) {
+    const r = first.get(e);
+    const a = again.get(e);
+    out.push(r);
+    if (!a) continue;
+    out.push(a);
+    if (r.failedFiles.length === r.crashedFiles.length && a.code === 0 && a.fail === 0 && a.cancelled === 0) r.excused = true;
   }
-  r.seconds = Math.round((Date.now() - started) / 1000);
-  return r;
+  return out;
 }
 
 /** The test files' process groups running now, ended with this runner if it is interrupted. */
@@ -127,38 +189,28 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-/**
- * One engine's run, and where the browser went away under a test file (WebKitGTK's driver has,
- * rarely), that file once more in a new browser; it must pass whole. Both runs are reported. A
- * file that failed with its browser still there is a failure, whatever else happened.
- * @param {string} name
- * @param {boolean} live
- */
-async function runWithRetry(name, live) {
-  if (live) console.log(`\n# ==== ${name} ====`);
-  const r = await runEngine(name, live);
-  const out = [r];
-  if (r.crashedFiles.length > 0) {
-    console.log(`\n# ==== ${name}: the browser went away during ${r.crashedFiles.map((f) => f.split('/').pop()).join(', ')}; once more ====`);
-    const again = await runEngine(name, live, r.crashedFiles);
-    again.name = `${name} (again)`;
-    out.push(again);
-    if (r.failedFiles.length === r.crashedFiles.length && again.code === 0 && again.fail === 0 && again.cancelled === 0) r.excused = true;
-  }
-  return out;
-}
-
 const oneAtATime = process.env.HEADWISE_ONE_ENGINE_AT_A_TIME === '1';
+const jobsOf = (engine) => files.map((file) => ({ engine, file }));
 const results = [];
-if (wanted.includes('chromium')) results.push(...await runWithRetry('chromium', true));
 const rest = wanted.filter((e) => e !== 'chromium');
-if (oneAtATime || rest.length < 2) {
-  for (const name of rest) results.push(...await runWithRetry(name, true));
-} else {
-  console.log(`\n# ==== ${rest.join(' and ')}, at the same time (each file printed once it has ended) ====`);
-  for (const r of await Promise.all(rest.map((name) => runWithRetry(name, false)))) results.push(...r);
+for (const name of wanted.includes('chromium') ? ['chromium'] : []) {
+  console.log(`\n# ==== ${name} ====`);
+  results.push(...await runQueue([name], jobsOf(name), 1, true));
 }
-console.log('\n# engine     tests  pass  fail  skipped  cancelled  seconds');
+if (oneAtATime || rest.length < 2) {
+  for (const name of rest) {
+    console.log(`\n# ==== ${name} ====`);
+    results.push(...await runQueue([name], jobsOf(name), 1, true));
+  }
+} else {
+  const typical = (job) => TYPICAL_SECONDS[job.engine]?.[basename(job.file)] ?? 30;
+  const jobs = rest.flatMap(jobsOf).sort((a, b) => typical(b) - typical(a));
+  console.log(`\n# ==== ${rest.join(' and ')}: two files at a time from one queue, the longest first (each file printed once it has ended) ====`);
+  const started = Date.now();
+  results.push(...await runQueue(rest, jobs, 2, false));
+  console.log(`\n# ${rest.join(' and ')}: ${Math.round((Date.now() - started) / 1000)} s from the first file's start to the last one's end`);
+}
+console.log('\n# engine     tests  pass  fail  skipped  cancelled  seconds (its files\' times, added)');
 for (const r of results) {
   console.log(`# ${r.name.padEnd(9)} ${String(r.tests).padStart(6)} ${String(r.pass).padStart(5)} ${String(r.fail).padStart(5)} ${String(r.skipped).padStart(8)} ${String(r.cancelled).padStart(10)} ${String(r.seconds).padStart(8)}`);
 }

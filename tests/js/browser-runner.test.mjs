@@ -1,0 +1,132 @@
+// tests/browser/run.mjs, the browser suite's runner, on stand-in test files that start no
+// browser: Firefox's and WebKit's files share one queue, two at a time; a file whose browser went
+// away runs once more and must pass whole; a test that fails with its browser still there fails
+// the run, whatever else happened.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+
+const RUNNER = join(dirname(fileURLToPath(import.meta.url)), '..', 'browser', 'run.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'headwise-runner-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * A stand-in test file. It logs its engine, start and end to `log`, takes `ms`, and then, per
+ * `behaviour`: passes; fails a test; or, in WebKit, says its browser went away (as engine.mjs
+ * does) and fails, the first time only or every time.
+ */
+function standIn(name, behaviour, ms = 300) {
+  const file = join(dir, name);
+  writeFileSync(file, `
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+const engine = process.env.HEADWISE_BROWSER;
+const log = ${JSON.stringify(join(dir, 'log'))};
+const marker = ${JSON.stringify(`${file}.ran`)} + '.' + engine;
+test(${JSON.stringify(name)}, async () => {
+  appendFileSync(log, JSON.stringify({ file: ${JSON.stringify(name)}, engine, at: Date.now(), edge: 'start' }) + '\\n');
+  await new Promise((r) => setTimeout(r, ${ms}));
+  appendFileSync(log, JSON.stringify({ file: ${JSON.stringify(name)}, engine, at: Date.now(), edge: 'end' }) + '\\n');
+  const behaviour = ${JSON.stringify(behaviour)};
+  const first = !existsSync(marker);
+  writeFileSync(marker, '');
+  if (behaviour === 'fail' && engine === 'firefox') throw new Error('a real fault');
+  if (engine === 'webkit' && (behaviour === 'crash always' || (behaviour === 'crash once' && first))) {
+    console.log('# webkit: MiniBrowser lost its WebDriver session; a new WebKitWebDriver and MiniBrowser are started for the next test.');
+    throw new Error('NoSuchSessionError');
+  }
+});
+`);
+  return file;
+}
+
+/** Run the runner on these files; its exit code, output, and the files' logged runs. */
+function run(files, env = {}) {
+  rmSync(join(dir, 'log'), { force: true });
+  for (const f of files) for (const e of ['firefox', 'webkit']) rmSync(`${f}.ran.${e}`, { force: true });
+  // Without NODE_TEST_CONTEXT, which node --test sets in this process: the runner's own
+  // node --test processes would otherwise report to this one's runner instead of printing.
+  const { NODE_TEST_CONTEXT, ...outer } = process.env;
+  const r = spawnSync(process.execPath, [RUNNER, ...files], {
+    encoding: 'utf8', env: { ...outer, HEADWISE_BROWSERS: 'firefox,webkit', HEADWISE_ONE_ENGINE_AT_A_TIME: '', ...env },
+  });
+  let lines = [];
+  try {
+    lines = readFileSync(join(dir, 'log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  } catch {
+    // no file ran
+  }
+  return { code: r.status, out: r.stdout + r.stderr, lines };
+}
+
+/** The most files running at one time, from the logged starts and ends. */
+function mostAtOnce(lines) {
+  let now = 0;
+  let most = 0;
+  for (const l of [...lines].sort((a, b) => a.at - b.at || (a.edge === 'end' ? -1 : 1))) {
+    now += l.edge === 'start' ? 1 : -1;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+const row = (out, name) => out.split('\n').find((l) => new RegExp(`^# ${name.replace(/[()]/g, '\\$&')} +\\d`).test(l));
+
+test('every file runs once in each engine, two at a time from one queue, the longest first', () => {
+  // Named as the suite's files, so that the runner's table of typical times applies: WebKit's
+  // a11y and Firefox's hosts are the longest, both engines' compute the shortest; an unlisted
+  // file counts as 30 s.
+  const files = ['compute.test.mjs', 'unlisted.test.mjs', 'hosts.test.mjs', 'a11y.test.mjs'].map((n) => standIn(n, 'pass', 300));
+  const { code, out, lines } = run(files);
+  assert.equal(code, 0, out);
+  const starts = lines.filter((l) => l.edge === 'start').map((l) => `${l.engine}:${l.file}`);
+  assert.deepEqual([...starts].sort(), ['firefox', 'webkit'].flatMap((e) => ['a11y', 'compute', 'hosts', 'unlisted'].map((n) => `${e}:${n}.test.mjs`)));
+  assert.equal(mostAtOnce(lines), 2, 'two files run at once, never more');
+  // Two start together, so each pair's order is the processes' race; the pairs' is the queue's.
+  assert.deepEqual(starts.slice(0, 2).sort(), ['firefox:hosts.test.mjs', 'webkit:a11y.test.mjs']);
+  assert.deepEqual(starts.slice(-2).sort(), ['firefox:compute.test.mjs', 'webkit:compute.test.mjs']);
+  assert.match(row(out, 'firefox'), /^# firefox +4 +4 +0 +0 +0/);
+  assert.match(row(out, 'webkit'), /^# webkit +4 +4 +0 +0 +0/);
+  assert.match(out, /firefox and webkit: \d+ s from the first file's start to the last one's end/);
+});
+
+test('HEADWISE_ONE_ENGINE_AT_A_TIME=1: one file at a time, Firefox\'s before WebKit\'s', () => {
+  const files = ['a.test.mjs', 'b.test.mjs'].map((n) => standIn(n, 'pass', 200));
+  const { code, out, lines } = run(files, { HEADWISE_ONE_ENGINE_AT_A_TIME: '1' });
+  assert.equal(code, 0, out);
+  assert.equal(mostAtOnce(lines), 1);
+  assert.deepEqual(lines.filter((l) => l.edge === 'start').map((l) => l.engine), ['firefox', 'firefox', 'webkit', 'webkit']);
+});
+
+test('a file whose browser went away runs once more, next, and passing then, the run passes', () => {
+  // WebKit's crash.test.mjs is the 6th of 10 files in the queue: 4 are still waiting when it ends.
+  const files = [standIn('crash.test.mjs', 'crash once', 100), ...['d', 'e', 'f', 'g'].map((n) => standIn(`${n}.test.mjs`, 'pass', 400))];
+  const { code, out, lines } = run(files);
+  assert.equal(code, 0, out);
+  const webkitCrash = lines.filter((l) => l.edge === 'start' && l.engine === 'webkit' && l.file === 'crash.test.mjs');
+  assert.equal(webkitCrash.length, 2, 'run twice in WebKit');
+  // "Next": when it ends, three files are still waiting; the second run goes before them, not
+  // after (a file's start is logged once its process is up, so two may swap by a few ms).
+  const startedAfter = lines.filter((l) => l.edge === 'start' && l.at > webkitCrash[1].at).length;
+  assert.ok(startedAfter >= 2, `the second run goes to the front of the queue (${startedAfter} files started after it)`);
+  assert.match(out, /# ==== webkit: the browser went away during crash\.test\.mjs; once more, next ====/);
+  assert.match(row(out, 'webkit'), /^# webkit +5 +4 +1 /);
+  assert.match(row(out, 'webkit (again)'), /^# webkit \(again\) +1 +1 +0 /);
+  assert.match(out, /# webkit: 1 failed where the browser went away; the files re-ran and passed/);
+});
+
+test('a browser that goes away again, or a test that fails with its browser still there, fails the run', () => {
+  const files = [standIn('crash-always.test.mjs', 'crash always', 100), standIn('fault.test.mjs', 'fail', 100)];
+  const { code, out, lines } = run(files);
+  assert.equal(code, 1, out);
+  assert.match(row(out, 'webkit (again)'), /^# webkit \(again\) +1 +0 +1 /);
+  assert.doesNotMatch(out, /re-ran and passed/);
+  // The fault is Firefox's, with its browser there: counted, and not run again.
+  assert.equal(lines.filter((l) => l.edge === 'start' && l.file === 'fault.test.mjs' && l.engine === 'firefox').length, 1);
+  assert.match(row(out, 'firefox'), /^# firefox +2 +1 +1 /);
+  assert.doesNotMatch(out, /# ==== firefox: the browser went away/);
+});
