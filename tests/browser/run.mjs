@@ -216,6 +216,7 @@ for (const r of results) {
 }
 for (const r of results) for (const s of r.skips) console.log(`# skipped in ${r.name}: ${s}`);
 for (const r of results) {
-  if (r.excused) console.log(`# ${r.name}: ${r.fail} failed where the browser went away; the files re-ran and passed`);
+  // Named by file: a file that hung printed no count of its tests.
+  if (r.excused) console.log(`# ${r.name}: the browser went away (or the file hung) during ${r.crashedFiles.map((f) => basename(f)).join(', ')}; run again in a new browser, passed`);
 }
 process.exit(results.some((r) => !r.excused && (r.code !== 0 || r.fail > 0 || r.cancelled > 0)) ? 1 : 0);
