@@ -50,7 +50,7 @@
 //   Selectors are CSS, searched through open shadow roots too; `sel >> nth=N` picks the Nth.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -258,6 +258,23 @@ const DOWNLOAD_HOOK = `(() => {
 })()`;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A new directory under the system's temporary one, removed by `remove()` or, at the latest,
+ * when this process exits. A Firefox profile grows to 37 MB, and a whole run of the suite
+ * starts 140 profiles, configurations and copies of dist/ (run.mjs fails a file that leaves one).
+ * @param {string} prefix
+ * @returns {{dir: string, remove: () => void}}
+ */
+export function scratchDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => {
+    process.off('exit', remove);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  process.on('exit', remove);
+  return { dir, remove };
+}
 
 /** A timeout that a loaded machine tolerates; scaled by HEADWISE_TIMEOUT_SCALE. */
 export const TIMEOUT = 20000 * Number(process.env.HEADWISE_TIMEOUT_SCALE || 1);
@@ -590,7 +607,7 @@ const FIREFOX_KEYS = { Space: ' ' };
 /** Firefox ESR over WebDriver BiDi. Colour scheme and reduced motion are preferences, set at launch. */
 async function firefoxDriver({ colorScheme, reducedMotion }) {
   const { default: puppeteer } = await import('puppeteer-core');
-  const profile = mkdtempSync(join(tmpdir(), 'headwise-firefox-'));
+  const { dir: profile, remove: removeProfile } = scratchDir('headwise-firefox-');
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: process.env.FIREFOX || '/usr/bin/firefox-esr',
@@ -666,7 +683,13 @@ async function firefoxDriver({ colorScheme, reducedMotion }) {
         },
       };
     },
-    close: () => browser.close(),
+    async close() {
+      try {
+        await browser.close();
+      } finally {
+        removeProfile();
+      }
+    },
   };
 }
 
@@ -740,18 +763,37 @@ function descendants(pid) {
  * (and its web and network processes) running, holding the driver's stderr open: the test
  * file's process then never exits (seen in a local CI run, after a web process crashed).
  * @param {import('node:child_process').ChildProcess} wd
+ * @returns {number[]} the processes killed
  */
 function killDriverTree(wd) {
-  if (wd.pid) {
-    for (const pid of [...descendants(wd.pid), wd.pid]) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+  const pids = wd.pid ? [...descendants(wd.pid), wd.pid] : [];
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
     }
   }
   wd.stderr?.destroy();
+  return pids;
+}
+
+/**
+ * Wait until none of `pids` runs any more (gone, or a zombie left to be reaped), for at most
+ * `ms`: a process killed a moment ago may still write a file or two before it ends.
+ * @param {number[]} pids
+ * @param {number} ms
+ */
+async function ended(pids, ms) {
+  const running = (pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  for (const end = Date.now() + ms; pids.some(running) && Date.now() < end;) await sleep(50);
 }
 
 /**
@@ -779,7 +821,7 @@ export const MINIBROWSER = process.env.MINIBROWSER || '/usr/lib/x86_64-linux-gnu
 async function webkitDriver({ colorScheme, reducedMotion }) {
   const { Builder, Key, Origin } = await import('selenium-webdriver');
   const { display } = await startXvfb();
-  const config = mkdtempSync(join(tmpdir(), 'headwise-webkit-'));
+  const { dir: config, remove: removeConfig } = scratchDir('headwise-webkit-');
   mkdirSync(join(config, 'gtk-3.0'));
   writeFileSync(join(config, 'gtk-3.0', 'settings.ini'),
     `[Settings]\ngtk-enable-animations=${reducedMotion === 'no-preference' ? 'true' : 'false'}\n`);
@@ -794,7 +836,10 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   });
   let wdErr = '';
   wd.stderr.on('data', (d) => { wdErr = (wdErr + d).slice(-4000); });
-  process.once('exit', () => killDriverTree(wd));
+  process.once('exit', () => {
+    killDriverTree(wd);
+    removeConfig();
+  });
   // Why this browser can no longer be used (the driver died, or it lost its session), if so:
   // launch() then starts a new one for the next context instead of failing every test after.
   let lost = null;
@@ -962,7 +1007,8 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
       try {
         if (!lost) await within(driver.quit(), 20000, 'WebKitWebDriver\'s quit');
       } finally {
-        killDriverTree(wd);
+        await ended(killDriverTree(wd), 5000);
+        removeConfig();
       }
     },
   };

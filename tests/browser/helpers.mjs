@@ -4,14 +4,13 @@
 // violations). Tests use the names below; they work the same in every engine.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before } from 'node:test';
 import {
-  ENGINE, INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, engine, injectWatch, launch as launchEngine,
+  ENGINE, INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, engine, injectWatch, launch as launchEngine, scratchDir,
 } from './engine.mjs';
 
 export { ENGINE, WATCH_PATH, engine };
@@ -32,7 +31,8 @@ for (const f of ['index.html', 'app.js', 'headwise-lesson.js', 'train.js', 'head
  */
 export const FILE_DIST = (() => {
   if (!INJECT_WATCH) return DIST;
-  const copy = mkdtempSync(join(tmpdir(), `headwise-dist-${ENGINE}-`));
+  // Removed when this process exits (it is in use until then).
+  const { dir: copy } = scratchDir(`headwise-dist-${ENGINE}-`);
   cpSync(DIST, copy, { recursive: true });
   for (const f of readdirSync(copy)) {
     if (f.endsWith('.html')) writeFileSync(join(copy, f), injectWatch(readFileSync(join(copy, f), 'utf8'), WATCH_PATH));

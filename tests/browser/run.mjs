@@ -10,7 +10,8 @@
 // then a table: tests, passed, failed, skipped (with the reasons) and the time per engine (the
 // sum of its files' times). Exits non-zero if any engine failed.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engine.mjs';
@@ -34,6 +35,14 @@ const files = process.argv.slice(2).length ? process.argv.slice(2)
 const SILENT_MS = 150 * 1000;
 
 /**
+ * Each file's process gets a temporary directory of its own (TMPDIR), removed once it has ended.
+ * Whatever a file that ended by itself left there (a browser profile, a copy of dist/, a
+ * scratch file) fails it: cleaning up is part of a test file's work (engine.mjs scratchDir).
+ */
+const TMP_ROOT = mkdtempSync(join(tmpdir(), 'headwise-run-'));
+process.on('exit', () => rmSync(TMP_ROOT, { recursive: true, force: true, maxRetries: 3 }));
+
+/**
  * Run one test file under node --test for one engine; echo its output; count what its TAP
  * summary says. A file that prints nothing for SILENT_MS has hung (a browser that stopped
  * answering): it is ended and counted as failed, and the next file still runs.
@@ -45,8 +54,10 @@ function runFile(name, file, live) {
   return new Promise((resolve) => {
     // In a process group of its own, so that a hung file is ended with every process it started
     // (node --test runs the file in a child process, which starts the browser and its driver).
+    // Short: Chromium's socket path (about 45 characters more) must stay within 107.
+    const tmp = mkdtempSync(join(TMP_ROOT, `${name}-`));
     const child = spawn(process.execPath, ['--test', '--test-reporter=tap', file], {
-      env: { ...process.env, HEADWISE_BROWSER: name },
+      env: { ...process.env, HEADWISE_BROWSER: name, TMPDIR: tmp },
       stdio: ['ignore', 'pipe', 'inherit'],
       detached: true,
     });
@@ -75,9 +86,12 @@ function runFile(name, file, live) {
       const seconds = Math.round((Date.now() - started) / 1000);
       if (!live) process.stdout.write(`\n# ---- ${name}: ${basename(file)} ----\n${out}`);
       console.log(`# ${name}: ${basename(file)} took ${seconds} s`);
+      const left = hung ? [] : readdirSync(tmp);
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+      if (left.length) console.log(`# ${name}: ${basename(file)} left ${left.join(', ')} in its temporary directory: failed (removed now)`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
-        file, code: hung ? code || 1 : code, hung, out, seconds,
+        file, code: hung || left.length ? code || 1 : code, hung, out, seconds,
         tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'),
         cancelled: count('cancelled'), todo: count('todo'),
         skips: [...out.matchAll(/^\s*ok \d+ - (.*?) # SKIP (.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`),

@@ -1,10 +1,10 @@
 // tests/browser/run.mjs, the browser suite's runner, on stand-in test files that start no
 // browser: Firefox's and WebKit's files share one queue, two at a time; a file whose browser went
 // away runs once more and must pass whole; a test that fails with its browser still there fails
-// the run, whatever else happened.
+// the run, whatever else happened; a file that leaves anything in its temporary directory fails.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,26 +15,30 @@ const dir = mkdtempSync(join(tmpdir(), 'headwise-runner-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
- * A stand-in test file. It logs its engine, start and end to `log`, takes `ms`, and then, per
- * `behaviour`: passes; fails a test; or, in WebKit, says its browser went away (as engine.mjs
- * does) and fails, the first time only or every time.
+ * A stand-in test file. It logs its engine, start, end and temporary directory to `log`, takes
+ * `ms`, and then, per `behaviour`: passes; fails a test; in Firefox, leaves a file in its
+ * temporary directory and passes; or, in WebKit, says its browser went away (as engine.mjs does)
+ * and fails, the first time only or every time.
  */
 function standIn(name, behaviour, ms = 300) {
   const file = join(dir, name);
   writeFileSync(file, `
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 const engine = process.env.HEADWISE_BROWSER;
 const log = ${JSON.stringify(join(dir, 'log'))};
 const marker = ${JSON.stringify(`${file}.ran`)} + '.' + engine;
 test(${JSON.stringify(name)}, async () => {
-  appendFileSync(log, JSON.stringify({ file: ${JSON.stringify(name)}, engine, at: Date.now(), edge: 'start' }) + '\\n');
+  appendFileSync(log, JSON.stringify({ file: ${JSON.stringify(name)}, engine, at: Date.now(), edge: 'start', tmp: tmpdir() }) + '\\n');
   await new Promise((r) => setTimeout(r, ${ms}));
   appendFileSync(log, JSON.stringify({ file: ${JSON.stringify(name)}, engine, at: Date.now(), edge: 'end' }) + '\\n');
   const behaviour = ${JSON.stringify(behaviour)};
   const first = !existsSync(marker);
   writeFileSync(marker, '');
   if (behaviour === 'fail' && engine === 'firefox') throw new Error('a real fault');
+  if (behaviour === 'litter' && engine === 'firefox') writeFileSync(join(tmpdir(), 'profile-left-behind'), '');
   if (engine === 'webkit' && (behaviour === 'crash always' || (behaviour === 'crash once' && first))) {
     console.log('# webkit: MiniBrowser lost its WebDriver session; a new WebKitWebDriver and MiniBrowser are started for the next test.');
     throw new Error('NoSuchSessionError');
@@ -51,9 +55,14 @@ function run(files, env = {}) {
   // Without NODE_TEST_CONTEXT, which node --test sets in this process: the runner's own
   // node --test processes would otherwise report to this one's runner instead of printing.
   const { NODE_TEST_CONTEXT, ...outer } = process.env;
+  // The runner's own temporary directory, to see that it leaves nothing there either.
+  const tmp = join(dir, 'tmp');
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp);
   const r = spawnSync(process.execPath, [RUNNER, ...files], {
-    encoding: 'utf8', env: { ...outer, HEADWISE_BROWSERS: 'firefox,webkit', HEADWISE_ONE_ENGINE_AT_A_TIME: '', ...env },
+    encoding: 'utf8', env: { ...outer, HEADWISE_BROWSERS: 'firefox,webkit', HEADWISE_ONE_ENGINE_AT_A_TIME: '', TMPDIR: tmp, ...env },
   });
+  assert.deepEqual(readdirSync(tmp), [], 'the runner removes every file\'s temporary directory');
   let lines = [];
   try {
     lines = readFileSync(join(dir, 'log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -92,6 +101,20 @@ test('every file runs once in each engine, two at a time from one queue, the lon
   assert.match(row(out, 'firefox'), /^# firefox +4 +4 +0 +0 +0/);
   assert.match(row(out, 'webkit'), /^# webkit +4 +4 +0 +0 +0/);
   assert.match(out, /firefox and webkit: \d+ s from the first file's start to the last one's end/);
+  const tmps = lines.filter((l) => l.edge === 'start').map((l) => l.tmp);
+  assert.equal(new Set(tmps).size, 8, 'each file\'s process has a temporary directory of its own');
+  for (const t of tmps) assert.ok(t.startsWith(join(dir, 'tmp')), t);
+});
+
+test('a file that leaves anything in its temporary directory fails the run, and it is removed', () => {
+  const files = [standIn('litter.test.mjs', 'litter', 100), standIn('tidy.test.mjs', 'pass', 100)];
+  const { code, out } = run(files);
+  assert.equal(code, 1, out);
+  assert.match(out, /^# firefox: litter\.test\.mjs left profile-left-behind in its temporary directory: failed \(removed now\)$/m);
+  assert.doesNotMatch(out, /webkit: litter\.test\.mjs left|tidy\.test\.mjs left/);
+  // Its tests passed; the file is what failed, and it is not run again.
+  assert.match(row(out, 'firefox'), /^# firefox +2 +2 +0 /);
+  assert.doesNotMatch(out, /once more, next/);
 });
 
 test('HEADWISE_ONE_ENGINE_AT_A_TIME=1: one file at a time, Firefox\'s before WebKit\'s', () => {
