@@ -33,7 +33,9 @@
 //     evaluate(fn, arg)         fn runs in the page (arg and result JSON-serialisable);
 //                               runs in spite of the page's CSP; may return a promise
 //     click(sel) check(sel) hover(sel) focus(sel)   real mouse input at the element's centre,
-//                               scrolled to the middle of the view first (instantly)
+//                               scrolled to the middle of the view first (instantly);
+//                               click(sel, {hold: ms}) keeps the button down that long between
+//                               press and release, as a person does (about 100 ms)
 //     fill(sel, value) selectOption(sel, value)      set the value and fire input/change (as
 //                               playwright's fill does); refused on disabled or read-only fields
 //     keyboard.press('Tab' | 'Control+A' | ...), keyboard.type(text)    real key events
@@ -345,7 +347,7 @@ class Locator {
       await sleep(usable ? 50 : 100);
     }
   }
-  async click() { const p = await this._point(); await this.page._driver.click(p.x, p.y); }
+  async click({ hold = 0 } = {}) { const p = await this._point(); await this.page._driver.click(p.x, p.y, hold); }
   async hover() { const p = await this._point(); await this.page._driver.move(p.x, p.y); }
   async check() { if (!(await this.isChecked())) await this.click(); assert.ok(await this.isChecked(), `${this} is checked after a click`); }
   async uncheck() { if (await this.isChecked()) await this.click(); }
@@ -369,7 +371,7 @@ export class Page {
       press: (key) => driver.press(key),
       type: (text) => driver.type(text),
     };
-    this.mouse = { click: (x, y) => driver.click(x, y), move: (x, y) => driver.move(x, y) };
+    this.mouse = { click: (x, y, hold = 0) => driver.click(x, y, hold), move: (x, y) => driver.move(x, y) };
   }
   /** The underlying driver object (playwright Page, puppeteer Page, selenium WebDriver): engine-specific code only. */
   get raw() { return this._driver.raw; }
@@ -407,7 +409,7 @@ export class Page {
   isChecked(sel) { return this.locator(sel).first().isChecked(); }
   isDisabled(sel) { return this.locator(sel).first().isDisabled(); }
   isEnabled(sel) { return this.locator(sel).first().isEnabled(); }
-  click(sel) { return this.locator(sel).first().click(); }
+  click(sel, options) { return this.locator(sel).first().click(options); }
   hover(sel) { return this.locator(sel).first().hover(); }
   check(sel) { return this.locator(sel).first().check(); }
   focus(sel) { return this.locator(sel).first().focus(); }
@@ -487,7 +489,7 @@ function chord(key) {
 
 // ---- drivers -------------------------------------------------------------------------------------
 // Each makes browsers whose newPage(options, log) gives a driver page with: eval(expr, frameSel),
-// goto, reload, url, frameUrl, click(x, y), move(x, y), press(key), type(text), screenshot,
+// goto, reload, url, frameUrl, click(x, y, holdMs), move(x, y), press(key), type(text), screenshot,
 // harvest() (the watcher's records from every frame), close(), raw.
 
 const HARVEST = `(() => { const w = window.__hwWatch || { csp: [], errors: [], console: [], failed: [] };
@@ -576,7 +578,7 @@ async function chromiumDriver() {
             reload: () => page.reload(),
             url: () => page.url(),
             frameUrl: async (sel) => (await frameOf(sel)).url(),
-            click: (x, y) => page.mouse.click(x, y),
+            click: (x, y, hold = 0) => page.mouse.click(x, y, { delay: hold }),
             move: (x, y) => page.mouse.move(x, y),
             press: (key) => page.keyboard.press(key),
             type: (text) => page.keyboard.type(text),
@@ -672,7 +674,7 @@ async function firefoxDriver({ colorScheme, reducedMotion }) {
             reload: () => page.reload({ waitUntil: 'load' }),
             url: () => page.url(),
             frameUrl: async (sel) => (await frameOf(sel)).url(),
-            click: (x, y) => page.mouse.click(x, y),
+            click: (x, y, hold = 0) => page.mouse.click(x, y, { delay: hold }),
             move: (x, y) => page.mouse.move(x, y),
             press,
             type: (text) => page.keyboard.type(text),
@@ -958,7 +960,10 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
             reload: async () => { await driver.navigate().refresh(); await after(); },
             url: () => driver.getCurrentUrl(),
             frameUrl: (sel) => inFrame(sel, () => driver.executeScript('return location.href')),
-            click: (x, y) => driver.actions({ async: true }).move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT }).click().perform(),
+            click: (x, y, hold = 0) => {
+              const a = driver.actions({ async: true }).move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT });
+              return (hold ? a.press().pause(hold).release() : a.click()).perform();
+            },
             move: (x, y) => driver.actions({ async: true }).move({ x: Math.round(x), y: Math.round(y), origin: Origin.VIEWPORT }).perform(),
             async press(key) {
               const keys = chord(key).map((k) => KEYS[k] || k);

@@ -40,6 +40,10 @@ const INPUT_JS = `
 window.seen = [];
 addEventListener('DOMContentLoaded', () => {
   for (const id of ['b', 'low']) document.getElementById(id).addEventListener('click', (e) => seen.push(id + ':' + e.isTrusted));
+  const b = document.getElementById('b');
+  window.held = [];
+  b.addEventListener('mousedown', (e) => { held.push(e.timeStamp); });
+  b.addEventListener('mouseup', (e) => { held.push(e.timeStamp); });
   document.getElementById('t').addEventListener('keydown', (e) => seen.push('key:' + e.key + ':' + e.isTrusted));
   document.getElementById('s').addEventListener('change', () => seen.push('select:' + document.getElementById('s').value));
 });`;
@@ -110,7 +114,7 @@ describe(`the ${ENGINE} adapter`, () => {
     }
   });
 
-  test('clicks, keys and select reach the page as trusted input, off-screen elements included', async () => {
+  test('clicks (also held), keys and select reach the page as trusted input, off-screen elements included', async () => {
     const { context, page, log } = await openPage(browser, { viewport: { width: 800, height: 600 } });
     try {
       await page.goto(server.url('/input.html'));
@@ -127,6 +131,12 @@ describe(`the ${ENGINE} adapter`, () => {
       await page.keyboard.press('Control+A');
       await page.keyboard.press('Delete');
       assert.equal(await page.inputValue('#t'), '');
+      // A click held as a person holds it: the button stays down about that long.
+      await page.evaluate(() => { /** @type {any} */ (window).seen = []; /** @type {any} */ (window).held = []; });
+      await page.click('#b', { hold: 150 });
+      assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).seen), ['b:true']);
+      const [down, up] = await page.evaluate(() => /** @type {any} */ (window).held);
+      assert.ok(up - down >= 140 && up - down < 1000, `the button was held ${up - down} ms for { hold: 150 }`);
       await page.harvest();
       log.assertClean(server.origin);
     } finally {
