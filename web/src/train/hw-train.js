@@ -8,7 +8,7 @@
 // TrainSession (session.js); this element only draws it, once per animation frame, in place.
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
+import { h, replace, setText } from '../shared/dom.js';
 import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
@@ -290,11 +290,13 @@ class HwTrain extends HwElement {
     const st = session.settings;
     const status = session.status;
     const running = status === 'running' || status === 'finishing';
-    this.runButton.textContent = status === 'running' ? (session.pausing ? 'Pausing…' : 'Pause') : session.step > 0 && !session.finished ? 'Resume' : 'Train';
+    // Only when it changes: this runs every frame while training, and WebKit drops a click whose
+    // button's text node is replaced between press and release (every click held a frame or more).
+    setText(this.runButton, status === 'running' ? (session.pausing ? 'Pausing…' : 'Pause') : session.step > 0 && !session.finished ? 'Resume' : 'Train');
     this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
     this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
     this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
-    this.counter.textContent = `step ${session.step} of ${st.steps}${status === 'finishing' ? ' · evaluating…' : ''}`;
+    setText(this.counter, `step ${session.step} of ${st.steps}${status === 'finishing' ? ' · evaluating…' : ''}`);
     this.counter.dataset.step = String(session.step);
     // The attention tables: one model's per frame. A model's tables all change when its
     // attention is probed, and the models are probed together; redrawing every model's tables in
@@ -332,9 +334,9 @@ class HwTrain extends HwElement {
       const b = this.blocks[i];
       if (!b) return;  // built in a coming frame
       const last = m.loss.length - 1;
-      b.stats.textContent = last >= 0
+      setText(b.stats, last >= 0
         ? `step ${m.steps[last]}: loss ${m.loss[last].toFixed(3)}, accuracy ${m.accuracy[last].toFixed(3)} (training batch) · ${m.parameters} parameters`
-        : `not trained yet · ${m.parameters || '…'} parameters`;
+        : `not trained yet · ${m.parameters || '…'} parameters`);
       if (i === turn) {
         b.drawnStep = m.attentionStep;
         b.tables.forEach((t, head) => t.update(/** @type {number[][][]} */ (m.attention)[head], Boolean(this.dark)));
@@ -355,7 +357,7 @@ class HwTrain extends HwElement {
       }
       if (m.evaluation && m.ablations.length === m.numHeads) {
         const v = modelVerdict(st.relations, m.numHeads, m.evaluation, m.ablations);
-        b.verdict.textContent = `${v.headline}${v.ablation ? ` ${v.ablation}` : ''}`;
+        setText(b.verdict, `${v.headline}${v.ablation ? ` ${v.ablation}` : ''}`);
         b.verdict.hidden = false;
         b.verdict.toggleAttribute('data-specialised', v.specialised);
       } else {
