@@ -37,17 +37,16 @@
 //            rounds of --updates updates per reader position; about 2.5 minutes with --no-build)
 import {spawn, spawnSync} from 'node:child_process';
 import {
-  copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync,
-  writeFileSync
+  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync
 } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
-import {basename, dirname, extname, join, relative, resolve, sep} from 'node:path';
+import {basename, dirname, join, relative, resolve} from 'node:path';
 import {createInterface} from 'node:readline';
 import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
 import {responsiveMetrics, responsiveTable} from './responsive.mjs';
+import {serve} from './serve.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
 
@@ -188,39 +187,6 @@ class ChromiumWorker {
   }
 
   close() {}
-}
-
-// ---- a static server for dist/ and the bench page (cross-origin isolated: 5 µs timers) -----
-
-const TYPES = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-  '.wasm': 'application/wasm',
-  '.ts': 'text/plain'
-};
-
-function serve() {
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = resolve(root, '.' + path);
-    if (!file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(200, {
-      'Content-Type': TYPES[extname(file)] || 'application/octet-stream',
-      'Cache-Control': 'no-store',
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-    });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
 // ---- timing -----------------------------------------------------------------------------------
@@ -1279,7 +1245,7 @@ async function comparePage(other) {
 // to build/bench/page-results.json (results.json keeps the last full run).
 async function pageOnly() {
   const {chromium} = await import('playwright-core');
-  const server = await serve();
+  const server = await serve(root);
   const res = {
     command: `node tests/bench/run.mjs ${argv.join(' ')}`,
     date: new Date().toISOString(),
@@ -1316,7 +1282,7 @@ async function main() {
   }
   if (flag('sizes-only')) {
     const {chromium} = await import('playwright-core');
-    const server = await serve();
+    const server = await serve(root);
     const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
     try {
       log('page sizes (gzip -9, 1 KB = 1000 B) ...');
@@ -1331,7 +1297,7 @@ async function main() {
   if (option('compare-page', null)) return comparePage(option('compare-page', null));
   if (flag('train-page-only')) {
     const {chromium} = await import('playwright-core');
-    const server = await serve();
+    const server = await serve(root);
     try {
       log('training section, Chromium on one core ...');
       logTrainPage(await trainPageMetrics(chromium, `http://127.0.0.1:${server.address().port}`));
@@ -1346,7 +1312,7 @@ async function main() {
   } catch {
     log('note: playwright-core is missing (npm ci); Chromium parts skipped.');
   }
-  const server = await serve();
+  const server = await serve(root);
   const baseUrl = `http://127.0.0.1:${server.address().port}`;
   let browser = null;
   if (chromium && existsSync(CHROMIUM)) {
