@@ -537,7 +537,7 @@ test('on the main thread, work above the budget is refused with the reason', asy
   assert.equal(cost, 2.3 * forwardCost(n, d, h) + (forwardCost(n, d, 2) + forwardCost(n, d, 4)));
   assert.ok(cost > MAIN_BUDGET_MS);
   const why = store.mainBudget(cost, 'this');
-  assert.equal(why, `This page computes on the main thread here (no Worker in this test), so a change may take at most about ${MAIN_BUDGET_MS} ms; this would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`);
+  assert.equal(why, `This page computes on the main thread: no Worker in this test. So a change may take at most about ${MAIN_BUDGET_MS} ms, and this would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`);
   assert.equal(store.mainBudget(MAIN_BUDGET_MS, 'this'), null, 'exactly the budget is allowed');
   assert.notEqual(store.mainBudget(MAIN_BUDGET_MS + 0.5, 'this'), null);
   assert.equal(store.mainBudget(NaN, 'this'), null, 'only a cost known to be above is refused');
@@ -547,7 +547,7 @@ test('on the main thread, work above the budget is refused with the reason', asy
   await sleep(5);
   assert.equal(compute.runs.length, 0, 'never started');
   const ex = store.experiment();
-  assert.match(ex.error, /^This page computes on the main thread here .* 512 tokens at d_model 768 would take about/);
+  assert.match(ex.error, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
   assert.equal(ex.errorFor, 'tokens', 'nothing was changed: the tokens field');
   for (const control of ['seed', 'tokens', 'd-model', 'num-heads']) {
     const changed = await storeWith(scriptedCompute('main'), { tokens: 512, dModel: 768, numHeads: 12 });
@@ -648,7 +648,7 @@ test('exercise 1 is refused too when the work has fallen back to the main thread
   assert.equal(compute.runs.length, 1, 'never started');
   const ex1 = store.seeds();
   assert.equal(ex1.state, 'error');
-  assert.match(ex1.error, /^This page computes on the main thread here .* 512 tokens at d_model 768 would take about/);
+  assert.match(ex1.error, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
 });
 
 test('errors() is empty when nothing is wrong, and an empty message is no error', async () => {

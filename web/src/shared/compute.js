@@ -316,7 +316,7 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      this._useMain(`a Worker could not be started (${e instanceof Error ? e.message : String(e)}); the page's Content-Security-Policy must allow worker-src blob:`);
+      this._useMain(`a Worker could not be started (${e instanceof Error ? e.message : String(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
       return;
     }
     const timer = setTimeout(() => fallback('the Worker did not start in time'), START_TIMEOUT_MS);

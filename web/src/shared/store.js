@@ -461,7 +461,7 @@ export class Store extends EventTarget {
    */
   mainBudget(cost, what) {
     if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
-    return `This page computes on the main thread here (${this.compute.reason}), so a change may take at most about ${MAIN_BUDGET_MS} ms; ${what} would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
+    return `This page computes on the main thread: ${this.compute.reason}. So a change may take at most about ${MAIN_BUDGET_MS} ms, and ${what} would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
   }
 
   /** Estimated ms of everything one change of the main settings computes. */
