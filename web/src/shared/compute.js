@@ -316,7 +316,10 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      this._useMain(`a Worker could not be started (${e instanceof Error ? e.message : String(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
+      // WebKit's message is a sentence ("The operation is insecure."): its full stop would stand
+      // inside the parentheses, before the rest of the page's sentence.
+      const said = (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+      this._useMain(`a Worker could not be started (${said}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
       return;
     }
     const timer = setTimeout(() => fallback('the Worker did not start in time'), START_TIMEOUT_MS);
