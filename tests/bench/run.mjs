@@ -37,7 +37,7 @@
 //            rounds of --updates updates per reader position; about 2.5 minutes with --no-build)
 import {spawn, spawnSync} from 'node:child_process';
 import {
-  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync
+  copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 } from 'node:fs';
 import os from 'node:os';
 import {basename, dirname, join, relative, resolve} from 'node:path';
