@@ -67,8 +67,8 @@ async function timeRewrites([where, reps]) {
   await frame();
   let seed = 12345;
   const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    const x = seed / 2147483648;
+    seed = (seed * 16807) % 2147483647;  // Park and Miller: exact in doubles
+    const x = seed / 2147483647;
     return (x < 0.3 ? '-' : '') + x.toFixed(3);
   };
   const times = [];
@@ -85,9 +85,8 @@ async function timeRewrites([where, reps]) {
 }
 
 // In the page: each call timed back to back (the mean of `reps` in a row, after ten times as many
-// untimed),
-// as the first call of a task (after setTimeout 0), and as the first call after 30 ms idle.
-// Returns {name: {warm, task, idle}} in µs.
+// untimed), as the first call of a task (after setTimeout 0), and as the first call after 30 ms
+// idle. Returns {name: {warm, task, idle}} in µs.
 async function timeColdCalls(reps) {
   const hw = await globalThis.createHeadwise();
   const run = hw.seedExperiment({seed: 7, tokens: 5, dModel: 8, numHeads: 2});
