@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LESSON, createHeadwise } from './helpers.mjs';
-import { Compute, MAIN_BUDGET_MS, forwardCost } from '../../web/src/shared/compute.js';
+import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute.js';
 import {
   BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, HASH_WRITE_MS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
   parseHash, toHash,
@@ -633,6 +633,13 @@ test('exercise 1 waits for a pending main experiment and reports its own failure
   failed.compute.runs[0].resolve(null);
   await sleep(0);
   assert.deepEqual(failed.seeds(), { state: 'blocked', error: '', lastGood: null });
+});
+
+test('another party\'s message goes into the page\'s sentence without its full stop', () => {
+  assert.equal(quoted(new Error('The operation is insecure.')), 'The operation is insecure');
+  assert.equal(quoted('wasm validation error: at offset 12'), 'wasm validation error: at offset 12');
+  assert.equal(quoted(new TypeError('a. b.')), 'a. b', 'only the last full stop');
+  assert.equal(quoted(new Error('')), '');
 });
 
 test('exercise 1 is refused too when the work has fallen back to the main thread meanwhile', async () => {

@@ -53,6 +53,17 @@ function abortError(key) {
   return e;
 }
 
+/**
+ * Another party's message (a browser's exception, the module's start-up error) as it goes in
+ * parentheses inside the page's own sentence: without its closing full stop (WebKit's Worker
+ * constructor says "The operation is insecure.").
+ * @param {any} e  an Error, or a message
+ * @returns {string}
+ */
+export function quoted(e) {
+  return (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+}
+
 /** @param {any} e */
 export function isAbort(e) {
   return Boolean(e) && e.name === 'AbortError';
@@ -316,10 +327,7 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      // WebKit's message is a sentence ("The operation is insecure."): its full stop would stand
-      // inside the parentheses, before the rest of the page's sentence.
-      const said = (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
-      this._useMain(`a Worker could not be started (${said}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
+      this._useMain(`a Worker could not be started (${quoted(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
       return;
     }
     const timer = setTimeout(() => fallback('the Worker did not start in time'), START_TIMEOUT_MS);
@@ -338,7 +346,7 @@ export class Compute {
       if (!m || !('ready' in m)) return;
       clearTimeout(timer);
       if (!m.ready) {
-        fallback(`the module did not start in the Worker (${m.error})`);
+        fallback(`the module did not start in the Worker (${quoted(m.error)})`);
         return;
       }
       URL.revokeObjectURL(url);
@@ -388,7 +396,7 @@ export class Compute {
       if (!m || !('ready' in m)) return;
       URL.revokeObjectURL(url);
       if (!m.ready) {
-        this._useMain(`the module did not restart in the Worker (${m.error})`);
+        this._useMain(`the module did not restart in the Worker (${quoted(m.error)})`);
         return;
       }
       worker.onmessage = (e) => this._onMessage(e.data);
