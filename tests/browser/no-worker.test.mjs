@@ -42,7 +42,7 @@ describe('a host CSP that forbids workers', () => {
       await page.evaluate(() => { window.location.hash = '#seed=7&tokens=128&d_model=768&heads=12'; });
       const message = await page.waitForFunction(() => [...document.querySelectorAll('hw-controls .hw-error')]
         .map((e) => e.textContent).find((t) => /main thread/.test(t)), null, { timeout: 60000 });
-      assert.match(message, /^This page computes on the main thread: a Worker could not be started .*worker-src blob:.*\. So a change may take at most about 100 ms, and 128 tokens at d_model 768 would take about \d+ ms with the exercises\. Choose fewer tokens or a smaller d_model\.$/);
+      assert.match(message, /^This page computes on the main thread: a Worker could not be started .*worker-src blob:.*\. So a change may take at most about 100 ms, and 128 tokens at d_model 768 would take about \d{1,3}(?:,\d{3})* ms with the exercises\. Choose fewer tokens or a smaller d_model\.$/);
       // One sentence: a browser's own message (WebKit's "The operation is insecure.") keeps no full stop inside the parentheses.
       assert.doesNotMatch(message, /\.\)/);
       await page.waitForSelector('[data-testid="ex1-blocked"]');

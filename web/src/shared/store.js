@@ -6,6 +6,7 @@
 import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
 import { installTasks } from './compute-tasks.js';
+import { fmtInt } from './format.js';
 
 /** Computations estimated below this (ms) run at once, on the main thread, in the update. */
 export const SYNC_MS = 4;
@@ -461,7 +462,7 @@ export class Store extends EventTarget {
    */
   mainBudget(cost, what) {
     if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
-    return `This page computes on the main thread: ${this.compute.reason}. So a change may take at most about ${MAIN_BUDGET_MS} ms, and ${what} would take about ${Math.round(cost)} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
+    return `This page computes on the main thread: ${this.compute.reason}. So a change may take at most about ${MAIN_BUDGET_MS} ms, and ${what} would take about ${fmtInt(Math.round(cost))} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
   }
 
   /** Estimated ms of everything one change of the main settings computes. */
