@@ -35,21 +35,32 @@ export function prefersDark(store = null) {
 let darkQuery = null;
 
 /**
+ * The ramp's colour for t as one integer, 0xRRGGBB, without allocating: rampRGB, colourRows
+ * and paintCell all go through it.
+ * @param {number} t in [0, 1] (clamped; NaN and infinities map to the lowest colour)
+ * @param {RGB[]} stops
+ * @returns {number}
+ */
+function rampInt(t, stops) {
+  const last = stops.length - 1;
+  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
+  const pos = x * last;
+  const i = Math.min(last - 1, Math.floor(pos));
+  const f = pos - i;
+  const a = stops[i];
+  const b = stops[i + 1];
+  return (Math.round(a[0] + (b[0] - a[0]) * f) << 16) | (Math.round(a[1] + (b[1] - a[1]) * f) << 8) |
+    Math.round(a[2] + (b[2] - a[2]) * f);
+}
+
+/**
  * @param {number} t in [0, 1] (clamped; NaN maps to the lowest colour)
  * @param {boolean} dark
  * @returns {RGB}
  */
 export function rampRGB(t, dark) {
-  const stops = dark ? BLUES_DARK : BLUES;
-  const x = Number.isFinite(t) ? Math.min(1, Math.max(0, t)) : 0;
-  const pos = x * (stops.length - 1);
-  const i = Math.min(stops.length - 2, Math.floor(pos));
-  const f = pos - i;
-  const a = stops[i];
-  const b = stops[i + 1];
-  /** @param {number} k */
-  const mix = (k) => Math.round(a[k] + (b[k] - a[k]) * f);
-  return [mix(0), mix(1), mix(2)];
+  const c = rampInt(t, dark ? BLUES_DARK : BLUES);
+  return [c >> 16, (c >> 8) & 255, c & 255];
 }
 
 /** @param {number} c 0..255 */
@@ -72,8 +83,7 @@ export function luminance([r, g, b]) {
  * @param {number} l2
  */
 export function contrast(l1, l2) {
-  const [hi, lo] = l1 > l2 ? [l1, l2] : [l2, l1];
-  return (hi + 0.05) / (lo + 0.05);
+  return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
 }
 
 /**
@@ -89,8 +99,15 @@ export function cellColors(t, dark) {
   return { bg: `rgb(${rgb[0]}, ${rgb[1]}, ${rgb[2]})`, fg, rgb };
 }
 
-/** @type {WeakMap<HTMLElement, string>} what each painted cell shows now */
-const painted = new WeakMap();
+/** Each painted cell's background now, as 0xRRGGBB. @type {WeakMap<HTMLElement, number>} */
+const paintedAs = new WeakMap();
+/**
+ * The colours of each background painted so far (the text colour follows from it). The two
+ * ramps have about 1,100 in all, so a redraw of a table whose numbers change allocates no colour
+ * strings (they were about a quarter of a lesson-size update's allocation).
+ * @type {Map<number, {bg: string, fg: string}>}
+ */
+const painted = new Map();
 
 /**
  * Colour a table cell for weight t, in place: nothing is written when its colours stay.
@@ -99,11 +116,17 @@ const painted = new WeakMap();
  * @param {boolean} dark
  */
 export function paintCell(td, t, dark) {
-  const { bg, fg } = cellColors(t, dark);
-  if (painted.get(td) === bg + fg) return;
-  painted.set(td, bg + fg);
-  td.style.backgroundColor = bg;
-  td.style.color = fg;
+  const key = rampInt(t, dark ? BLUES_DARK : BLUES);
+  if (paintedAs.get(td) === key) return;
+  paintedAs.set(td, key);
+  let c = painted.get(key);
+  if (!c) {
+    const { bg, fg } = cellColors(t, dark);
+    c = { bg, fg };
+    painted.set(key, c);
+  }
+  td.style.backgroundColor = c.bg;
+  td.style.color = c.fg;
 }
 
 /**
@@ -145,20 +168,13 @@ export function weightPixels(weights, dark) {
  */
 export function colourRows(img, data, offset, n, from, to, dark) {
   const stops = dark ? BLUES_DARK : BLUES;
-  const last = stops.length - 1;
   const px = img.data;
   for (let k = from * n; k < to * n; k += 1) {
-    const t = data[offset + k];
-    const x = t >= 0 ? (t <= 1 ? t : 1) : 0;  // NaN -> 0, as rampRGB
-    const pos = x * last;
-    const i = Math.min(last - 1, Math.floor(pos));
-    const f = pos - i;
-    const a = stops[i];
-    const b = stops[i + 1];
+    const c = rampInt(data[offset + k], stops);
     const p = 4 * k;
-    px[p] = Math.round(a[0] + (b[0] - a[0]) * f);
-    px[p + 1] = Math.round(a[1] + (b[1] - a[1]) * f);
-    px[p + 2] = Math.round(a[2] + (b[2] - a[2]) * f);
+    px[p] = c >> 16;
+    px[p + 1] = (c >> 8) & 255;
+    px[p + 2] = c & 255;
     px[p + 3] = 255;
   }
 }
