@@ -294,6 +294,8 @@ class HwPython extends HwElement {
     ]);
     /** @type {boolean|null} */
     this.big = null;
+    /** d_model and bias of the parameter counts shown */
+    this.paramsKey = '';
   }
 
   /** @param {Store} store */
@@ -316,7 +318,12 @@ class HwPython extends HwElement {
     }
     this.numpy.set(numpyCode(run, query, true), numpyOutput(store, run, query),
       ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']);
-    this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []);
+    // The parameter counts depend on d_model and bias alone: not rebuilt for a new seed.
+    const paramsKey = `${run.dModel}|${run.bias}`;
+    if (paramsKey !== this.paramsKey) {
+      this.paramsKey = paramsKey;
+      this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []);
+    }
     if (big) return;
     this.torch.set(torchCode(run),
       check ? torchOutput(run, check) : cc && cc.state === 'error' ? cc.error || '' : 'Computing…',

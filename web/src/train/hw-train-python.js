@@ -18,6 +18,8 @@ class HwTrainPython extends HwElement {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.codeEl = h('code', { class: 'language-python' });
+    /** @type {object|null} the session's settings the script was written for */
+    this.codeFor = null;
     this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${ID}-output`, tabindex: '0' });
     this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${ID}-pending` });
     this.title = 'PyTorch: train the models of "Watch heads specialise"';
@@ -59,8 +61,14 @@ class HwTrainPython extends HwElement {
       return;
     }
     const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
-    const source = trainingCode(st);
-    if (this.codeEl.textContent !== source) this.codeEl.textContent = source;
+    // The session replaces its settings object on every change and never edits one, so the
+    // script (about 6 KB of text) is written again only then, not on each change of the
+    // lesson's own settings, which every widget hears.
+    if (st !== this.codeFor) {
+      this.codeFor = st;
+      const source = trainingCode(st);
+      if (this.codeEl.textContent !== source) this.codeEl.textContent = source;
+    }
     const done = session.status === 'done';
     const text = done
       ? trainingOutput(st, session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation), ablations: m.ablations })))
