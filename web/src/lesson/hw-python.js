@@ -321,8 +321,8 @@ class HwPython extends HwElement {
     // The parameter counts depend on d_model and bias alone: not rebuilt for a new seed.
     const paramsKey = `${run.dModel}|${run.bias}`;
     if (paramsKey !== this.paramsKey) {
-      this.paramsKey = paramsKey;
       this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []);
+      this.paramsKey = paramsKey;
     }
     if (big) return;
     this.torch.set(torchCode(run),

@@ -65,9 +65,9 @@ class HwTrainPython extends HwElement {
     // script (about 6 KB of text) is written again only then, not on each change of the
     // lesson's own settings, which every widget hears.
     if (st !== this.codeFor) {
-      this.codeFor = st;
       const source = trainingCode(st);
       if (this.codeEl.textContent !== source) this.codeEl.textContent = source;
+      this.codeFor = st;
     }
     const done = session.status === 'done';
     const text = done
