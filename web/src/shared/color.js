@@ -105,7 +105,7 @@ const paintedAs = new WeakMap();
  * The colours of each background painted so far (the text colour follows from it). The two
  * ramps have about 1,100 in all, so a redraw of a table whose numbers change allocates no colour
  * strings (they were about a quarter of a lesson-size update's allocation).
- * @type {Map<number, {bg: string, fg: string}>}
+ * @type {Map<number, {bg: string, fg: string, rgb: RGB}>}
  */
 const painted = new Map();
 
@@ -120,11 +120,7 @@ export function paintCell(td, t, dark) {
   if (paintedAs.get(td) === key) return;
   paintedAs.set(td, key);
   let c = painted.get(key);
-  if (!c) {
-    const { bg, fg } = cellColors(t, dark);
-    c = { bg, fg };
-    painted.set(key, c);
-  }
+  if (!c) painted.set(key, (c = cellColors(t, dark)));
   td.style.backgroundColor = c.bg;
   td.style.color = c.fg;
 }
