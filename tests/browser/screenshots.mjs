@@ -64,17 +64,14 @@ async function lessonPage(height) {
 }
 
 /**
- * Write a PNG of the window (or of a region of it, in window coordinates), or of one element,
- * and report its size.
+ * Write a PNG of the window, or of a region of it in window coordinates, and report its size.
  * @param {import('playwright-core').Page} page
  * @param {string} name
- * @param {import('playwright-core').Locator} [element]
  * @param {{x: number, y: number, width: number, height: number}} [clip]
  */
-async function shoot(page, name, element, clip) {
+async function shoot(page, name, clip) {
   const path = join(OUT, name);
-  const options = { path, clip, type: /** @type {'png'} */ ('png'), animations: /** @type {'disabled'} */ ('disabled'), caret: /** @type {'hide'} */ ('hide') };
-  await (element ? element.screenshot(options) : page.screenshot(options));
+  await page.screenshot({ path, clip, type: 'png', animations: 'disabled', caret: 'hide' });
   console.log(`screenshots: ${path} (${(statSync(path).size / 1000).toFixed(0)} KB)`);
 }
 
@@ -112,7 +109,7 @@ try {
       const pad = 16;
       return { x: Math.max(0, top.left - pad), y: Math.max(0, top.top - pad), width: top.width + 2 * pad, height: two.bottom - top.top + 2 * pad };
     });
-    await shoot(page, 'training.png', undefined, clip);
+    await shoot(page, 'training.png', clip);
     if (errors.length) throw new Error(`the training section logged errors: ${errors.join('; ')}`);
     await context.close();
   }
