@@ -329,7 +329,7 @@
   // multiHeadAttention's option into: a previous result, or its .typed, or any object of such
   // {data: Float64Array, ...}. Each array it holds takes this call's result of that name
   // instead of a new array (new memory is what most of a large call's cost beyond the forward
-  // was: see the README); the module checks each length against the result before it writes
+  // was: see tests/bench/README.md); the module checks each length against the result before it writes
   // anything. Not in headwise-lesson.js (null there), whose page does not use it.
   var intoArrays = null;
   if (typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY) intoArrays = function (method, value) {

@@ -21,7 +21,7 @@ struct Relation {
 };
 
 // The settings a task is shown with unless the caller overrides them (chosen by the sweep in
-// tests/train; see README "The training engine").
+// tests/train; see cpp/TRAINING.md, "The defaults, chosen by a sweep").
 struct TaskDefaults {
   std::int64_t num_heads = 2;
   std::int64_t d_model = 8;

@@ -1,13 +1,13 @@
-// Real course sites. The README's own fenced blocks (the ones with a `title="…"`) are copied into
-// a small MkDocs site (Material, and MkDocs' default theme) and a small Sphinx site (Read the Docs
-// theme), each with a page in a subfolder, built with Debian's /usr/bin/mkdocs and
+// Real course sites. The embedding guide's own fenced blocks (web/EMBEDDING.md, the ones with a
+// `title="…"`) are copied into a small MkDocs site (Material, and MkDocs' default theme) and a
+// small Sphinx site (Read the Docs theme), each with a page in a subfolder, built with Debian's /usr/bin/mkdocs and
 // /usr/bin/sphinx-build into build/hosts/<engine>/, and served on loopback; a plain page on a second
-// origin takes the README's plain-HTML and LMS snippets. In the browser, at 1280 and 390 px (with a
+// origin takes the guide's plain-HTML and LMS snippets. In the browser, at 1280 and 390 px (with a
 // dark system setting, Material at 390 px), every
 // widget and iframe must show the module's numbers, frames must take their content's height
 // without collapsing on the way, the quiz must report answers, the widgets' body text must be the
 // size of the paragraph beside it, tables must not break an identifier, and nothing may log an
-// error or fetch anything from outside. The gallery's suggested heights and the README's LMS
+// error or fetch anything from outside. The gallery's suggested heights and the guide's LMS
 // heights are checked against the rendered widgets.
 //
 // Written against the engine adapter (engine.mjs): HEADWISE_BROWSER picks Chromium, Firefox ESR
@@ -35,27 +35,27 @@ const SPHINX = '/usr/bin/sphinx-build';
 
 const hw = await createRequire(import.meta.url)(join(DIST, 'headwise.js'))();
 
-// ---- the README's blocks ----------------------------------------------------------------------
+// ---- the guide's blocks -----------------------------------------------------------------------
 
-const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-const guide = readme.slice(readme.indexOf('## Embed in your course'), readme.indexOf('\n## ', readme.indexOf('## Embed in your course') + 5));
+const GUIDE = 'web/EMBEDDING.md';
+const guide = await readFile(join(ROOT, GUIDE), 'utf8');
 
 /** Every fenced block of the embedding guide that has a title, in order: [{title, lang, text}]. */
 const BLOCKS = [...guide.matchAll(/^(`{3,})(\w*) title="([^"]+)"\n([\s\S]*?)^\1$/gm)].map((m) => ({ lang: m[2], title: m[3], text: m[4] }));
 
 /**
- * The README's block with this title (the nth, if several have it).
+ * The guide's block with this title (the nth, if several have it).
  * @param {string} title
  * @param {number} [nth]
  */
 function block(title, nth = 0) {
   const found = BLOCKS.filter((b) => b.title === title);
-  assert.ok(found[nth], `README "Embed in your course" has no block titled "${title}" (#${nth + 1}); titles: ${BLOCKS.map((b) => b.title).join(', ')}`);
+  assert.ok(found[nth], `${GUIDE} has no block titled "${title}" (#${nth + 1}); titles: ${BLOCKS.map((b) => b.title).join(', ')}`);
   return found[nth].text;
 }
 
 /**
- * Where a README copy step (`cp -r dist <dest>`) puts dist/.
+ * Where a copy step of the guide (`cp -r dist <dest>`) puts dist/.
  * @param {number} nth
  */
 function copyDest(nth) {
@@ -78,11 +78,11 @@ async function writeAll(dir, files) {
   }
 }
 
-/** @param {string} docsPath  a README block title such as "docs/week8/attention.md" */
+/** @param {string} docsPath  a guide block title such as "docs/week8/attention.md" */
 const inDocs = (docsPath) => docsPath.replace(/^docs\//, '');
 
 /**
- * An MkDocs site from the README's blocks.
+ * An MkDocs site from the guide's blocks.
  * @param {string} name
  * @param {string} theme  the theme part of mkdocs.yml
  */
@@ -98,7 +98,7 @@ async function buildMkdocs(name, theme) {
   await run(MKDOCS, ['build', '--quiet', '--strict', '-f', join(dir, 'mkdocs.yml'), '-d', join(WWW, name)], { cwd: dir });
 }
 
-/** The Sphinx site from the README's blocks. */
+/** The Sphinx site from the guide's blocks. */
 async function buildSphinx() {
   const dir = join(OUT, 'rtd');
   await rm(dir, { recursive: true, force: true });
@@ -114,7 +114,7 @@ async function buildSphinx() {
 // ---- serving ----------------------------------------------------------------------------------
 
 /**
- * The plain page on the second origin: the README's plain-HTML and LMS snippets, pointed at the
+ * The plain page on the second origin: the guide's plain-HTML and LMS snippets, pointed at the
  * hosted dist/, between paragraphs.
  * @param {string} hosted  the first origin's dist/ folder, ending in /
  */
@@ -421,13 +421,13 @@ for (const host of HOSTS) {
   }
 }
 
-describe('a plain page on another origin, with the README\'s plain-HTML and LMS snippets', () => {
+describe('a plain page on another origin, with the guide\'s plain-HTML and LMS snippets', () => {
   for (const width of [1280, 390]) {
     test(`at ${width} px: locks shown, lock and locked, unknown attributes named, theme=, text size`, { timeout: 180000 }, async () => {
       const { context, page, problems } = await open(`${other.origin}/week8.html`, { width });
       try {
         await settled(page);
-        // The README's example: controls="seed,tokens,query" locked="dModel,heads".
+        // The guide's example: controls="seed,tokens,query" locked="dModel,heads".
         for (const id of ['#d-model', '#num-heads']) {
           assert.equal(await page.locator('mha-heads').locator(id).isVisible(), true, `${id} is locked, so it is shown`);
           assert.equal(await page.locator('mha-heads').locator(id).isDisabled(), true, `${id} is locked`);
@@ -546,12 +546,12 @@ describe('suggested heights', () => {
     assert.deepEqual(wrong, []);
   });
 
-  test('the README\'s LMS frame fits at 480 px', { timeout: 300000 }, async () => {
+  test('the guide\'s LMS frame fits at 480 px', { timeout: 300000 }, async () => {
     const text = block('LMS');
     const src = /src="([^"]+)"/.exec(text)[1].replace('https://example.org/headwise/', `${sites.origin}/dist/`);
     const suggested = Number(/height="(\d+)"/.exec(text)[1]);
     const needed = await contentHeight(src, 480);
-    console.log(`${ENGINE}: README LMS frame at 480 px: height ${suggested}, needed ${needed}`);
-    assert.ok(suggested >= needed, `the README's LMS frame is ${suggested} px high, the content needs ${needed} px at 480 px`);
+    console.log(`${ENGINE}: the guide's LMS frame at 480 px: height ${suggested}, needed ${needed}`);
+    assert.ok(suggested >= needed, `the guide's LMS frame is ${suggested} px high, the content needs ${needed} px at 480 px`);
   });
 });

@@ -1,4 +1,4 @@
-// The iframe embed exactly as the README gives it for Canvas, Moodle and Open edX: a course page
+// The iframe embed exactly as web/EMBEDDING.md gives it for Canvas, Moodle and Open edX: a course page
 // on one loopback origin, under a strict Content-Security-Policy of its own, embeds embed.html
 // from another origin in <iframe sandbox="allow-scripts">. The frame's origin is then opaque;
 // in every engine the widget must still load, show the module's numbers, post its height, and

@@ -1,8 +1,8 @@
 // The sweep behind the training section's defaults (`npm run sweep`): trains 1-, 2- and 4-head
 // models on many seeds with the native trainer (build/native/train_sweep, the page's C++ code)
 // and prints, per task and head count, how many seeds solve the task, how soon, how sharply the
-// heads focus, and what switching each head off does. The README's table is this script's
-// output; every run's numbers are also written to build/train/sweep.json.
+// heads focus, and what switching each head off does. The table in cpp/TRAINING.md is this
+// script's output; every run's numbers are also written to build/train/sweep.json.
 //
 //   node tests/train/sweep.mjs [--seeds 20] [--steps 600] [--dmodel 8] [--seqlen 8]
 //                              [--vocab 16] [--batch 64] [--lr 0.01] [--tasks a,b] [--json]

@@ -1,7 +1,7 @@
 // The iframe embed (embed.html): one widget chosen by the query string, e.g.
 //   embed.html?widget=heads&seed=7&tokens=5&dModel=8&heads=2&controls=seed,heads&lock=dModel&theme=light&id=w1
 // The parameters become the <mha-*> element's attributes. The page tells its parent how tall
-// its content is and what the student answers in the quiz, with postMessage (see "Embed in your course" in README.md):
+// its content is and what the student answers in the quiz, with postMessage (see web/EMBEDDING.md, "Quiz answers and other events"):
 //   {type: 'headwise:ready',  id, widget, error}
 //   {type: 'headwise:height', id, height}
 //   {type: 'headwise:quiz',   id, question, questionId, answer, answerText, correct, score, answered, total}
