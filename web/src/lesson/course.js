@@ -197,6 +197,9 @@ export class Course {
   save() {
     clearTimeout(this.timer);
     this.timer = 0;
+    // The settings as they are now: a change the store has not told its listeners about yet
+    // (it does once per animation frame) is saved too.
+    this.work.settings = settingsOf(this.store.state);
     const text = this.fit();
     if (text !== this.saved) {
       if (this.lms.saveSuspendData(text)) this.saved = text;
