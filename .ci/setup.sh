@@ -24,6 +24,8 @@ packages=()
 if [[ "$mode" == test ]]; then
   # The native Catch2 suite and its fixtures' JSON, and Chromium for the browser tests.
   packages+=(catch2 nlohmann-json3-dev chromium)
+  # The print test reads Chromium's PDF output with pdftotext and pdftoppm.
+  packages+=(poppler-utils)
   # Fuzzing and sanitizers (clang with libFuzzer and its runtimes).
   packages+=(clang libclang-rt-14-dev)
   # The other two browser engines: Firefox ESR (driven over WebDriver BiDi by puppeteer-core) and

@@ -75,14 +75,15 @@ const DARK_FORCED = ':host([theme="dark" i])';
 const DARK_AUTO = ':host(:not([theme="light" i]):not([theme="dark" i]))';
 
 /**
- * The rules of every `@media (prefers-color-scheme: dark)` block apply to widgets with
- * theme="dark" always, and to those with no theme (or theme="auto") when the system is dark.
+ * The rules of every `@media [screen and] (prefers-color-scheme: dark)` block apply to widgets
+ * with theme="dark" always, and to those with no theme (or theme="auto") when the system is dark
+ * (on screen: printed, widgets are light).
  * A rule's selector `:host` stays `:host(…)`; any other selector is prefixed with it.
  * @param {string} css
  */
 export function themedCss(css) {
   const blocks = [];
-  const rest = css.replace(/@media\s*\(prefers-color-scheme:\s*dark\)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}/g, (_, body) => {
+  const rest = css.replace(/@media\s*(?:screen\s+and\s*)?\(prefers-color-scheme:\s*dark\)\s*\{((?:[^{}]*\{[^{}]*\})*)\s*\}/g, (_, body) => {
     blocks.push(body);
     return '';
   });
@@ -101,7 +102,7 @@ export function themedCss(css) {
     ':host([theme="light" i]) { color-scheme: light; }',
     `${DARK_FORCED} { color-scheme: dark; }`,
     under(DARK_FORCED),
-    '@media (prefers-color-scheme: dark) {',
+    '@media screen and (prefers-color-scheme: dark) {',
     under(DARK_AUTO),
     '}',
   ].join('\n');

@@ -2,17 +2,29 @@
 // runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
 // section, loaded on demand, with train.css) and copies index.html, styles.css, favicon.svg and favicon.png.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
-// are left untouched.
+// are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
+// dist/headwise-scorm2004.zip (build-scorm.mjs; HEADWISE_MASTERY_SCORE sets their mastery score),
+// once the modules are there.
 
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
+import { buildScorm, masteryScore } from './build-scorm.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
 const dist = join(root, 'dist');
+
+/** The SCORM packages' mastery score, checked before anything is built. */
+let mastery;
+try {
+  mastery = masteryScore(process.env.HEADWISE_MASTERY_SCORE);
+} catch (e) {
+  console.error(`error: ${e.message}`);
+  process.exit(1);
+}
 
 await mkdir(dist, { recursive: true });
 
@@ -44,11 +56,17 @@ for (const file of ['styles.css', 'train.css']) {
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist });
 
+let modules = true;
 try {
   await access(join(dist, 'headwise.js'));
   await access(join(dist, 'headwise-lesson.js'));
 } catch {
-  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules.');
+  modules = false;
+  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules (and then this again, for the SCORM packages).');
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/favicon.png, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);
+if (modules) {
+  const packages = await buildScorm({ dist, root, mastery });
+  console.log(`built ${packages.map((f) => `dist/${f}`).join(', ')} (mastery score ${mastery})`);
+}

@@ -22,6 +22,7 @@
 //     fileFetch                 fetch() of a file:// URL from a file:// page works
 //     minWidth                  the narrowest viewport (px) the engine's window can have
 //     tracing                   the browser records a trace of its threads' tasks (page.trace)
+//     pdf                       the page prints to PDF (page.raw.pdf, playwright's)
 //   engine.skipUnless(feature, why?)   `test(name, engine.skipUnless('downloads'), fn)`: the
 //                               node:test options that skip with the reason, or {} to run
 //   launch()                    a Browser: newContext(options), close()
@@ -65,9 +66,9 @@ if (!ENGINES.includes(ENGINE)) {
 }
 
 const SUPPORTS = {
-  chromium: { consoleApi: true, requests: true, bypassCSP: true, downloads: true, longtask: true, fileFetch: false, minWidth: 0, tracing: true },
-  firefox: { consoleApi: true, requests: true, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false },
-  webkit: { consoleApi: false, requests: false, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false },
+  chromium: { consoleApi: true, requests: true, bypassCSP: true, downloads: true, longtask: true, fileFetch: false, minWidth: 0, tracing: true, pdf: true },
+  firefox: { consoleApi: true, requests: true, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false, pdf: false },
+  webkit: { consoleApi: false, requests: false, bypassCSP: false, downloads: false, longtask: false, fileFetch: false, minWidth: 0, tracing: false, pdf: false },
 };
 const WHY = {
   consoleApi: 'its driver has no console or error events',
@@ -77,6 +78,7 @@ const WHY = {
   longtask: 'it has no PerformanceObserver \'longtask\' entries',
   fileFetch: 'it refuses fetch() of file:// URLs',
   tracing: 'its driver cannot record a trace of the browser\'s tasks',
+  pdf: 'the print test reads Chromium\'s own PDF output (playwright\'s page.pdf, on page.raw)',
 };
 
 export const engine = {

@@ -1,5 +1,5 @@
 // The dark colour scheme changes colours only: every declaration that applies in dark mode alone
-// (inside `@media (prefers-color-scheme: dark)`, or under a `[data-theme="dark"]` selector) sets
+// (inside `@media [screen and] (prefers-color-scheme: dark)`, or under a `[data-theme="dark"]` selector) sets
 // a colour property, or a custom property to a colour. So a page's geometry is the same in
 // both schemes, and tests/browser/layout.test.mjs checks dark mode's layout at one width only.
 import assert from 'node:assert/strict';
@@ -45,7 +45,7 @@ function rules(css) {
 function darkRules(css) {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const found = [];
-  for (const m of text.matchAll(/@media\s*\(\s*prefers-color-scheme\s*:\s*dark\s*\)\s*\{/g)) {
+  for (const m of text.matchAll(/@media\s*(?:screen\s+and\s*)?\(\s*prefers-color-scheme\s*:\s*dark\s*\)\s*\{/g)) {
     found.push(...rules(block(text, m.index + m[0].length - 1)));
   }
   const topLevel = text.replace(/@media[^{]*\{/g, (m) => m.replace(/./g, ' '));

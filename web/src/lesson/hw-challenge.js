@@ -1,10 +1,18 @@
 // <hw-challenge>: the independent challenge. The student writes an answer, then may reveal
-// the discussion. The draft is kept in this browser (localStorage) only.
+// the discussion. The draft is kept in this browser (localStorage), and every change is told to
+// the page with a "headwise-challenge" event ({answer}), which a course platform's package saves
+// (src/lesson/course.js); restore() puts back an answer saved there.
 
 import { HwElement, define } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 
 const STORAGE_KEY = 'headwise.challenge.answer';
+
+/** What the student reads under the label, by where the answer is kept. */
+const HINTS = {
+  browser: 'Write it before you look. It stays in this browser only.',
+  course: 'Write it before you look. Your course platform keeps it with your progress.',
+};
 
 class HwChallenge extends HwElement {
   build() {
@@ -27,7 +35,10 @@ class HwChallenge extends HwElement {
     answer.addEventListener('input', () => {
       try { localStorage.setItem(STORAGE_KEY, answer.value); } catch { /* ignore */ }
       label();
+      this.dispatchEvent(new CustomEvent('headwise-challenge', { bubbles: true, composed: true, detail: { answer: answer.value } }));
     });
+    this.answer = answer;
+    this.label = label;
     button.addEventListener('click', () => {
       discussion.hidden = !discussion.hidden;
       label();
@@ -37,12 +48,25 @@ class HwChallenge extends HwElement {
     label();
     const form = h('div', { class: 'hw-challenge-form' }, [
       h('label', { for: 'challenge-answer', text: 'Your answer (two or three sentences)' }),
-      h('p', { class: 'hw-hint', id: 'challenge-hint', text: 'Write it before you look. It stays in this browser only.' }),
+      this.hint = h('p', { class: 'hw-hint', id: 'challenge-hint', text: HINTS.browser }),
       answer,
       h('div', { class: 'hw-controls-actions' }, [button]),
     ]);
     this.insertBefore(form, discussion.parentNode === this ? discussion : null);
     if (discussion.parentNode !== this) this.appendChild(discussion);
+  }
+
+  /**
+   * The answer is kept by a course platform: say so, and show the answer saved there (if any).
+   * @param {string|null} text
+   */
+  restore(text) {
+    if (!this.answer) return;
+    this.hint.textContent = HINTS.course;
+    if (typeof text === 'string') {
+      this.answer.value = text;
+      this.label();
+    }
   }
 }
 

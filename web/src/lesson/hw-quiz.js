@@ -93,9 +93,27 @@ class HwQuiz extends HwElement {
     this.rendered = true;
     /** @type {Record<string, boolean|null>} */
     this.results = {};
+    /** @type {((oi: number) => void)[]} shows question qi answered with option oi, without reporting it */
+    this.show = [];
     const qs = questions(lessonFacts(store));
     replace(this.list, qs.map((q, qi) => this.question(q, qi)));
     this.updateScore(qs.length);
+    if (this.restored) this.restore(this.restored);
+  }
+
+  /**
+   * Show answers given in an earlier visit (a course platform keeps them, src/lesson/course.js)
+   * as if just chosen, without reporting them again. Before the quiz is drawn they are kept
+   * until it is.
+   * @param {Record<number, number>} answers  question number (1–5) → option index
+   */
+  restore(answers) {
+    this.restored = answers;
+    if (!this.rendered) return;
+    for (const [n, oi] of Object.entries(answers)) {
+      const show = this.show[Number(n) - 1];
+      if (show && Number.isInteger(oi)) show(oi);
+    }
   }
 
   /**
@@ -118,15 +136,24 @@ class HwQuiz extends HwElement {
         autocomplete: 'off',
       }));
       input.addEventListener('change', () => {
-        const ok = Boolean(o.correct);
-        this.results[q.id] = ok;
-        feedback.dataset.correct = String(ok);
-        replace(feedback, [h('strong', { text: ok ? 'Correct. ' : 'Not quite. ' }), o.why]);
-        this.updateScore(5);
-        this.report(qi, q.id, oi, o, ok);
+        show(oi);
+        this.report(qi, q, oi);
       });
       return h('div', { class: 'hw-option' }, [input, h('label', { for: id }, o.text)]);
     });
+    /** @param {number} oi */
+    const show = (oi) => {
+      const o = q.options[oi];
+      if (!o) return;
+      const input = /** @type {HTMLInputElement} */ (options[oi].firstChild);
+      if (!input.checked) input.checked = true;
+      const ok = Boolean(o.correct);
+      this.results[q.id] = ok;
+      feedback.dataset.correct = String(ok);
+      replace(feedback, [h('strong', { text: ok ? 'Correct. ' : 'Not quite. ' }), o.why]);
+      this.updateScore(5);
+    };
+    this.show[qi] = show;
     const fieldset = h('fieldset', { class: 'hw-question', 'data-question': String(qi + 1) }, [
       h('legend', { id: legendId }, [h('span', { class: 'hw-qnum', text: `${qi + 1}. ` }), ...q.prompt]),
       ...options,
@@ -144,22 +171,24 @@ class HwQuiz extends HwElement {
    * Tell the host page about an answer: a "headwise-quiz" event that bubbles out of shadow roots
    * (an embedding course site may record it; the iframe embed forwards it with postMessage).
    * @param {number} qi
-   * @param {string} id
+   * @param {Question} q
    * @param {number} oi
-   * @param {Question['options'][number]} option
-   * @param {boolean} correct
    */
-  report(qi, id, oi, option, correct) {
+  report(qi, q, oi) {
     const results = Object.values(this.results);
+    /** @param {(string|Node)[]} parts */
+    const text = (parts) => parts.map((t) => (typeof t === 'string' ? t : t.textContent)).join('');
     this.dispatchEvent(new CustomEvent('headwise-quiz', {
       bubbles: true,
       composed: true,
       detail: {
         question: qi + 1,
-        questionId: id,
+        questionId: q.id,
+        questionText: text(q.prompt),
         answer: oi,
-        answerText: option.text.map((t) => (typeof t === 'string' ? t : t.textContent)).join(''),
-        correct,
+        answerText: text(q.options[oi].text),
+        correct: Boolean(q.options[oi].correct),
+        correctAnswer: q.options.findIndex((o) => o.correct),
         score: results.filter(Boolean).length,
         answered: results.length,
         total: 5,

@@ -19,11 +19,16 @@ import './hw-status.js';
 import { watchTraining } from '../train/loader.js';
 import { scriptBase } from '../shared/module-loader.js';
 import { getStore } from '../shared/store.js';
+import { startCourse } from './course.js';
+import { watchPrint } from './print.js';
 
 /** Where app.js was loaded from, and so train.js and headwise.js (read while this script runs). */
 const BASE = scriptBase('app.js');
 
 const store = getStore();
+// In a SCORM package with its LMS there (course.js); nothing anywhere else.
+startCourse(store);
+watchPrint();
 // Once the lesson is drawn and laid out, sections off screen may skip their layout on every
 // update (styles.css, .hw-skip-offscreen); their heights stay the ones just measured.
 if (document.querySelector('body > .hw-layout > .hw-article')) {

@@ -323,6 +323,8 @@ class HwTrain extends HwElement {
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
     // Every block built and every table showing its model's latest attention.
     this.toggleAttribute('data-drawn', !tablesLeft);
+    // Something to show for it: the page prints the section only then (styles.css, print).
+    this.toggleAttribute('data-trained', session.step > 0);
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
     if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem);
