@@ -41,8 +41,8 @@ describe('trainingTasks', () => {
     const tasks = hw.trainingTasks();
     assert.deepEqual(tasks.map((t) => t.name), ['previous-and-first', 'previous-and-two-back']);
     const [first, two] = tasks;
-    assert.deepEqual(first.relations.map((r) => [r.name, r.rule]),
-      [['previous token', 'x[i-1]'], ['first token', 'x[0]']]);
+    assert.deepEqual(first.relations.map((r) => [r.name, r.title, r.rule]),
+      [['previous', 'previous token', 'x[i-1]'], ['first', 'first token', 'x[0]']]);
     assert.deepEqual(two.relations.map((r) => r.rule), ['x[i-1]', 'x[i-2]']);
     for (const t of tasks) {
       assert.equal(typeof t.title, 'string');
@@ -213,7 +213,8 @@ describe('a trainer', () => {
     const t = hw.createTrainer({ task: 'previous-and-two-back', numHeads: 2, dModel: 12, seed: 9,
       vocab: 26, seqLen: 10, batchSize: 8, learningRate: 0.02, evalSize: 16 });
     assert.deepEqual(t.info(), {
-      task: 'previous-and-two-back', numHeads: 2, dModel: 12, dHead: 6, seed: 9, seqLen: 10,
+      task: 'previous-and-two-back', title: 'Previous token and the one before it', numHeads: 2,
+      dModel: 12, dHead: 6, seed: 9, seqLen: 10,
       vocab: 26, learningRate: 0.02, batchSize: 8, evalSize: 16, numRelations: 2,
       relations: hw.trainingTasks()[1].relations,
       tokenLabels: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')
