@@ -43,8 +43,20 @@ MatrixView mblock(Matrix& m, Index row, Index col, Index rows, Index cols) {
 
 // ---- config and parameters ------------------------------------------------------------------
 
-TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
-  const TrainingTask& task = find_task(o.task);
+TrainingTask resolve_task(const TrainerOptions& o) {
+  if (o.task && o.relations) {
+    std::string names;
+    for (const std::string& r : *o.relations) names += (names.empty() ? "" : ", ") + quote_name(r);
+    throw std::invalid_argument(
+        "task (" + quote_name(*o.task) + ") and relations ([" + names +
+        "]) were both given; give either a task (a preset of trainingTasks()) or relations (1 to " +
+        std::to_string(kMaxTaskRelations) + " of trainingRelations()), not both");
+  }
+  if (o.relations) return relation_task(*o.relations);
+  return find_task(o.task.value_or("previous-and-first"));
+}
+
+TrainerConfig resolve_trainer_config(const TrainerOptions& o, const TrainingTask& task) {
   const TaskDefaults& def = task.defaults;
   TrainerConfig c;
   c.task = task.name;
@@ -58,6 +70,7 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
   c.seed = o.seed;
   c.seq_len = o.seq_len.value_or(def.seq_len);
   require_range(c.seq_len, kMinTrainSeqLen, kMaxTrainSeqLen, "seq_len");
+  check_relation_positions(task, c.seq_len);
   c.vocab = o.vocab.value_or(def.vocab);
   require_range(c.vocab, kMinTrainVocab, kMaxTrainVocab, "vocab");
   c.batch_size = o.batch_size.value_or(def.batch_size);
@@ -81,6 +94,10 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
     }
   }
   return c;
+}
+
+TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
+  return resolve_trainer_config(o, resolve_task(o));
 }
 
 std::array<TensorRef, 8> tensors(ModelParams& p) {
@@ -224,8 +241,8 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
 // ---- the trainer ------------------------------------------------------------------------------
 
 Trainer::Trainer(const TrainerOptions& options)
-    : config_(resolve_trainer_config(options)),
-      task_(&find_task(config_.task)),
+    : task_(resolve_task(options)),
+      config_(resolve_trainer_config(options, task_)),
       rng_(config_.seed) {
   adam_.learning_rate = config_.learning_rate;
   params_ = init_params(config_, rng_);
@@ -242,7 +259,7 @@ StepResult Trainer::step(std::int64_t k) {
   for (std::int64_t s = 0; s < k; ++s) {
     // 1. a fresh batch and its targets
     const IntMatrix tokens = rng_.randint(config_.vocab, config_.batch_size, config_.seq_len);
-    const IntMatrix targets = task_targets(*task_, tokens);
+    const IntMatrix targets = task_targets(task_, tokens);
     // 2. forward and loss
     model_forward(config_, params_, tokens, all_on, acts_);
     const CrossEntropyResult ce =
@@ -343,7 +360,7 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
     }
     off[static_cast<std::size_t>(h)] = true;
   }
-  const IntMatrix targets = task_targets(*task_, eval_tokens_);
+  const IntMatrix targets = task_targets(task_, eval_tokens_);
   Activations a;
   model_forward(config_, params_, eval_tokens_, off, a);
   const CrossEntropyResult ce =
@@ -364,13 +381,8 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
   for (Index r = 0; r < num_rel; ++r) {
     Index positions = 0;
     for (Index i = 0; i < n; ++i) {
-      const Index s = relation_source(task_->relations[static_cast<std::size_t>(r)], i);
-      if (s < 0 || s >= n) continue;
-      bool shared = false;
-      for (Index o = 0; o < num_rel; ++o) {
-        shared |= o != r && relation_source(task_->relations[static_cast<std::size_t>(o)], i) == s;
-      }
-      if (shared) continue;
+      const Index s = own_source(task_, static_cast<std::size_t>(r), i);
+      if (s < 0) continue;
       ++positions;
       for (Index b = 0; b < a.batch; ++b)
         for (Index h = 0; h < h_count; ++h)

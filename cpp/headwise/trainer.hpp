@@ -39,9 +39,12 @@ constexpr std::int64_t kMaxTrainEvalSize = 4096;
 constexpr std::int64_t kMaxTrainStepsPerCall = 100000;
 constexpr double kMaxLearningRate = 1.0;
 
-// What the caller asks for; absent values take the task's defaults.
+// What the caller asks for; absent values take the task's defaults. The task is a preset
+// (task) or built from relations (catalogue names, in the order of the targets); not both;
+// with neither, the preset "previous-and-first".
 struct TrainerOptions {
-  std::string task = "previous-and-first";
+  std::optional<std::string> task;
+  std::optional<std::vector<std::string>> relations;
   std::int64_t num_heads = 2;
   std::int64_t d_model = 8;
   std::int64_t seed = 0;
@@ -51,15 +54,20 @@ struct TrainerOptions {
 
 // The resolved, checked settings.
 struct TrainerConfig {
-  std::string task;
+  std::string task;  // the preset's name, empty for a task built from relations
   std::int64_t num_heads = 0, d_model = 0, d_head = 0, seed = 0, seq_len = 0, vocab = 0,
                batch_size = 0, eval_size = 0, num_relations = 0;
   double learning_rate = 0.0;
 };
 
+// The task options name (a preset, or one built from relations); throws std::invalid_argument
+// for both together or for a bad name (see relation_task).
+TrainingTask resolve_task(const TrainerOptions& options);
+
 // Fills the defaults and checks every value; throws std::invalid_argument saying which value
 // is out of which range (e.g. "d_model (10) must be divisible by num_heads (4)").
-TrainerConfig resolve_trainer_config(const TrainerOptions& options);
+TrainerConfig resolve_trainer_config(const TrainerOptions& options, const TrainingTask& task);
+TrainerConfig resolve_trainer_config(const TrainerOptions& options);  // of resolve_task(options)
 
 // The model's parameters (and, with the same shapes, their gradients).
 struct ModelParams {
@@ -139,7 +147,7 @@ class Trainer {
   explicit Trainer(const TrainerOptions& options);
 
   const TrainerConfig& config() const { return config_; }
-  const TrainingTask& task() const { return *task_; }
+  const TrainingTask& task() const { return task_; }
   std::int64_t steps_done() const { return steps_; }
   const ModelParams& parameters() const { return params_; }
   const IntMatrix& eval_tokens() const { return eval_tokens_; }
@@ -168,8 +176,8 @@ class Trainer {
   void check_tokens(const IntMatrix& tokens, const std::string& name) const;
 
  private:
+  TrainingTask task_;  // before config_, which is resolved from it
   TrainerConfig config_;
-  const TrainingTask* task_;
   NumpyRandomState rng_;
   ModelParams params_, grads_, adam_m_, adam_v_;
   AdamConfig adam_;

@@ -337,7 +337,7 @@ class HwTrain extends HwElement {
         const e = m.offEvaluation;
         const off = [...m.off].sort((x, y) => x - y);
         b.ablation.textContent = e
-          ? `${off.length ? `With head${off.length > 1 ? 's' : ''} ${off.join(', ')} off` : 'All heads on'}, held-out accuracy: ${st.relations.map((r, k) => `${r.name} ${a3(e.relationAccuracy[k])}`).join(', ')}.`
+          ? `${off.length ? `With head${off.length > 1 ? 's' : ''} ${off.join(', ')} off` : 'All heads on'}, held-out accuracy: ${st.relations.map((r, k) => `${r.title} ${a3(e.relationAccuracy[k])}`).join(', ')}.`
           : '';
       }
       if (m.evaluation && m.ablations.length === m.numHeads) {

@@ -95,7 +95,8 @@ export function probeTokens(n, vocab) {
 }
 
 /**
- * The source position of relation `rule` at position i (-1 where it does not exist).
+ * The source position of relation `rule` at position i (-1 where it does not exist or comes
+ * after i, which the model cannot see).
  * @param {string} rule "x[i-k]" or "x[k]"
  * @param {number} i
  * @param {number} n
@@ -103,7 +104,7 @@ export function probeTokens(n, vocab) {
 export function sourceOf(rule, i, n) {
   const back = /^x\[i-(\d+)\]$/.exec(rule);
   const src = back ? i - Number(back[1]) : Number((/^x\[(\d+)\]$/.exec(rule) || [])[1] ?? NaN);
-  return Number.isInteger(src) && src >= 0 && src < n ? src : -1;
+  return Number.isInteger(src) && src >= 0 && src <= i && src < n ? src : -1;
 }
 
 /**
