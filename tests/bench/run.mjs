@@ -22,11 +22,13 @@
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
-// Then training steps per second of the default models (tests/bench/train.mjs).
+// Then "How many heads does it take?" from the click to its last cell, the default experiment and
+// the full grid, Chromium on one core (tests/bench/heads.mjs), and training steps per second of
+// the default models (tests/bench/train.mjs).
 //
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
-//          --skip-training  --skip-train-page
+//          --skip-training  --skip-train-page  --skip-heads-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --page-only (just the page: sizes, first verified table, updates; about a minute with
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
@@ -49,6 +51,7 @@ import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 import {serve} from './serve.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
+import {HEADS_GOALS, headsPageMetrics, headsTable} from './heads.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -979,6 +982,13 @@ function targets(res) {
     add('training section: longest main-thread task while training (wall clock), ms', tp.longestTaskMs, 50,
         tp.longestTaskMs <= 50);
   }
+  if (res.headsPage) {
+    for (const [k, label] of [['default', 'the default experiment'], ['grid', 'the full grid']]) {
+      const ms = res.headsPage[k].medianMs;
+      add(`How many heads: ${label}, click to last cell, Chromium on one core, s`, ms / 1000, HEADS_GOALS[k],
+          ms <= HEADS_GOALS[k] * 1000);
+    }
+  }
   if (res.heap)
     add('WASM heap across 10,000 recomputes', res.heap.flat ? 'flat' : 'grew', 'flat',
         res.heap.flat);
@@ -1378,6 +1388,11 @@ async function main() {
         log('\ntraining section, Chromium on one core ...');
         res.trainPage = await trainPageMetrics(chromium, baseUrl);
         logTrainPage(res.trainPage);
+      }
+      if (!flag('skip-heads-page')) {
+        log('\nHow many heads does it take?, Chromium on one core (tests/bench/heads.mjs) ...');
+        res.headsPage = await headsPageMetrics(chromium, {quick: QUICK, log});
+        log(headsTable(res.headsPage));
       }
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${

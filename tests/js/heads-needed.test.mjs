@@ -123,7 +123,9 @@ test('the session trains the chosen row cell by cell, as a trainer trained direc
   assert.equal(c.attention.length, c.numHeads);
   assert.equal(c.attention[0].length, 3);
   const before = c.remote ? await c.remote.call('evaluate', {}) : null;
-  const early = await session.attentionAt(c, 1);
+  assert.equal(await session.retake(c), true);
+  assert.ok(c.snapshots.every((sn) => sn.probeKey === '1 2 3'));
+  const early = c.snapshots[1].attention;
   assert.equal(early[0].length, 3);
   const direct = hw.createTrainer({ relations: ['previous', 'first'], numHeads: c.numHeads, dModel: st.dModel, seed: 5, seqLen: st.seqLen, vocab: st.vocab, learningRate: st.learningRate, batchSize: st.batchSize, evalSize: st.evalSize });
   direct.step(c.snapshots[1].step);

@@ -324,7 +324,7 @@ export class GridSession extends EventTarget {
 
   /**
    * A new probe: every model's attention is taken on it again (their snapshots when the
-   * timeline shows them, see attentionAt).
+   * timeline shows them, see retake).
    * @param {number[]} tokens
    */
   async setProbe(tokens) {
@@ -342,27 +342,33 @@ export class GridSession extends EventTarget {
   }
 
   /**
-   * A cell's attention at snapshot `index` on the current probe. A snapshot taken on another
-   * probe is taken again from its parameters (only once the cell is done: its trainer is put
-   * back to its final parameters afterwards).
+   * Take a done cell's snapshots again on the current probe, from their parameters (the
+   * trainer is put back to its final parameters afterwards), so that its timeline and the steps
+   * where its heads settled are the probe's. Resolves true when they are (false: the cell or
+   * the probe changed meanwhile).
    * @param {Cell} c
-   * @param {number} index
-   * @returns {Promise<number[][][]|null>}
+   * @returns {Promise<boolean>}
    */
-  async attentionAt(c, index) {
-    const snap = c.snapshots[index];
-    if (!snap) return null;
-    if (snap.probeKey === this.probeKey) return snap.attention;
-    if (!c.remote || c.status !== 'done' || !snap.parameters) return null;
-    const last = c.snapshots[c.snapshots.length - 1];
+  async retake(c) {
     const key = this.probeKey;
-    await c.remote.call('setParameters', snap.parameters);
-    const a = await c.remote.call('attention', { tokens: this.probe });
-    await c.remote.call('setParameters', last.parameters);
-    if (key !== this.probeKey) return null;
-    snap.attention = a;
-    snap.probeKey = key;
-    return a;
+    const gen = this._generation;
+    const stale = c.snapshots.filter((sn) => sn.probeKey !== key);
+    if (stale.length === 0) return true;
+    if (!c.remote || c.status !== 'done') return false;
+    const remote = c.remote;
+    const last = c.snapshots[c.snapshots.length - 1];
+    try {
+      for (const snap of stale) {
+        if (key !== this.probeKey || gen !== this._generation) return false;
+        await remote.call('setParameters', snap.parameters);
+        snap.attention = await remote.call('attention', { tokens: this.probe });
+        snap.probeKey = key;
+      }
+    } finally {
+      if (gen === this._generation) await remote.call('setParameters', last.parameters);
+    }
+    this._emit('progress');
+    return true;
   }
 
   /** @param {string} type */

@@ -380,7 +380,12 @@ class HwHeadsNeeded extends HwElement {
       const labels = session.probe.map((t) => st.tokenLabels[t]);
       const n = labels.length;
       const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r.rule, i, n)));
-      this.tables = Array.from({ length: c.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
+      // The tables are built one per frame (below): 8 heads' tables built at once, about 500 boxes
+      // to lay out, would make that frame a long task.
+      /** @type {HeadTable[]} */
+      this.tables = [];
+      this.tableArgs = { labels, sources, numHeads: c.numHeads };
+      this.headsBox = h('div', { class: 'hw-train-heads' });
       this.rowsUnique = uniqueSources(c.relations, n);
       this.cellTitle = h('h3', {});
       this.cellStats = h('p', { class: 'hw-train-stats', 'data-testid': 'heads-cell-stats' });
@@ -404,7 +409,7 @@ class HwHeadsNeeded extends HwElement {
         this.timeline.wrap,
         h('p', { class: 'hw-hint', text: TEXT.tablesHint(labels.join(' ')) }),
         h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [k ? ', ' : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${rulePhrase(r)} (${r.rule})` })])),
-        h('div', { class: 'hw-train-heads' }, this.tables.map((t, head) => h('div', { class: 'hw-train-head', 'data-head': head }, [t.table]))),
+        this.headsBox,
         this.ablationBox,
       ]);
       this.cellBox.dataset.cell = c.key;
@@ -418,28 +423,38 @@ class HwHeadsNeeded extends HwElement {
       /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
     });
 
-    // The timeline: the snapshots' steps, the settled sentence from their focus on the probe.
-    const snaps = c.snapshots.filter((sn) => sn.probeKey === session.probeKey || c.status === 'done');
+    // The timeline: the snapshots' steps, the settled sentence from their focus on the probe. A
+    // done cell's snapshots taken on an earlier probe are taken again on this one first.
+    const current = c.snapshots.every((sn) => sn.probeKey === session.probeKey);
+    if (!current && c.status === 'done' && this.retaking !== `${c.key}|${session.probeKey}`) {
+      const ticket = `${c.key}|${session.probeKey}`;
+      this.retaking = ticket;
+      session.retake(c).then(() => {
+        if (this.retaking === ticket) this.retaking = '';
+      }, (e) => showError(this.runError, null, messageOf(e)));
+    }
     const rowsUnique = /** @type {any} */ (this.rowsUnique);
-    const points = c.snapshots.filter((sn) => sn.probeKey === session.probeKey)
-      .map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rowsUnique) }));
-    const settled = c.numHeads > 1 || points.length ? settledSentence(settledSteps(points, c.relations.length), c.relations) : '';
+    const snaps = current ? c.snapshots : [];
+    const points = snaps.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rowsUnique) }));
+    const settled = points.length > 1 ? settledSentence(settledSteps(points, c.relations.length), c.relations) : '';
     this.timeline.update(snaps.map((sn) => sn.step), settled);
     const index = this.timeline.index;
-    const shownKey = `${c.key}|${index}|${c.snapshots.length}|${session.probeKey}|${c.attention ? 1 : 0}`;
+    const tables = /** @type {HeadTable[]} */ (this.tables);
+    const args = /** @type {any} */ (this.tableArgs);
+    if (tables.length < args.numHeads) {
+      const head = tables.length;
+      const t = new HeadTable({ head, labels: args.labels, sources: args.sources });
+      tables.push(t);
+      /** @type {HTMLElement} */ (this.headsBox).appendChild(h('div', { class: 'hw-train-head', 'data-head': head }, [t.table]));
+      this.schedule();
+    }
+    this.cellBox.toggleAttribute('data-drawn', tables.length === args.numHeads);
+    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${c.attention ? 1 : 0}|${tables.length}`;
     if (shownKey !== this.shownKey) {
       this.shownKey = shownKey;
-      if (index === null) {
-        if (c.attention) this.drawTables(c.attention);
-      } else {
-        const at = c.snapshots[index];
-        if (at && at.probeKey === session.probeKey) this.drawTables(at.attention);
-        else {
-          session.attentionAt(c, index).then((a) => {
-            if (a && this.timeline.index === index) this.drawTables(a);
-          }, (e) => showError(this.runError, null, messageOf(e)));
-        }
-      }
+      const at = index === null ? null : snaps[index];
+      if (at) this.drawTables(at.attention);
+      else if (c.attention) this.drawTables(c.attention);
     }
     this.cellBox.dataset.shownStep = this.timeline.at.dataset.step || '';
 

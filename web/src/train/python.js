@@ -186,7 +186,7 @@ export function trainingCode(s) {
     '    return loss_of(logits, targets).item(), right.double().mean().item(), per_relation, focus',
     '',
     '',
-    `for num_heads in (${s.headCounts.join(', ')}):`,
+    `for num_heads in (${s.headCounts.join(', ')}${s.headCounts.length === 1 ? ',' : ''}):`,
     '    np.random.seed(SEED)  # every model: the same initial weights and the same batches',
     '    p = init_parameters()',
     '    x_eval = np.random.randint(V, size=(EVAL_SIZE, N))',
