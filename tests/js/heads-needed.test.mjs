@@ -74,9 +74,10 @@ test('a head has settled from the first snapshot after which it stays at 0.9 or 
   assert.equal(settledSentence(list, rels), 'head 0 settled on the previous token near step 60; head 1 settled on the first token near step 40');
   const never = settledSteps(points.map((p) => ({ ...p, focus: [[0.5, 0.1], [0.1, 0.6]] })), 2);
   assert.equal(settledSentence(never, rels), 'no head settled on the previous token (at most 0.50, head 0); no head settled on the first token (at most 0.60, head 1)');
-  // On the probe, a relation is measured only where its source is its own (and not after i).
+  // On the probe, a relation is measured only where its source is its own (and not after i),
+  // and not at position 0, which sees only itself.
   const rows = uniqueSources(rels, 4);
-  assert.deepEqual(rows, [[{ i: 2, src: 1 }, { i: 3, src: 2 }], [{ i: 0, src: 0 }, { i: 2, src: 0 }, { i: 3, src: 0 }]]);
+  assert.deepEqual(rows, [[{ i: 2, src: 1 }, { i: 3, src: 2 }], [{ i: 2, src: 0 }, { i: 3, src: 0 }]]);
   const eye = [0, 1, 2, 3].map((i) => [0, 1, 2, 3].map((j) => (j === i - 1 ? 1 : 0)));
   assert.deepEqual(probeFocus([eye], rows), [[1, 0]]);
 });

@@ -70,7 +70,8 @@ export function sleep(ms) {
 
 /**
  * For each relation, the positions i of the probe where its source exists and differs from
- * every other relation's (so a weight there is that relation's alone), with that source.
+ * every other relation's (so a weight there is that relation's alone), with that source. Not
+ * position 0: it sees only itself, so its one weight is 1 whatever the head has learnt.
  * @param {Relation[]} relations
  * @param {number} n
  * @returns {{i: number, src: number}[][]}  [r]
@@ -78,7 +79,7 @@ export function sleep(ms) {
 export function uniqueSources(relations, n) {
   return relations.map((r, k) => {
     const rows = [];
-    for (let i = 0; i < n; i += 1) {
+    for (let i = 1; i < n; i += 1) {
       const src = sourceOf(r.rule, i, n);
       if (src < 0 || src > i) continue;
       if (relations.some((o, m) => m !== k && sourceOf(o.rule, i, n) === src)) continue;
