@@ -69,7 +69,7 @@ async function oneRun(browser, button) {
         ms: Math.round(g.finishedAt - g.startedAt),
         cells: cells.length,
         longestTaskMs: Math.round(long.reduce((m, t) => Math.max(m, t.duration), 0)),
-        mode: g.cells.values().next().value.remote.mode,
+        mode: cells[0].remote.mode,
         cliff: [...document.querySelectorAll('[data-testid="heads-cliff"] li')].map((li) => li.textContent),
       };
     });
