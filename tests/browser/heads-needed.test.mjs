@@ -63,10 +63,14 @@ after(async () => {
  * @param {any} where
  */
 async function reachHeads(where) {
-  await reachTraining(where, { section: '#heads-needed, mha-heads-needed', ready: 'hw-heads-needed[data-ready] #heads-run:not([disabled])' });
   // On the lesson page "Watch heads specialise", above, grows while it is first drawn (one model
-  // per frame), moving this section down: a click aimed at it could land where it was.
-  if (await where.locator('hw-train').count()) await waitTrainingDrawn(where.locator('hw-train').first());
+  // per frame, once it comes near the view), moving this section down: a click aimed at it could
+  // land where it was. So that section is reached and drawn whole first.
+  if (await where.locator('hw-train').count()) {
+    await reachTraining(where);
+    await waitTrainingDrawn(where.locator('hw-train').first());
+  }
+  await reachTraining(where, { section: '#heads-needed, mha-heads-needed', ready: 'hw-heads-needed[data-ready] #heads-run:not([disabled])' });
 }
 
 /**
