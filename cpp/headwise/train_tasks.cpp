@@ -129,7 +129,7 @@ const HeadsNeededDefaults& heads_needed_defaults() {
     d.settings.vocab = 16;
     d.settings.learning_rate = 1e-2;
     d.settings.batch_size = 64;
-    d.settings.steps = 1000;
+    d.settings.steps = 500;
     d.settings.eval_size = 256;
     return d;
   }();

@@ -203,39 +203,49 @@ void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
                     const std::vector<bool>& ablate, ModelParams& g) {
+  BackwardScratch s;
+  model_backward(c, p, tokens, targets, count, a, ablate, g, s);
+}
+
+void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
+                    const IntMatrix& targets, Index count, const Activations& a,
+                    const std::vector<bool>& ablate, ModelParams& g, BackwardScratch& s) {
   // The forward's steps in reverse; every gradient is accumulated (+=) into g.
   const Index batch = a.batch, n = a.n, rows = batch * n;
   const Index d = static_cast<Index>(c.d_model), heads = static_cast<Index>(c.num_heads),
               dh = static_cast<Index>(c.d_head);
   // 5. loss -> logits -> read-out
-  Matrix dlogits = Matrix::Zero(rows, a.logits.cols());
-  crossentropy_softmax_backward(a.probs, targets, static_cast<Index>(c.vocab), count, dlogits);
-  Matrix dresidual = Matrix::Zero(rows, d);
-  matmul_backward(a.residual, p.readout, dlogits, &dresidual, g.readout, &g.readout_bias);
+  s.dlogits.setZero(rows, a.logits.cols());
+  crossentropy_softmax_backward(a.probs, targets, static_cast<Index>(c.vocab), count, s.dlogits);
+  s.dresidual.setZero(rows, d);
+  matmul_backward(a.residual, p.readout, s.dlogits, &s.dresidual, g.readout, &g.readout_bias,
+                  s.matmul);
   // 4. residual: both z and the attention branch receive dresidual
-  Matrix dz = dresidual;
-  Matrix dconcat = Matrix::Zero(rows, d);
-  matmul_backward(a.concat, p.wo, dresidual, &dconcat, g.wo, nullptr);
+  s.dz = s.dresidual;
+  s.dconcat.setZero(rows, d);
+  matmul_backward(a.concat, p.wo, s.dresidual, &s.dconcat, g.wo, nullptr, s.matmul);
   // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into it:
   // its backward is skipped (and its columns of dconcat are never read)
-  Matrix dq = Matrix::Zero(rows, d), dk = Matrix::Zero(rows, d), dv = Matrix::Zero(rows, d);
-  AttentionScratch scratch;
+  s.dq.setZero(rows, d);
+  s.dk.setZero(rows, d);
+  s.dv.setZero(rows, d);
   for (Index b = 0; b < batch; ++b) {
     for (Index h = 0; h < heads; ++h) {
       if (ablate[static_cast<std::size_t>(h)]) continue;
       attention_backward(cblock(a.q, b * n, h * dh, n, dh), cblock(a.k, b * n, h * dh, n, dh),
                          cblock(a.v, b * n, h * dh, n, dh),
                          cblock(a.weights, (b * heads + h) * n, 0, n, n),
-                         cblock(dconcat, b * n, h * dh, n, dh), mblock(dq, b * n, h * dh, n, dh),
-                         mblock(dk, b * n, h * dh, n, dh), mblock(dv, b * n, h * dh, n, dh), scratch);
+                         cblock(s.dconcat, b * n, h * dh, n, dh),
+                         mblock(s.dq, b * n, h * dh, n, dh), mblock(s.dk, b * n, h * dh, n, dh),
+                         mblock(s.dv, b * n, h * dh, n, dh), s.attention);
     }
   }
   // 2. projections
-  matmul_backward(a.z, p.wq, dq, &dz, g.wq, nullptr);
-  matmul_backward(a.z, p.wk, dk, &dz, g.wk, nullptr);
-  matmul_backward(a.z, p.wv, dv, &dz, g.wv, nullptr);
+  matmul_backward(a.z, p.wq, s.dq, &s.dz, g.wq, nullptr, s.matmul);
+  matmul_backward(a.z, p.wk, s.dk, &s.dz, g.wk, nullptr, s.matmul);
+  matmul_backward(a.z, p.wv, s.dv, &s.dz, g.wv, nullptr, s.matmul);
   // 1. embeddings
-  embedding_backward(tokens, dz, g.token_embedding, g.position_embedding);
+  embedding_backward(tokens, s.dz, g.token_embedding, g.position_embedding);
 }
 
 // ---- the trainer ------------------------------------------------------------------------------
@@ -266,7 +276,7 @@ StepResult Trainer::step(std::int64_t k) {
         crossentropy_forward(acts_.logits, targets, static_cast<Index>(config_.vocab), acts_.probs);
     // 3. gradients, zeroed once per step, then accumulated by the backward
     for (TensorRef& t : tensors(grads_)) std::fill(t.data, t.data + t.rows * t.cols, 0.0);
-    model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_);
+    model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_, scratch_);
     // 4. Adam
     ++steps_;
     const auto p = tensors(params_), g = tensors(grads_), m = tensors(adam_m_),

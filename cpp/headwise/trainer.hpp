@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "headwise/adam.hpp"
+#include "headwise/backward.hpp"
 #include "headwise/numpy_random.hpp"
 #include "headwise/train_tasks.hpp"
 #include "headwise/types.hpp"
@@ -116,8 +117,21 @@ struct Activations {
 void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                    const std::vector<bool>& ablate, Activations& a);
 
+// The backward's gradients of activations and its work space, sized on use: a trainer keeps
+// one, so its steps allocate nothing (allocating and freeing these every step cost natively
+// more than the arithmetic: glibc maps and unmaps the large ones, a page fault per page).
+struct BackwardScratch {
+  Matrix dlogits;                           // (B * n, R * V)
+  Matrix dresidual, dz, dconcat, dq, dk, dv;  // (B * n, d)
+  MatmulScratch matmul;
+  AttentionScratch attention;
+};
+
 // The backward of the mean loss, accumulated (+=) into grads (zeroed by the caller).
 // dlogits comes from crossentropy_softmax_backward with a.probs and count targets.
+void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
+                    const IntMatrix& targets, Index count, const Activations& a,
+                    const std::vector<bool>& ablate, ModelParams& grads, BackwardScratch& s);
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
                     const std::vector<bool>& ablate, ModelParams& grads);
@@ -184,6 +198,7 @@ class Trainer {
   IntMatrix eval_tokens_;
   std::int64_t steps_ = 0;
   Activations acts_;
+  BackwardScratch scratch_;
 };
 
 }  // namespace headwise
