@@ -26,8 +26,8 @@ declare namespace createHeadwise {
 
   /**
    * Whether this module trains: true for dist/headwise.js; false for dist/headwise-lesson.js, the
-   * same API without training, whose trainingTasks, createTrainer and trainerCount throw an Error
-   * that names headwise.js.
+   * same API without training, whose trainingTasks, trainingRelations, headsNeededDefaults,
+   * createTrainer and trainerCount throw an Error that names headwise.js.
    */
   const training: boolean;
 
@@ -337,26 +337,38 @@ declare namespace createHeadwise {
 
   /** One rule of a training task: the target at position i is the token at another position. */
   interface TrainingRelation {
-    /** e.g. 'previous token'. */
+    /**
+     * The catalogue's name, what createTrainer's relations take: 'previous', 'two-back',
+     * 'three-back', 'four-back', 'first', 'second' or 'third'.
+     */
     name: string;
-    /** e.g. 'x[i-1]' (-1, no target, where that position does not exist). */
+    /** How the page names it: 'previous token', 'two back', 'first token', ... */
+    title: string;
+    /**
+     * e.g. 'x[i-1]' or 'x[1]'; no target (-1) where that position does not exist or comes after i
+     * (x[1] at i = 0: the model attends causally).
+     */
     rule: string;
     /** One sentence for the page. */
     description: string;
   }
 
-  /** The settings a task uses unless createTrainer overrides them (chosen by the sweep). */
-  interface TrainingDefaults {
-    numHeads: number;
+  /** A task's settings but for the head count (chosen by the sweeps in tests/train). */
+  interface TrainingSettings {
     dModel: number;
     seqLen: number;
     vocab: number;
     learningRate: number;
     batchSize: number;
-    /** The step budget the page trains for. */
+    /** The step budget the page trains each model for. */
     steps: number;
     /** Held-out sequences evaluate() uses. */
     evalSize: number;
+  }
+
+  /** The settings a task uses unless createTrainer overrides them. */
+  interface TrainingDefaults extends TrainingSettings {
+    numHeads: number;
   }
 
   interface TrainingTask {
@@ -373,9 +385,36 @@ declare namespace createHeadwise {
     defaults: TrainingDefaults;
   }
 
+  /**
+   * The "how many heads does a task need?" experiment: tasks of D = 1 .. 4 relations, each
+   * trained with every head count at the same dModel (so the same parameter count). Settings
+   * chosen by the sweep in tests/train (`npm run sweep:heads`; cpp/TRAINING.md). A task
+   * built from relations takes these settings as its defaults.
+   */
+  interface HeadsNeededDefaults extends TrainingSettings {
+    /** The default task's relations: ['previous', 'first', 'two-back']. */
+    relations: string[];
+    /** The grid's order of adding relations: D relations are the first D of these. */
+    gridRelations: string[];
+    /** [1, 2, 4, 8]. */
+    headCounts: number[];
+    /** A model solves its task when its worst relation's held-out accuracy is at least this. */
+    solvedAccuracy: number;
+    /** The most relations one task may have (6). */
+    maxRelations: number;
+    /** Readable labels of the default vocabulary's tokens: 'A', 'B', ... */
+    tokenLabels: string[];
+  }
+
+  /** Give either task or relations, not both. */
   interface CreateTrainerOptions {
-    /** A name from trainingTasks(). */
-    task: string;
+    /** A preset: a name from trainingTasks(). */
+    task?: string;
+    /**
+     * A task built from 1 to 6 distinct names of trainingRelations(), in the order of targets'
+     * last axis, relationAccuracy and headFocus' columns. Defaults: headsNeededDefaults()'s.
+     */
+    relations?: readonly string[];
     /** 1 .. dModel, dividing dModel. */
     numHeads: number;
     /** 1 .. 256. */
@@ -396,7 +435,10 @@ declare namespace createHeadwise {
 
   /** The resolved settings of a trainer. */
   interface TrainerConfig {
-    task: string;
+    /** The preset's name; null for a task built from relations. */
+    task: string | null;
+    /** e.g. 'Previous token and first token', or 'Previous token, first token and two back'. */
+    title: string;
     numHeads: number;
     dModel: number;
     /** dModel / numHeads. */
@@ -475,7 +517,7 @@ declare namespace createHeadwise {
     loss: number;
     /** Held-out accuracy over every counted target. */
     accuracy: number;
-    /** Held-out accuracy per relation. */
+    /** Held-out accuracy per relation, in the order of config.relations. */
     relationAccuracy: number[];
     /**
      * [h][r]: the mean weight head h gives relation r's source position, over held-out
@@ -560,6 +602,12 @@ declare namespace createHeadwise {
 
     /** The training tasks, their relations and default settings. */
     trainingTasks(): TrainingTask[];
+
+    /** Every relation a task can be built from (createTrainer's relations). */
+    trainingRelations(): TrainingRelation[];
+
+    /** The settings of the "how many heads does a task need?" experiment. */
+    headsNeededDefaults(): HeadsNeededDefaults;
 
     /** A model of the training section, its weights drawn from np.random.seed(seed). */
     createTrainer(options: CreateTrainerOptions): Trainer;

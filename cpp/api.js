@@ -383,7 +383,8 @@
     'load headwise.js, the same API with training';
 
   function lessonOnly(api) {
-    ['trainingTasks', 'createTrainer', 'trainerCount'].forEach(function (name) {
+    ['trainingTasks', 'trainingRelations', 'headsNeededDefaults', 'createTrainer',
+      'trainerCount'].forEach(function (name) {
       api[name] = function () { throw new Error(name + ': training' + LESSON_ONLY_ERROR); };
     });
   }
@@ -467,6 +468,16 @@
         return unwrap('trainingTasks', raw._trainingTasks()).tasks;
       };
 
+      api.trainingRelations = function () {
+        // Stryker disable next-line StringLiteral: _trainingRelations cannot fail, so the name never shows
+        return unwrap('trainingRelations', raw._trainingRelations()).relations;
+      };
+
+      api.headsNeededDefaults = function () {
+        // Stryker disable next-line StringLiteral: _headsNeededDefaults cannot fail, so the name never shows
+        return unwrap('headsNeededDefaults', raw._headsNeededDefaults());
+      };
+
       // Trainers not disposed are freed when their JS object is collected (where the engine
       // has FinalizationRegistry); dispose() frees at once.
       var finalizer = typeof FinalizationRegistry === 'function'
@@ -475,19 +486,36 @@
 
       api.createTrainer = function (options) {
         var m = 'createTrainer';
-        var o = checkOptions(m, options,
-          ['task', 'numHeads', 'dModel', 'seed', 'seqLen', 'vocab', 'learningRate', 'batchSize',
-            'evalSize'],
-          ['task', 'numHeads', 'dModel', 'seed']);
-        if (typeof o.task !== 'string') {
+        var allowed = ['task', 'relations', 'numHeads', 'dModel', 'seed', 'seqLen', 'vocab',
+          'learningRate', 'batchSize', 'evalSize'];
+        var o = checkOptions(m, options, allowed, []);
+        if (!given(o.task) && !given(o.relations)) {
+          fail(m, 'option "task" (a name from trainingTasks()) or option "relations" (names from ' +
+            'trainingRelations()) is required');
+        }
+        checkOptions(m, o, allowed, ['numHeads', 'dModel', 'seed']);
+        if (given(o.task) && typeof o.task !== 'string') {
           fail(m, 'task must be a string (one of trainingTasks()\'s names), got ' + describe(o.task));
         }
+        if (given(o.relations)) {
+          if (!Array.isArray(o.relations)) {
+            fail(m, 'relations must be an array of names from trainingRelations() (string[]), got ' +
+              describe(o.relations));
+          }
+          o.relations.forEach(function (r, i) {
+            if (typeof r !== 'string') {
+              fail(m, 'relations[' + i + '] must be a name from trainingRelations() (a string), got ' +
+                describe(r));
+            }
+          });
+        }
         var args = {
-          task: o.task,
           numHeads: integer(m, 'numHeads', o.numHeads),
           dModel: integer(m, 'dModel', o.dModel),
           seed: integer(m, 'seed', o.seed)
         };
+        if (given(o.task)) args.task = o.task;
+        if (given(o.relations)) args.relations = o.relations.slice();
         ['seqLen', 'vocab', 'batchSize', 'evalSize'].forEach(function (f) {
           if (given(o[f])) args[f] = integer(m, f, o[f]);
         });

@@ -559,6 +559,7 @@ headwise::IntMatrix get_int_matrix(const val& m) {
 val relation_out(const headwise::Relation& r) {
   val out = val::object();
   out.set("name", r.name);
+  out.set("title", r.title);
   out.set("rule", r.rule);
   out.set("description", r.description);
   return out;
@@ -568,6 +569,48 @@ val strings_out(const std::vector<std::string>& items) {
   val out = val::array();
   for (const std::string& s : items) out.call<void>("push", s);
   return out;
+}
+
+val training_relations() {
+  return guarded([&] {
+    val relations = val::array();
+    for (const headwise::Relation& r : headwise::training_relations()) {
+      relations.call<void>("push", relation_out(r));
+    }
+    val out = val::object();
+    out.set("relations", relations);
+    return out;
+  });
+}
+
+// A task's default settings; numHeads left out where the head count is the experiment's.
+val task_defaults_out(const headwise::TaskDefaults& t, bool with_heads = true) {
+  val d = val::object();
+  if (with_heads) d.set("numHeads", static_cast<double>(t.num_heads));
+  d.set("dModel", static_cast<double>(t.d_model));
+  d.set("seqLen", static_cast<double>(t.seq_len));
+  d.set("vocab", static_cast<double>(t.vocab));
+  d.set("learningRate", t.learning_rate);
+  d.set("batchSize", static_cast<double>(t.batch_size));
+  d.set("steps", static_cast<double>(t.steps));
+  d.set("evalSize", static_cast<double>(t.eval_size));
+  return d;
+}
+
+val heads_needed_defaults() {
+  return guarded([&] {
+    const headwise::HeadsNeededDefaults& d = headwise::heads_needed_defaults();
+    val out = task_defaults_out(d.settings, false);
+    out.set("relations", strings_out(d.relations));
+    out.set("gridRelations", strings_out(d.grid_relations));
+    val heads = val::array();
+    for (std::int64_t h : d.head_counts) heads.call<void>("push", static_cast<double>(h));
+    out.set("headCounts", heads);
+    out.set("solvedAccuracy", d.solved_accuracy);
+    out.set("maxRelations", static_cast<double>(headwise::kMaxTaskRelations));
+    out.set("tokenLabels", strings_out(headwise::token_labels(d.settings.vocab)));
+    return out;
+  });
 }
 
 val training_tasks() {
@@ -582,16 +625,7 @@ val training_tasks() {
       entry.set("relations", relations);
       entry.set("vocab", static_cast<double>(t.defaults.vocab));
       entry.set("tokenLabels", strings_out(headwise::token_labels(t.defaults.vocab)));
-      val d = val::object();
-      d.set("numHeads", static_cast<double>(t.defaults.num_heads));
-      d.set("dModel", static_cast<double>(t.defaults.d_model));
-      d.set("seqLen", static_cast<double>(t.defaults.seq_len));
-      d.set("vocab", static_cast<double>(t.defaults.vocab));
-      d.set("learningRate", t.defaults.learning_rate);
-      d.set("batchSize", static_cast<double>(t.defaults.batch_size));
-      d.set("steps", static_cast<double>(t.defaults.steps));
-      d.set("evalSize", static_cast<double>(t.defaults.eval_size));
-      entry.set("defaults", d);
+      entry.set("defaults", task_defaults_out(t.defaults));
       tasks.call<void>("push", entry);
     }
     val out = val::object();
@@ -603,7 +637,8 @@ val training_tasks() {
 val trainer_config_out(const headwise::Trainer& t) {
   const headwise::TrainerConfig& c = t.config();
   val out = val::object();
-  out.set("task", c.task);
+  out.set("task", c.task.empty() ? val::null() : val(c.task));
+  out.set("title", t.task().title);
   out.set("numHeads", static_cast<double>(c.num_heads));
   out.set("dModel", static_cast<double>(c.d_model));
   out.set("dHead", static_cast<double>(c.d_head));
@@ -625,7 +660,13 @@ val trainer_config_out(const headwise::Trainer& t) {
 val trainer_create(val o) {
   return guarded([&] {
     headwise::TrainerOptions opts;
-    opts.task = o["task"].as<std::string>();
+    if (has(o, "task")) opts.task = o["task"].as<std::string>();
+    if (has(o, "relations")) {
+      const val list = o["relations"];
+      const int count = list["length"].as<int>();
+      opts.relations.emplace();
+      for (int i = 0; i < count; ++i) opts.relations->push_back(list[i].as<std::string>());
+    }
     opts.num_heads = get_int(o, "numHeads");
     opts.d_model = get_int(o, "dModel");
     opts.seed = get_int(o, "seed");
@@ -825,6 +866,8 @@ EMSCRIPTEN_BINDINGS(headwise) {
   emscripten::function("_limits", &limits);
 #ifndef HEADWISE_LESSON_ONLY
   emscripten::function("_trainingTasks", &training_tasks);
+  emscripten::function("_trainingRelations", &training_relations);
+  emscripten::function("_headsNeededDefaults", &heads_needed_defaults);
   emscripten::function("_trainerCreate", &trainer_create);
   emscripten::function("_trainerDispose", &trainer_dispose);
   emscripten::function("_trainerStep", &trainer_step);

@@ -20,12 +20,6 @@ void transpose_into(ConstMatrixView a, Matrix& t) {
     for (Index j = 0; j < a.cols; ++j) t(j, i) = a.data[i * a.stride + j];
 }
 
-Matrix transposed(ConstMatrixView a) {
-  Matrix t;
-  transpose_into(a, t);
-  return t;
-}
-
 // view += m
 void add_into(MatrixView view, const Matrix& m) {
   for (Index i = 0; i < view.rows; ++i)
@@ -67,11 +61,25 @@ void matmul_forward(const Matrix& inp, const Matrix& weight, const Vector* bias,
 
 void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
                      Matrix& dweight, Vector* dbias) {
+  MatmulScratch s;
+  matmul_backward(inp, weight, dout, dinp, dweight, dbias, s);
+}
+
+void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
+                     Matrix& dweight, Vector* dbias, MatmulScratch& s) {
   // inp: (m, k), weight: (k, c), dout: (m, c)
   // 1. dinp (m, k) += dout @ weight^T (weight^T, small, is made once)
-  if (dinp != nullptr) *dinp += matmul(dout, transposed(const_view(weight)));
+  if (dinp != nullptr) {
+    transpose_into(const_view(weight), s.transposed);
+    s.product.resize(dout.rows(), s.transposed.cols());
+    gemm(const_view(dout), const_view(s.transposed), false, mutable_view(s.product));
+    *dinp += s.product;
+  }
   // 2. dweight (k, c) += inp^T @ dout
-  dweight += matmul(transposed(const_view(inp)), dout);
+  transpose_into(const_view(inp), s.transposed);
+  s.product.resize(s.transposed.rows(), dout.cols());
+  gemm(const_view(s.transposed), const_view(dout), false, mutable_view(s.product));
+  dweight += s.product;
   // 3. dbias (c) += column sums of dout
   //    (a plain loop in row order: Eigen's reductions sum in an order that depends on the SIMD
   //    width, and the bits must not)

@@ -31,6 +31,13 @@ void matmul_forward(const Matrix& inp, const Matrix& weight, const Vector* bias,
 //   dinp (m, k)    += dout @ weight^T   (skipped when dinp is nullptr)
 //   dweight (k, c) += inp^T @ dout
 //   dbias (c)      += dout summed over rows (skipped when dbias is nullptr)
+// s: work space for the transposes and products, sized on use, so that a trainer's steps reuse
+// it instead of allocating every step (the overload without it allocates its own).
+struct MatmulScratch {
+  Matrix transposed, product;
+};
+void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
+                     Matrix& dweight, Vector* dbias, MatmulScratch& s);
 void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
                      Matrix& dweight, Vector* dbias);
 

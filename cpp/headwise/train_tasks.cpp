@@ -6,12 +6,62 @@ namespace headwise {
 
 namespace {
 
-Relation previous_token() {
-  return {"previous token", "x[i-1]",
-          "The token just before this position (none at the first position).", 1, false};
+// "\"previous\", \"two-back\", ..." for the catalogue.
+std::string relation_names() {
+  std::string known;
+  for (const Relation& r : training_relations()) known += (known.empty() ? "" : ", ") + quote_name(r.name);
+  return known;
+}
+
+const Relation& find_relation(const std::string& name) {
+  for (const Relation& r : training_relations()) {
+    if (r.name == name) return r;
+  }
+  throw std::invalid_argument("relation " + quote_name(name) +
+                              " is not a training relation; the relations are " +
+                              relation_names());
+}
+
+// "Previous token, first token and two back".
+std::string relations_title(const std::vector<Relation>& relations) {
+  std::string title;
+  for (std::size_t i = 0; i < relations.size(); ++i) {
+    title += i == 0 ? "" : (i + 1 == relations.size() ? " and " : ", ");
+    title += relations[i].title;
+  }
+  if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') title[0] = static_cast<char>(title[0] - 'a' + 'A');
+  return title;
+}
+
+// Relation r's positions of its own in sequences of n tokens (see own_source).
+Index own_positions(const TrainingTask& task, std::size_t r, Index n) {
+  Index count = 0;
+  for (Index i = 0; i < n; ++i) count += own_source(task, r, i) >= 0 ? 1 : 0;
+  return count;
 }
 
 }  // namespace
+
+const std::vector<Relation>& training_relations() {
+  static const std::vector<Relation> relations = {
+      {"previous", "previous token", "x[i-1]",
+       "The token just before this position (none at the first position).", 1, false},
+      {"two-back", "two back", "x[i-2]",
+       "The token two positions back (none at the first two positions).", 2, false},
+      {"three-back", "three back", "x[i-3]",
+       "The token three positions back (none at the first three positions).", 3, false},
+      {"four-back", "four back", "x[i-4]",
+       "The token four positions back (none at the first four positions).", 4, false},
+      {"first", "first token", "x[0]", "The first token of the sequence.", 0, true},
+      {"second", "second token", "x[1]",
+       "The second token of the sequence (none at the first position, which cannot see it).", 1,
+       true},
+      {"third", "third token", "x[2]",
+       "The third token of the sequence (none at the first two positions, which cannot see it).",
+       2, true},
+  };
+  return relations;
+}
 
 const std::vector<TrainingTask>& training_tasks() {
   static const std::vector<TrainingTask> tasks = [] {
@@ -19,16 +69,12 @@ const std::vector<TrainingTask>& training_tasks() {
     TrainingTask first;
     first.name = "previous-and-first";
     first.title = "Previous token and first token";
-    first.relations = {previous_token(),
-                       {"first token", "x[0]", "The first token of the sequence.", 0, true}};
+    first.relations = {find_relation("previous"), find_relation("first")};
     t.push_back(first);
     TrainingTask two_back;
     two_back.name = "previous-and-two-back";
     two_back.title = "Previous token and the one before it";
-    two_back.relations = {
-        previous_token(),
-        {"two back", "x[i-2]", "The token two positions back (none at the first two positions).", 2,
-         false}};
+    two_back.relations = {find_relation("previous"), find_relation("two-back")};
     t.push_back(two_back);
     return t;
   }();
@@ -39,16 +85,89 @@ const TrainingTask& find_task(const std::string& name) {
   std::string known;
   for (const TrainingTask& t : training_tasks()) {
     if (t.name == name) return t;
-    known += (known.empty() ? "\"" : ", \"") + t.name + "\"";
+    known += (known.empty() ? "" : ", ") + quote_name(t.name);
   }
-  const std::string shown = name.size() > 40 ? name.substr(0, 40) + "..." : name;
-  throw std::invalid_argument("task \"" + shown + "\" is not a training task; the tasks are " +
+  throw std::invalid_argument("task " + quote_name(name) + " is not a training task; the tasks are " +
                               known);
 }
 
+TrainingTask relation_task(const std::vector<std::string>& names) {
+  const std::string allowed = std::to_string(kMaxTaskRelations) + " distinct relations of " +
+                              relation_names();
+  if (names.empty()) {
+    throw std::invalid_argument("relations is empty; give 1 to " + allowed);
+  }
+  if (names.size() > kMaxTaskRelations) {
+    throw std::invalid_argument("relations has " + std::to_string(names.size()) +
+                                " entries; give 1 to " + allowed);
+  }
+  TrainingTask task;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (names[j] == names[i]) {
+        throw std::invalid_argument("relation " + quote_name(names[i]) + " is listed twice (at " +
+                                    std::to_string(j) + " and " + std::to_string(i) +
+                                    "); give 1 to " + allowed);
+      }
+    }
+    task.relations.push_back(find_relation(names[i]));
+  }
+  task.title = relations_title(task.relations);
+  task.defaults = heads_needed_defaults().settings;
+  return task;
+}
+
+const HeadsNeededDefaults& heads_needed_defaults() {
+  static const HeadsNeededDefaults defaults = [] {
+    HeadsNeededDefaults d;
+    d.relations = {"previous", "first", "two-back"};
+    d.grid_relations = {"previous", "first", "two-back", "three-back"};
+    d.head_counts = {1, 2, 4, 8};
+    d.settings.num_heads = 4;
+    d.settings.d_model = 16;
+    d.settings.seq_len = 8;
+    d.settings.vocab = 16;
+    d.settings.learning_rate = 1e-2;
+    d.settings.batch_size = 64;
+    d.settings.steps = 500;
+    d.settings.eval_size = 256;
+    return d;
+  }();
+  return defaults;
+}
+
+std::string quote_name(const std::string& name) {
+  return "\"" + (name.size() > 40 ? name.substr(0, 40) + "..." : name) + "\"";
+}
+
 Index relation_source(const Relation& r, Index i) {
-  const Index source = r.absolute ? static_cast<Index>(r.offset) : i - static_cast<Index>(r.offset);
+  if (r.absolute) return static_cast<Index>(r.offset) <= i ? static_cast<Index>(r.offset) : -1;
+  const Index source = i - static_cast<Index>(r.offset);
   return source >= 0 ? source : -1;
+}
+
+Index own_source(const TrainingTask& task, std::size_t r, Index i) {
+  const Index s = relation_source(task.relations[r], i);
+  if (s < 0) return -1;
+  for (std::size_t o = 0; o < task.relations.size(); ++o) {
+    if (o != r && relation_source(task.relations[o], i) == s) return -1;
+  }
+  return s;
+}
+
+void check_relation_positions(const TrainingTask& task, std::int64_t n) {
+  for (std::size_t r = 0; r < task.relations.size(); ++r) {
+    if (own_positions(task, r, static_cast<Index>(n)) > 0) continue;
+    std::int64_t needed = n + 1;
+    while (own_positions(task, r, static_cast<Index>(needed)) == 0) ++needed;
+    const Relation& rel = task.relations[r];
+    throw std::invalid_argument(
+        "relation " + quote_name(rel.name) + " (" + rel.rule + ") has no position of its own in " +
+        "sequences of " + std::to_string(n) + " tokens" +
+        (task.relations.size() > 1 ? " (a position where no other relation reads the same token)"
+                                   : "") +
+        "; seq_len must be at least " + std::to_string(needed) + " for these relations");
+  }
 }
 
 IntMatrix task_targets(const TrainingTask& task, const IntMatrix& tokens) {

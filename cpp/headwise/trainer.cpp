@@ -43,8 +43,20 @@ MatrixView mblock(Matrix& m, Index row, Index col, Index rows, Index cols) {
 
 // ---- config and parameters ------------------------------------------------------------------
 
-TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
-  const TrainingTask& task = find_task(o.task);
+TrainingTask resolve_task(const TrainerOptions& o) {
+  if (o.task && o.relations) {
+    std::string names;
+    for (const std::string& r : *o.relations) names += (names.empty() ? "" : ", ") + quote_name(r);
+    throw std::invalid_argument(
+        "task (" + quote_name(*o.task) + ") and relations ([" + names +
+        "]) were both given; give either a task (a preset of trainingTasks()) or relations (1 to " +
+        std::to_string(kMaxTaskRelations) + " of trainingRelations()), not both");
+  }
+  if (o.relations) return relation_task(*o.relations);
+  return find_task(o.task.value_or("previous-and-first"));
+}
+
+TrainerConfig resolve_trainer_config(const TrainerOptions& o, const TrainingTask& task) {
   const TaskDefaults& def = task.defaults;
   TrainerConfig c;
   c.task = task.name;
@@ -58,6 +70,7 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
   c.seed = o.seed;
   c.seq_len = o.seq_len.value_or(def.seq_len);
   require_range(c.seq_len, kMinTrainSeqLen, kMaxTrainSeqLen, "seq_len");
+  check_relation_positions(task, c.seq_len);
   c.vocab = o.vocab.value_or(def.vocab);
   require_range(c.vocab, kMinTrainVocab, kMaxTrainVocab, "vocab");
   c.batch_size = o.batch_size.value_or(def.batch_size);
@@ -81,6 +94,10 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
     }
   }
   return c;
+}
+
+TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
+  return resolve_trainer_config(o, resolve_task(o));
 }
 
 std::array<TensorRef, 8> tensors(ModelParams& p) {
@@ -186,46 +203,56 @@ void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
                     const std::vector<bool>& ablate, ModelParams& g) {
+  BackwardScratch s;
+  model_backward(c, p, tokens, targets, count, a, ablate, g, s);
+}
+
+void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
+                    const IntMatrix& targets, Index count, const Activations& a,
+                    const std::vector<bool>& ablate, ModelParams& g, BackwardScratch& s) {
   // The forward's steps in reverse; every gradient is accumulated (+=) into g.
   const Index batch = a.batch, n = a.n, rows = batch * n;
   const Index d = static_cast<Index>(c.d_model), heads = static_cast<Index>(c.num_heads),
               dh = static_cast<Index>(c.d_head);
   // 5. loss -> logits -> read-out
-  Matrix dlogits = Matrix::Zero(rows, a.logits.cols());
-  crossentropy_softmax_backward(a.probs, targets, static_cast<Index>(c.vocab), count, dlogits);
-  Matrix dresidual = Matrix::Zero(rows, d);
-  matmul_backward(a.residual, p.readout, dlogits, &dresidual, g.readout, &g.readout_bias);
+  s.dlogits.setZero(rows, a.logits.cols());
+  crossentropy_softmax_backward(a.probs, targets, static_cast<Index>(c.vocab), count, s.dlogits);
+  s.dresidual.setZero(rows, d);
+  matmul_backward(a.residual, p.readout, s.dlogits, &s.dresidual, g.readout, &g.readout_bias,
+                  s.matmul);
   // 4. residual: both z and the attention branch receive dresidual
-  Matrix dz = dresidual;
-  Matrix dconcat = Matrix::Zero(rows, d);
-  matmul_backward(a.concat, p.wo, dresidual, &dconcat, g.wo, nullptr);
+  s.dz = s.dresidual;
+  s.dconcat.setZero(rows, d);
+  matmul_backward(a.concat, p.wo, s.dresidual, &s.dconcat, g.wo, nullptr, s.matmul);
   // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into it:
   // its backward is skipped (and its columns of dconcat are never read)
-  Matrix dq = Matrix::Zero(rows, d), dk = Matrix::Zero(rows, d), dv = Matrix::Zero(rows, d);
-  AttentionScratch scratch;
+  s.dq.setZero(rows, d);
+  s.dk.setZero(rows, d);
+  s.dv.setZero(rows, d);
   for (Index b = 0; b < batch; ++b) {
     for (Index h = 0; h < heads; ++h) {
       if (ablate[static_cast<std::size_t>(h)]) continue;
       attention_backward(cblock(a.q, b * n, h * dh, n, dh), cblock(a.k, b * n, h * dh, n, dh),
                          cblock(a.v, b * n, h * dh, n, dh),
                          cblock(a.weights, (b * heads + h) * n, 0, n, n),
-                         cblock(dconcat, b * n, h * dh, n, dh), mblock(dq, b * n, h * dh, n, dh),
-                         mblock(dk, b * n, h * dh, n, dh), mblock(dv, b * n, h * dh, n, dh), scratch);
+                         cblock(s.dconcat, b * n, h * dh, n, dh),
+                         mblock(s.dq, b * n, h * dh, n, dh), mblock(s.dk, b * n, h * dh, n, dh),
+                         mblock(s.dv, b * n, h * dh, n, dh), s.attention);
     }
   }
   // 2. projections
-  matmul_backward(a.z, p.wq, dq, &dz, g.wq, nullptr);
-  matmul_backward(a.z, p.wk, dk, &dz, g.wk, nullptr);
-  matmul_backward(a.z, p.wv, dv, &dz, g.wv, nullptr);
+  matmul_backward(a.z, p.wq, s.dq, &s.dz, g.wq, nullptr, s.matmul);
+  matmul_backward(a.z, p.wk, s.dk, &s.dz, g.wk, nullptr, s.matmul);
+  matmul_backward(a.z, p.wv, s.dv, &s.dz, g.wv, nullptr, s.matmul);
   // 1. embeddings
-  embedding_backward(tokens, dz, g.token_embedding, g.position_embedding);
+  embedding_backward(tokens, s.dz, g.token_embedding, g.position_embedding);
 }
 
 // ---- the trainer ------------------------------------------------------------------------------
 
 Trainer::Trainer(const TrainerOptions& options)
-    : config_(resolve_trainer_config(options)),
-      task_(&find_task(config_.task)),
+    : task_(resolve_task(options)),
+      config_(resolve_trainer_config(options, task_)),
       rng_(config_.seed) {
   adam_.learning_rate = config_.learning_rate;
   params_ = init_params(config_, rng_);
@@ -242,14 +269,14 @@ StepResult Trainer::step(std::int64_t k) {
   for (std::int64_t s = 0; s < k; ++s) {
     // 1. a fresh batch and its targets
     const IntMatrix tokens = rng_.randint(config_.vocab, config_.batch_size, config_.seq_len);
-    const IntMatrix targets = task_targets(*task_, tokens);
+    const IntMatrix targets = task_targets(task_, tokens);
     // 2. forward and loss
     model_forward(config_, params_, tokens, all_on, acts_);
     const CrossEntropyResult ce =
         crossentropy_forward(acts_.logits, targets, static_cast<Index>(config_.vocab), acts_.probs);
     // 3. gradients, zeroed once per step, then accumulated by the backward
     for (TensorRef& t : tensors(grads_)) std::fill(t.data, t.data + t.rows * t.cols, 0.0);
-    model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_);
+    model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_, scratch_);
     // 4. Adam
     ++steps_;
     const auto p = tensors(params_), g = tensors(grads_), m = tensors(adam_m_),
@@ -343,7 +370,7 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
     }
     off[static_cast<std::size_t>(h)] = true;
   }
-  const IntMatrix targets = task_targets(*task_, eval_tokens_);
+  const IntMatrix targets = task_targets(task_, eval_tokens_);
   Activations a;
   model_forward(config_, params_, eval_tokens_, off, a);
   const CrossEntropyResult ce =
@@ -364,13 +391,8 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
   for (Index r = 0; r < num_rel; ++r) {
     Index positions = 0;
     for (Index i = 0; i < n; ++i) {
-      const Index s = relation_source(task_->relations[static_cast<std::size_t>(r)], i);
-      if (s < 0 || s >= n) continue;
-      bool shared = false;
-      for (Index o = 0; o < num_rel; ++o) {
-        shared |= o != r && relation_source(task_->relations[static_cast<std::size_t>(o)], i) == s;
-      }
-      if (shared) continue;
+      const Index s = own_source(task_, static_cast<std::size_t>(r), i);
+      if (s < 0) continue;
       ++positions;
       for (Index b = 0; b < a.batch; ++b)
         for (Index h = 0; h < h_count; ++h)

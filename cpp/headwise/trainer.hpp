@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "headwise/adam.hpp"
+#include "headwise/backward.hpp"
 #include "headwise/numpy_random.hpp"
 #include "headwise/train_tasks.hpp"
 #include "headwise/types.hpp"
@@ -39,9 +40,12 @@ constexpr std::int64_t kMaxTrainEvalSize = 4096;
 constexpr std::int64_t kMaxTrainStepsPerCall = 100000;
 constexpr double kMaxLearningRate = 1.0;
 
-// What the caller asks for; absent values take the task's defaults.
+// What the caller asks for; absent values take the task's defaults. The task is a preset
+// (task) or built from relations (catalogue names, in the order of the targets); not both;
+// with neither, the preset "previous-and-first".
 struct TrainerOptions {
-  std::string task = "previous-and-first";
+  std::optional<std::string> task;
+  std::optional<std::vector<std::string>> relations;
   std::int64_t num_heads = 2;
   std::int64_t d_model = 8;
   std::int64_t seed = 0;
@@ -51,15 +55,20 @@ struct TrainerOptions {
 
 // The resolved, checked settings.
 struct TrainerConfig {
-  std::string task;
+  std::string task;  // the preset's name, empty for a task built from relations
   std::int64_t num_heads = 0, d_model = 0, d_head = 0, seed = 0, seq_len = 0, vocab = 0,
                batch_size = 0, eval_size = 0, num_relations = 0;
   double learning_rate = 0.0;
 };
 
+// The task options name (a preset, or one built from relations); throws std::invalid_argument
+// for both together or for a bad name (see relation_task).
+TrainingTask resolve_task(const TrainerOptions& options);
+
 // Fills the defaults and checks every value; throws std::invalid_argument saying which value
 // is out of which range (e.g. "d_model (10) must be divisible by num_heads (4)").
-TrainerConfig resolve_trainer_config(const TrainerOptions& options);
+TrainerConfig resolve_trainer_config(const TrainerOptions& options, const TrainingTask& task);
+TrainerConfig resolve_trainer_config(const TrainerOptions& options);  // of resolve_task(options)
 
 // The model's parameters (and, with the same shapes, their gradients).
 struct ModelParams {
@@ -108,8 +117,21 @@ struct Activations {
 void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                    const std::vector<bool>& ablate, Activations& a);
 
+// The backward's gradients of activations and its work space, sized on use: a trainer keeps
+// one, so its steps allocate nothing (allocating and freeing these every step cost natively
+// more than the arithmetic: glibc maps and unmaps the large ones, a page fault per page).
+struct BackwardScratch {
+  Matrix dlogits;                           // (B * n, R * V)
+  Matrix dresidual, dz, dconcat, dq, dk, dv;  // (B * n, d)
+  MatmulScratch matmul;
+  AttentionScratch attention;
+};
+
 // The backward of the mean loss, accumulated (+=) into grads (zeroed by the caller).
 // dlogits comes from crossentropy_softmax_backward with a.probs and count targets.
+void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
+                    const IntMatrix& targets, Index count, const Activations& a,
+                    const std::vector<bool>& ablate, ModelParams& grads, BackwardScratch& s);
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
                     const std::vector<bool>& ablate, ModelParams& grads);
@@ -139,7 +161,7 @@ class Trainer {
   explicit Trainer(const TrainerOptions& options);
 
   const TrainerConfig& config() const { return config_; }
-  const TrainingTask& task() const { return *task_; }
+  const TrainingTask& task() const { return task_; }
   std::int64_t steps_done() const { return steps_; }
   const ModelParams& parameters() const { return params_; }
   const IntMatrix& eval_tokens() const { return eval_tokens_; }
@@ -168,14 +190,15 @@ class Trainer {
   void check_tokens(const IntMatrix& tokens, const std::string& name) const;
 
  private:
+  TrainingTask task_;  // before config_, which is resolved from it
   TrainerConfig config_;
-  const TrainingTask* task_;
   NumpyRandomState rng_;
   ModelParams params_, grads_, adam_m_, adam_v_;
   AdamConfig adam_;
   IntMatrix eval_tokens_;
   std::int64_t steps_ = 0;
   Activations acts_;
+  BackwardScratch scratch_;
 };
 
 }  // namespace headwise

@@ -22,11 +22,14 @@
 // Writes build/bench/results.json, build/bench/scaling.svg and build/bench/table.md;
 // with --record also tests/bench/results.json and tests/bench/scaling.svg (the committed run).
 //
-// Then training steps per second of the default models (tests/bench/train.mjs).
+// Then "How many heads does it take?" from the click to its last cell, the default experiment and
+// the full grid, Chromium on one core (tests/bench/heads.mjs); training steps per second of the
+// default models (tests/bench/train.mjs), and of the heads-needed experiment's task against
+// TensorFlow.js and PyTorch, with the memory of its full grid (tests/bench/train_heads.mjs).
 //
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
-//          --skip-training  --skip-train-page
+//          --skip-training (both training sections)  --skip-heads  --skip-train-page  --skip-heads-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --page-only (just the page: sizes, first verified table, updates; about a minute with
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
@@ -49,6 +52,8 @@ import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 import {serve} from './serve.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
+import {HEADS_GOALS, headsPageMetrics, headsTable as headsPageTable} from './heads.mjs';
+import {headsBench, headsTable} from './train_heads.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -979,9 +984,38 @@ function targets(res) {
     add('training section: longest main-thread task while training (wall clock), ms', tp.longestTaskMs, 50,
         tp.longestTaskMs <= 50);
   }
+  if (res.headsPage) {
+    for (const [k, label] of [['default', 'the default experiment'], ['grid', 'the full grid']]) {
+      const ms = res.headsPage[k].medianMs;
+      add(`How many heads: ${label}, click to last cell, Chromium on one core, s`, ms / 1000, HEADS_GOALS[k],
+          ms <= HEADS_GOALS[k] * 1000);
+    }
+  }
   if (res.heap)
     add('WASM heap across 10,000 recomputes', res.heap.flat ? 'flat' : 'grew', 'flat',
         res.heap.flat);
+  if (res.heads) {
+    // The goal is the WASM trainer at >= 2x the fastest TensorFlow.js backend's steps/s, written
+    // as the inverse so that it reads like the other limits.
+    for (const [h, ms] of Object.entries(res.heads.median['wasm-node'] || {})) {
+      const tfjs = Math.max(...['tfjs-wasm', 'tfjs-cpu'].map((b) =>
+        (res.heads.median[b]?.[h] ? 1000 / res.heads.median[b][h] : 0)));
+      if (tfjs) {
+        const v = tfjs / (1000 / ms);
+        add(`heads-needed task, ${h} head${h > 1 ? 's' : ''}: fastest TensorFlow.js / WASM trainer, ` +
+            'steps per second (the goal: WASM at least 2x)', v, 0.5, v <= 0.5);
+      }
+    }
+    const m = res.heads.memory;
+    if (m) {
+      const flat = m.grids.every((g) => g.usedBytesAfter === m.before.usedBytes &&
+          g.heapBytes === m.grids[0].heapBytes);
+      add(`heads-needed full grid, ${m.grids.length} in a row: malloc back where it was, no WASM ` +
+          'memory growth after the first', flat ? 'flat' : 'grew', 'flat', flat);
+      add('heads-needed full grid: peak malloc in use, MiB', Math.max(...m.grids.map((g) =>
+          g.peakUsedBytes)) / 2 ** 20, null, true);
+    }
+  }
   return t;
 }
 
@@ -1379,6 +1413,11 @@ async function main() {
         res.trainPage = await trainPageMetrics(chromium, baseUrl);
         logTrainPage(res.trainPage);
       }
+      if (!flag('skip-heads-page')) {
+        log('\nHow many heads does it take?, Chromium on one core (tests/bench/heads.mjs) ...');
+        res.headsPage = await headsPageMetrics(chromium, {quick: QUICK, log});
+        log(headsPageTable(res.headsPage));
+      }
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${
           res.heap.flat ? 'flat' : 'GREW'})`);
@@ -1388,6 +1427,12 @@ async function main() {
       log('\ntraining steps per second (tests/bench/train.mjs) ...');
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
       log(trainingTable(res.training));
+    }
+    if (!flag('skip-training') && !flag('skip-heads')) {
+      log('\nheads-needed training: steps per second against TensorFlow.js and PyTorch, memory ' +
+          '(tests/bench/train_heads.mjs) ...');
+      res.heads = await headsBench({rounds: QUICK ? 3 : 5, log});
+      log(headsTable(res.heads));
     }
   } finally {
     if (browser) await browser.close();

@@ -27,10 +27,16 @@ const CHROMIUM_ARGS = [
   '--disable-sync', '--no-first-run'
 ];
 
-const median = (xs) => {
+export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+// This process's CPU time, ms.
+export const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 };
 
 function jsonLines(r, what) {
@@ -38,11 +44,42 @@ function jsonLines(r, what) {
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 }
 
-// Node's loop: one trainer per head count, warm-up, then samples.
-function timeTrainers(hw, task, heads, steps, rounds, now) {
+// build/native/train_bench (built if missing) for `task` (a preset's name or relations=a,b):
+// {heads: [ms per step of each sample]}.
+export function nativeTrainBench(task, heads, steps, rounds) {
+  const native = join(root, 'build', 'native', 'train_bench');
+  if (!existsSync(native)) {
+    spawnSync('cmake', ['--preset', 'native'], {cwd: root, stdio: 'ignore'});
+    spawnSync('cmake', ['--build', '--preset', 'native', '-j2', '--target', 'train_bench'],
+        {cwd: root, stdio: 'inherit'});
+  }
+  return Object.fromEntries(jsonLines(spawnSync(native,
+      [task, heads.join(','), steps, rounds].map(String), {encoding: 'utf8'}), 'train_bench')
+      .map((x) => [x.numHeads, x.msPerStep]));
+}
+
+// tests/bench/train_python.py for `task` with settings d ({dModel, seqLen, vocab, batchSize,
+// learningRate}): {heads: [ms per step of each sample]}, or null (and a note) without PyTorch.
+export function pytorchTrainBench(task, heads, steps, rounds, d, log) {
+  const py = spawnSync('/usr/bin/python3', [join(here, 'train_python.py'), task,
+    heads.join(','), String(steps), String(rounds)], {
+    encoding: 'utf8',
+    env: {...process.env, OMP_NUM_THREADS: '1', HW_D: String(d.dModel), HW_N: String(d.seqLen),
+      HW_V: String(d.vocab), HW_B: String(d.batchSize), HW_LR: String(d.learningRate)}
+  });
+  if (py.status !== 0) {
+    log(`note: PyTorch skipped: ${py.stderr.trim().split('\n').pop()}`);
+    return null;
+  }
+  return Object.fromEntries(jsonLines(py, 'train_python.py').map((x) => [x.numHeads, x.msPerStep]));
+}
+
+// Node's loop: one trainer per head count (createTrainer's options but numHeads), warm-up,
+// then samples: {heads: [ms per step of each sample]}.
+export function timeTrainers(hw, options, heads, steps, rounds, now = cpuMs) {
   const out = {};
   for (const h of heads) {
-    const t = hw.createTrainer({task: task.name, numHeads: h, dModel: task.defaults.dModel, seed: 0});
+    const t = hw.createTrainer({...options, numHeads: h, seed: 0});
     t.step(20);
     const ms = [];
     for (let r = 0; r < rounds; r++) {
@@ -68,24 +105,12 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
     steps, rounds, msPerStep: {}
   };
 
-  // native
-  const native = join(root, 'build', 'native', 'train_bench');
-  if (!existsSync(native)) {
-    spawnSync('cmake', ['--preset', 'native'], {cwd: root, stdio: 'ignore'});
-    spawnSync('cmake', ['--build', '--preset', 'native', '-j2', '--target', 'train_bench'],
-        {cwd: root, stdio: 'inherit'});
-  }
   log('training: native ...');
-  res.msPerStep.native = Object.fromEntries(jsonLines(spawnSync(native,
-      [task.name, HEADS.join(','), steps, rounds].map(String), {encoding: 'utf8'}), 'train_bench')
-      .map((x) => [x.numHeads, x.msPerStep]));
+  res.msPerStep.native = nativeTrainBench(task.name, HEADS, steps, rounds);
 
   log('training: wasm-node ...');
-  const cpuMs = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  res.msPerStep['wasm-node'] = timeTrainers(hw, task, HEADS, steps, rounds, cpuMs);
+  res.msPerStep['wasm-node'] = timeTrainers(hw, {task: task.name, dModel: d.dModel}, HEADS, steps,
+      rounds);
 
   let chromium = null;
   try {
@@ -131,18 +156,8 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
   }
 
   log('training: pytorch ...');
-  const py = spawnSync('/usr/bin/python3', [join(here, 'train_python.py'), task.name,
-    HEADS.join(','), String(Math.max(20, steps >> 1)), String(rounds)], {
-    encoding: 'utf8',
-    env: {...process.env, OMP_NUM_THREADS: '1', HW_D: String(d.dModel), HW_N: String(d.seqLen),
-      HW_V: String(d.vocab), HW_B: String(d.batchSize), HW_LR: String(d.learningRate)}
-  });
-  if (py.status === 0) {
-    res.msPerStep.pytorch = Object.fromEntries(jsonLines(py, 'train_python.py')
-        .map((x) => [x.numHeads, x.msPerStep]));
-  } else {
-    log(`note: PyTorch skipped: ${py.stderr.trim().split('\n').pop()}`);
-  }
+  const pytorch = pytorchTrainBench(task.name, HEADS, Math.max(20, steps >> 1), rounds, d, log);
+  if (pytorch) res.msPerStep.pytorch = pytorch;
 
   res.median = {};
   for (const [impl, byHeads] of Object.entries(res.msPerStep)) {

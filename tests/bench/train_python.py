@@ -7,6 +7,8 @@ with np.random.randint and computes the targets in NumPy, as the C++ trainer's s
 
     /usr/bin/python3 tests/bench/train_python.py <task> <heads,...> <steps per sample> <samples>
 
+<task>: a preset's name, or relations=<name>,<name>,... (a task built from those relations).
+
 Prints one JSON line per model: {"numHeads": h, "msPerStep": [...]} (CPU time of the process).
 """
 
@@ -27,10 +29,12 @@ torch.set_num_threads(1)
 
 def main():
     task, heads, steps, samples = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    if task.startswith("relations="):
+        task = task[len("relations="):].split(",")
     # The trainer's defaults (cpp/headwise/train_tasks.hpp), passed by tests/bench/train.mjs.
     d, n, V, B, lr = (int(os.environ["HW_D"]), int(os.environ["HW_N"]), int(os.environ["HW_V"]),
                       int(os.environ["HW_B"]), float(os.environ["HW_LR"]))
-    R = len(ref.TASKS[task])
+    R = len(ref.rules_of(task))
     for h in [int(x) for x in heads.split(",")]:
         params, _ = ref.init_draws(0, V, n, d, R, 1)
         model = ref.TinyAttentionModel(params, h)

@@ -171,8 +171,8 @@ describe('keyboard', () => {
       assert.equal(keys[0], 'a.hw-skip');
       assert.deepEqual(keys.slice(1, 10), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
-      // NumPy, parameter counts, exercise 3, the training script.
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 4);
+      // NumPy, parameter counts, exercise 3, the two training scripts.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 5);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });

@@ -212,15 +212,17 @@ export async function waitReady(page) {
  * Scroll to the training section as a reader would (it loads train.js and headwise.js when it
  * comes near) and wait until its Train button works.
  * @param {import('./engine.mjs').Page} page  a page, or a frame's page
+ * @param {{section?: string, ready?: string}} [which]  another training section: where it is,
+ *   and what shows it can train
  */
-export async function reachTraining(page) {
+export async function reachTraining(page, { section = '#train, mha-train', ready = 'hw-train[data-ready] #train-run:not([disabled])' } = {}) {
   // Scrolled again until it is ready: the lesson above may still be drawing and move the
   // section away from the view (WebKit has no scroll anchoring to keep it in place).
   const end = Date.now() + 60000;
   for (;;) {
-    await page.evaluate(() => document.querySelector('#train, mha-train')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
+    await page.evaluate((s) => document.querySelector(s)?.scrollIntoView({ behavior: 'instant', block: 'start' }), section);
     try {
-      await page.waitForSelector('hw-train[data-ready] #train-run:not([disabled])', { timeout: 2000 });
+      await page.waitForSelector(ready, { timeout: 2000 });
       return;
     } catch (e) {
       if (Date.now() > end) throw e;

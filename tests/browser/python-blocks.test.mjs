@@ -228,9 +228,10 @@ function assertSameText(actual, expected, what) {
  * @param {any|import('./engine.mjs').Page} root
  */
 function readBlocks(root) {
-  // The training script's block (#python-train) prints only once its run has been trained;
-  // tests/browser/train.test.mjs trains it and runs that block in PyTorch, line for line.
-  return root.locator('section.hw-code-block:has(pre.hw-code code):not(:has(#python-train))').evaluateAll((sections) => sections.map((s) => ({
+  // The training scripts' blocks (#python-train, #python-heads) print only once their runs have
+  // been trained; tests/browser/train.test.mjs and heads-needed.test.mjs train them and run those
+  // blocks in PyTorch, line for line.
+  return root.locator('section.hw-code-block:has(pre.hw-code code):not(:has(#python-train)):not(:has(#python-heads))').evaluateAll((sections) => sections.map((s) => ({
     id: s.querySelector('pre.hw-code:not(.hw-code-output)')?.id ?? '',
     title: s.querySelector('h3')?.textContent ?? '',
     code: s.querySelector('pre.hw-code:not(.hw-code-output) code')?.textContent ?? null,

@@ -133,8 +133,8 @@ function follower(text, relation) {
 /** @param {string} text "…held-out accuracy: previous token 0.998, first token 0.425." */
 function accuracies(text) {
   return Object.fromEntries(TASK.relations.map((r) => {
-    const m = new RegExp(`${r.name} (\\d\\.\\d{3})`).exec(text);
-    return [r.name, m ? Number(m[1]) : NaN];
+    const m = new RegExp(`${r.title} (\\d\\.\\d{3})`).exec(text);
+    return [r.title, m ? Number(m[1]) : NaN];
   }));
 }
 
@@ -170,7 +170,7 @@ describe('training section', () => {
       assert.equal(result.counter.trim(), `step ${STEPS} of ${STEPS}`);
       assert.deepEqual(result.models.map((m) => m.heads), [1, 2, 4]);
       const line = twoHeadLine(result.verdict);
-      const names = TASK.relations.map((r) => r.name);
+      const names = TASK.relations.map((r) => r.title);
       const claims = names.map((n) => follower(line, n));
       for (const [i, c] of claims.entries()) {
         assert.ok(c, `the 2-head verdict names no head for the ${names[i]}: ${line}`);
@@ -231,7 +231,7 @@ describe('training section', () => {
       const model = page.locator('section.hw-train-model[data-heads="2"]');
       const ablation = model.locator('[data-testid="train-ablation"]');
       const allOn = accuracies(await ablation.textContent());
-      const [first, second] = TASK.relations.map((r) => r.name);
+      const [first, second] = TASK.relations.map((r) => r.title);
       for (const [served, other] of [[first, second], [second, first]]) {
         const { head } = /** @type {{head: number}} */ (follower(line, served));
         const box = model.locator(`input[data-testid="train-head-switch"][data-head="${head}"]`);

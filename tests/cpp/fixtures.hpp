@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -84,5 +85,16 @@ bool expect_equal(const T& actual, const T& expected, const std::string& what) {
 // consecutive k, in increasing k, each product rounded before it is added (no fused
 // multiply-add). a: (m, k), b: (k, n) -> (m, n).
 Matrix reference_product(const Matrix& a, const Matrix& b);
+
+// The message of the std::invalid_argument call() throws, or "no error".
+template <typename F>
+std::string message_of(F&& call) {
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
 
 }  // namespace headwise::test

@@ -97,7 +97,7 @@ void check_finite_differences(const TrainerOptions& o, const std::vector<bool>& 
     }
   }
   std::printf("finite differences (%s, %lld heads, d_model %lld%s): max relative error %.3g\n",
-              o.task.c_str(), static_cast<long long>(o.num_heads),
+              o.task ? o.task->c_str() : "relations", static_cast<long long>(o.num_heads),
               static_cast<long long>(o.d_model), ablate[0] ? ", head 0 off" : "", worst);
   CHECK(worst < 1e-7);
 }
@@ -115,6 +115,12 @@ TEST_CASE("The backward of every parameter matches central finite differences", 
   }
   SECTION("with head 0 switched off") {
     check_finite_differences(small_options("previous-and-first", 2, 4), {true, false});
+  }
+  SECTION("a task of four relations, 4 heads, head 2 switched off") {
+    TrainerOptions o = small_options("", 4, 8);
+    o.task.reset();
+    o.relations = std::vector<std::string>{"previous", "first", "two-back", "second"};
+    check_finite_differences(o, {false, false, true, false});
   }
 }
 

@@ -9,10 +9,12 @@
 #include <vector>
 
 #include "headwise/backward.hpp"
+#include "fixtures.hpp"
 #include "headwise/train_tasks.hpp"
 #include "headwise/trainer.hpp"
 
 using headwise::find_task;
+using headwise::test::message_of;
 using headwise::Index;
 using headwise::IntMatrix;
 using headwise::Matrix;
@@ -43,16 +45,6 @@ std::string refusal(const TrainerOptions& o) {
     return e.what();
   }
   return "accepted";
-}
-
-template <typename F>
-std::string message_of(F&& call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "no error";
 }
 
 }  // namespace

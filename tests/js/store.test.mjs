@@ -142,7 +142,7 @@ test('parseHash reads every setting by its key, numbers and booleans and names',
   assert.deepEqual(s, {
     seed: 3, tokens: 6, labels, dModel: 12, numHeads: 3,
     bias: true, causal: true, query: 2, ex1Seed: 9, ex2DModel: 16, ex2Heads: 4, trainSeed: 5,
-    trainTask: 'previous-and-two-back',
+    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back',
   });
   assert.equal(parseHash('bias=0&causal=false').bias, false);
   assert.equal(parseHash('bias=0&causal=false').causal, false);
@@ -174,6 +174,12 @@ test('parseHash refuses a malformed hash with a reason', () => {
   assert.equal(why('train_task='), '"train_task" must be a name such as previous-and-first');
   assert.equal(why(`train_task=${'a'.repeat(65)}`), '"train_task" must be a name such as previous-and-first');
   assert.equal(parseHash(`train_task=${'a'.repeat(64)}`).trainTask, 'a'.repeat(64));
+  const list = '"heads_relations" must be relation names separated by commas, such as previous,first,two-back';
+  assert.equal(why('heads_relations=previous,,first'), list);
+  assert.equal(why('heads_relations=Previous'), list);
+  assert.equal(why('heads_relations=a,b,c,d,e,f,g'), list);
+  assert.equal(parseHash('heads_relations=first,three-back&heads_seed=4').headsRelations, 'first,three-back');
+  assert.equal(parseHash('heads_seed=4').headsSeed, 4);
   assert.equal(why('query=-1'), '"query" must be a token index');
   assert.equal(why('query=1.5'), '"query" must be a token index');
   assert.equal(why('query=123456'), '"query" must be a token index');
@@ -203,7 +209,7 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   state.labels[3] = 't3';  // the default label: left out
   const hash = toHash(state);
   assert.equal(hash, 'seed=11&tokens=4&d_model=8&heads=2&ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1' +
-    '&bias=1&causal=0&train_task=previous-and-two-back&query=3&label.2=dog');
+    '&heads_seed=1&bias=1&causal=0&train_task=previous-and-two-back&heads_relations=previous%2Cfirst%2Ctwo-back&query=3&label.2=dog');
   const back = parseHash(hash);
   const labels = [];
   labels[2] = 'dog';
@@ -211,7 +217,8 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   // Empty or unreadable fields are left out, so they come back as the defaults.
   const empty = toHash({ ...DEFAULTS, labels: [null, undefined, 'a&b'], seed: null, tokens: NaN, dModel: Infinity,
     numHeads: '2', trainTask: '' });
-  assert.equal(empty, 'ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1&bias=0&causal=0&query=0&label.2=a%26b');
+  assert.equal(empty, 'ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1&heads_seed=1&bias=0&causal=0' +
+    '&heads_relations=previous%2Cfirst%2Ctwo-back&query=0&label.2=a%26b');
   assert.equal(toHash({ ...DEFAULTS, labels: [], trainTask: 7 }).includes('train_task'), false);
   assert.equal(parseHash(empty).labels[2], 'a&b');
 });

@@ -8,6 +8,8 @@ import { createHeadwise } from './helpers.mjs';
 
 const hw = await createHeadwise();
 const OPTS = { task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 };
+const REL = { relations: ['previous', 'first', 'two-back'], numHeads: 4, dModel: 16, seed: 0 };
+const CATALOGUE = '"previous", "two-back", "three-back", "four-back", "first", "second", "third"';
 const t = hw.createTrainer({ ...OPTS, seqLen: 4, vocab: 5, batchSize: 4, evalSize: 8 });
 const TOKENS = [[0, 1, 2, 3], [4, 3, 2, 1]];
 const TARGETS = [[[-1, 0], [0, 0], [1, 0], [2, 0]], [[-1, 4], [4, 4], [3, 4], [2, 4]]];
@@ -16,10 +18,20 @@ const params = t.parameters();
 // [label, call, exact message]
 const CASES = [
   // ---- createTrainer: types (api.js) ----
-  ['no options', () => hw.createTrainer(), 'createTrainer: option "task" is required'],
+  ['no options', () => hw.createTrainer(),
+    'createTrainer: option "task" (a name from trainingTasks()) or option "relations" (names ' +
+    'from trainingRelations()) is required'],
+  ['no numHeads', () => hw.createTrainer({ relations: ['previous'], dModel: 8, seed: 0 }),
+    'createTrainer: option "numHeads" is required'],
   ['unknown option', () => hw.createTrainer({ ...OPTS, heads: 2 }),
-    'createTrainer: unknown option "heads"; allowed options are task, numHeads, dModel, seed, ' +
-    'seqLen, vocab, learningRate, batchSize, evalSize'],
+    'createTrainer: unknown option "heads"; allowed options are task, relations, numHeads, ' +
+    'dModel, seed, seqLen, vocab, learningRate, batchSize, evalSize'],
+  ['relations not an array', () => hw.createTrainer({ ...REL, relations: 'previous' }),
+    'createTrainer: relations must be an array of names from trainingRelations() (string[]), ' +
+    'got "previous" (string)'],
+  ['relation not a string', () => hw.createTrainer({ ...REL, relations: ['previous', 2] }),
+    'createTrainer: relations[1] must be a name from trainingRelations() (a string), got 2 ' +
+    '(number)'],
   ['task not a string', () => hw.createTrainer({ ...OPTS, task: 3 }),
     'createTrainer: task must be a string (one of trainingTasks()\'s names), got 3 (number)'],
   ['numHeads 1.5', () => hw.createTrainer({ ...OPTS, numHeads: 1.5 }),
@@ -34,6 +46,26 @@ const CASES = [
   ['unknown task', () => hw.createTrainer({ ...OPTS, task: 'copy' }),
     'createTrainer: task "copy" is not a training task; the tasks are "previous-and-first", ' +
     '"previous-and-two-back"'],
+  ['unknown relation', () => hw.createTrainer({ ...REL, relations: ['previous', 'next'] }),
+    'createTrainer: relation "next" is not a training relation; the relations are ' + CATALOGUE],
+  ['repeated relation', () => hw.createTrainer({ ...REL,
+    relations: ['first', 'previous', 'two-back', 'previous'] }),
+  'createTrainer: relation "previous" is listed twice (at 1 and 3); give 1 to 6 distinct ' +
+    'relations of ' + CATALOGUE],
+  ['no relations', () => hw.createTrainer({ ...REL, relations: [] }),
+    'createTrainer: relations is empty; give 1 to 6 distinct relations of ' + CATALOGUE],
+  ['seven relations', () => hw.createTrainer({ ...REL,
+    relations: ['previous', 'two-back', 'three-back', 'four-back', 'first', 'second', 'third'] }),
+  'createTrainer: relations has 7 entries; give 1 to 6 distinct relations of ' + CATALOGUE],
+  ['task and relations', () => hw.createTrainer({ ...OPTS, relations: ['previous', 'first'] }),
+    'createTrainer: task ("previous-and-first") and relations (["previous", "first"]) were both ' +
+    'given; give either a task (a preset of trainingTasks()) or relations (1 to 6 of ' +
+    'trainingRelations()), not both'],
+  ['relations too long for seqLen', () => hw.createTrainer({ ...REL,
+    relations: ['first', 'three-back'], seqLen: 4 }),
+  'createTrainer: relation "three-back" (x[i-3]) has no position of its own in sequences of 4 ' +
+    'tokens (a position where no other relation reads the same token); seq_len must be at ' +
+    'least 5 for these relations'],
   ['dModel % numHeads', () => hw.createTrainer({ ...OPTS, numHeads: 3 }),
     'createTrainer: d_model (8) must be divisible by num_heads (3)'],
   ['numHeads > dModel', () => hw.createTrainer({ ...OPTS, numHeads: 16 }),

@@ -52,9 +52,9 @@ function initialFrom(lines, config) {
 }
 
 // The WASM run, printed in train_hex's format; with initial, from those weights.
-function wasmRun({ task, numHeads, dModel, seed, steps, seqLen, vocab, batchSize, learningRate },
-  initial) {
-  const t = hw.createTrainer({ task, numHeads, dModel, seed, seqLen, vocab, batchSize,
+function wasmRun({ task, relations, numHeads, dModel, seed, steps, seqLen, vocab, batchSize,
+  learningRate }, initial) {
+  const t = hw.createTrainer({ task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize,
     learningRate });
   const start = t.parameters();
   if (initial) t.setParameters(initial);
@@ -74,7 +74,8 @@ function wasmRun({ task, numHeads, dModel, seed, steps, seqLen, vocab, batchSize
 function nativeRun(c) {
   assert.ok(existsSync(TRAIN_HEX),
     `${TRAIN_HEX} is missing: build the native preset first (npm run build:native)`);
-  const args = [c.task, c.numHeads, c.dModel, c.seed, c.steps];
+  const args = [c.task ?? `relations=${c.relations.join(',')}`, c.numHeads, c.dModel, c.seed,
+    c.steps];
   if (c.seqLen) args.push(c.seqLen, c.vocab, c.batchSize, c.learningRate);
   return execFileSync(TRAIN_HEX, args.map(String), { encoding: 'utf8' });
 }
@@ -87,7 +88,11 @@ const RUNS = [
   { task: 'previous-and-two-back', numHeads: 4, dModel: 8, seed: 7, steps: 60,
     knownDraws: ['readout[60]', 'readout[61]'] },
   { task: 'previous-and-two-back', numHeads: 3, dModel: 12, seed: 4294967295, steps: 40,
-    seqLen: 11, vocab: 26, batchSize: 9, learningRate: 0.03 }
+    seqLen: 11, vocab: 26, batchSize: 9, learningRate: 0.03 },
+  // Tasks built from relations, at the heads-needed experiment's defaults but for the steps.
+  { relations: ['previous', 'first', 'two-back', 'three-back'], numHeads: 8, dModel: 16, seed: 2,
+    steps: 40 },
+  { relations: ['second', 'previous', 'four-back'], numHeads: 4, dModel: 16, seed: 11, steps: 30 }
 ];
 
 function firstDifference(native, wasm, from, to) {
@@ -112,7 +117,7 @@ function drawDifferences(native, wasm) {
 }
 
 for (const c of RUNS) {
-  const what = `${c.task}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
+  const what = `${c.task ?? c.relations.join('+')}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
   test(`${what}: ${c.steps} steps from the same weights, bit for bit`, () => {
     const nativeText = nativeRun(c);
     const native = nativeText.split('\n');

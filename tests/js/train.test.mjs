@@ -14,9 +14,10 @@ const NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'r
   'readoutBias'];
 
 function trainerFor(config) {
-  const { task, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate } = config;
+  const { task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize,
+    learningRate } = config;
   return hw.createTrainer({
-    task, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate
+    task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate
   });
 }
 
@@ -33,7 +34,7 @@ function assertParams(actual, expected, tol, what) {
 }
 
 function label(c) {
-  return `${c.task}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
+  return `${c.task ?? c.relations.join('+')}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
 }
 
 describe('trainingTasks', () => {
@@ -41,8 +42,8 @@ describe('trainingTasks', () => {
     const tasks = hw.trainingTasks();
     assert.deepEqual(tasks.map((t) => t.name), ['previous-and-first', 'previous-and-two-back']);
     const [first, two] = tasks;
-    assert.deepEqual(first.relations.map((r) => [r.name, r.rule]),
-      [['previous token', 'x[i-1]'], ['first token', 'x[0]']]);
+    assert.deepEqual(first.relations.map((r) => [r.name, r.title, r.rule]),
+      [['previous', 'previous token', 'x[i-1]'], ['first', 'first token', 'x[0]']]);
     assert.deepEqual(two.relations.map((r) => r.rule), ['x[i-1]', 'x[i-2]']);
     for (const t of tasks) {
       assert.equal(typeof t.title, 'string');
@@ -67,8 +68,10 @@ describe('trainingTasks', () => {
   });
 });
 
-describe('gradients against torch.autograd (train_gradients.json)', () => {
-  const { cases } = loadFixture('train_gradients.json');
+// The preset tasks, and tasks of 3 and 4 relations with 1, 4 and 8 heads at d_model 16.
+for (const file of ['train_gradients.json', 'train_relations_gradients.json'])
+describe(`gradients against torch.autograd (${file})`, () => {
+  const { cases } = loadFixture(file);
   test(`${cases.length} models: NumPy's initial draws bit for bit, gradients within ` +
     `${GRADIENT_TOL}`, () => {
     assert.ok(cases.length >= 6);
@@ -87,12 +90,13 @@ describe('gradients against torch.autograd (train_gradients.json)', () => {
       assertParams(t.parameters(), c.initial, 0, `${what} parameters after gradients()`);
       t.dispose();
     }
-    console.log(`gradients vs torch.autograd through WASM: max |difference| ${worst}`);
+    console.log(`gradients vs torch.autograd through WASM (${file}): max |difference| ${worst}`);
   });
 });
 
-describe('50 Adam steps against torch.optim.Adam (train_trajectory.json)', () => {
-  const { cases } = loadFixture('train_trajectory.json');
+for (const file of ['train_trajectory.json', 'train_relations_trajectory.json'])
+describe(`50 Adam steps against torch.optim.Adam (${file})`, () => {
+  const { cases } = loadFixture(file);
   for (const c of cases) {
     test(label(c.config), () => {
       const t = trainerFor(c.config);
@@ -213,7 +217,8 @@ describe('a trainer', () => {
     const t = hw.createTrainer({ task: 'previous-and-two-back', numHeads: 2, dModel: 12, seed: 9,
       vocab: 26, seqLen: 10, batchSize: 8, learningRate: 0.02, evalSize: 16 });
     assert.deepEqual(t.info(), {
-      task: 'previous-and-two-back', numHeads: 2, dModel: 12, dHead: 6, seed: 9, seqLen: 10,
+      task: 'previous-and-two-back', title: 'Previous token and the one before it', numHeads: 2,
+      dModel: 12, dHead: 6, seed: 9, seqLen: 10,
       vocab: 26, learningRate: 0.02, batchSize: 8, evalSize: 16, numRelations: 2,
       relations: hw.trainingTasks()[1].relations,
       tokenLabels: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')

@@ -109,10 +109,21 @@ export async function useEveryMethod(): Promise<number> {
   hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8 });
   // @ts-expect-error config is read-only
   trainer.config.numHeads = 4;
+  // Tasks built from relations.
+  const catalogue: createHeadwise.TrainingRelation[] = hw.trainingRelations();
+  const grid: createHeadwise.HeadsNeededDefaults = hw.headsNeededDefaults();
+  const built = hw.createTrainer({ relations: grid.relations, numHeads: grid.headCounts[3],
+    dModel: grid.dModel, seed: 0 });
+  const built0: string | null = built.config.task;
+  const builtTitle: string = built.config.title + catalogue[0].title;
+  built.dispose();
+  // @ts-expect-error relations are names, not relation objects
+  hw.createTrainer({ relations: catalogue, numHeads: 1, dModel: 4, seed: 0 });
 
   return w00 + dHead + seed + concat.length + headOutputs.length + (inProjBias?.length ?? 0) +
     averaged.length + perHead.length + (none === null ? 0 : 1) + (either ? 1 : 0) + out.length +
     kv.attnOutput.length + total + names.length + js + Number(same) + diff + heap + maxTokens +
     version.length + wrong.length + missing + stepped.loss + focus.length + bias.length +
-    grads.loss + heads.length + cfg + task.tokenLabels.length;
+    grads.loss + heads.length + cfg + task.tokenLabels.length + (built0 ?? '').length +
+    builtTitle.length + grid.steps;
 }

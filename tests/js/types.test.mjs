@@ -62,6 +62,15 @@ test('the declaration names exactly the run-time API and result fields', async (
     sorted(Object.keys(hw.compareHeads({ headWeights: r.headWeights })[0])));
   assert.deepEqual(sorted(declared(source, 'HeapStats')), sorted(Object.keys(hw.heapStats())));
   assert.deepEqual(sorted(declared(source, 'Limits')), sorted(Object.keys(hw.limits)));
+  assert.deepEqual(sorted(declared(source, 'TrainingRelation')),
+    sorted(Object.keys(hw.trainingRelations()[0])));
+  const heads = hw.headsNeededDefaults();
+  assert.deepEqual(sorted(declared(source, 'HeadsNeededDefaults')), sorted(Object.keys(heads)));
+  const trainer = hw.createTrainer({ relations: heads.relations, numHeads: 1, dModel: 4, seed: 0 });
+  assert.deepEqual(sorted(declared(source, 'TrainerConfig')), sorted(Object.keys(trainer.config)));
+  trainer.dispose();
+  assert.deepEqual(sorted(declared(source, 'TrainingDefaults')),
+    sorted(Object.keys(hw.trainingTasks()[0].defaults)));
 });
 
 test('the declared options are the options the module accepts', async () => {
@@ -76,7 +85,8 @@ test('the declared options are the options the module accepts', async () => {
     packLessonWeights: 'PackLessonWeightsOptions',
     compareHeads: 'CompareHeadsOptions',
     allclose: 'AllcloseOptions',
-    maxAbsDiff: 'MaxAbsDiffOptions'
+    maxAbsDiff: 'MaxAbsDiffOptions',
+    createTrainer: 'CreateTrainerOptions'
   };
   for (const [method, options] of Object.entries(methods)) {
     let message = '';

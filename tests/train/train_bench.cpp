@@ -2,6 +2,7 @@
 //
 //   train_bench <task> <heads,heads,...> <steps per sample> <samples>
 //
+// <task>: a preset's name, or relations=<name>,<name>,... (see task_arg.hpp).
 // Each model (the task's defaults but for the head count) first takes 20 warm-up steps, then
 // `samples` timings of `steps per sample` steps; prints one JSON line per model with every
 // sample's milliseconds per step, in CPU time of this thread (the machine may be shared).
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "headwise/trainer.hpp"
+#include "task_arg.hpp"
 
 namespace {
 
@@ -31,13 +33,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const headwise::TrainingTask& task = headwise::find_task(argv[1]);
+    headwise::TrainerOptions base;
+    headwise_tools::set_task(base, argv[1]);
+    const headwise::TrainingTask task = headwise::resolve_task(base);
     std::stringstream list(argv[2]);
     const long long steps = std::atoll(argv[3]);
     const long long samples = std::atoll(argv[4]);
     for (std::string item; std::getline(list, item, ',');) {
-      headwise::TrainerOptions o;
-      o.task = task.name;
+      headwise::TrainerOptions o = base;
       o.num_heads = std::atoll(item.c_str());
       o.d_model = task.defaults.d_model;
       o.seed = 0;

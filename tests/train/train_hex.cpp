@@ -4,6 +4,8 @@
 //
 //   train_hex <task> <num_heads> <d_model> <seed> <steps> [seq_len vocab batch_size lr]
 //
+// <task>: a preset's name, or relations=<name>,<name>,... (see task_arg.hpp).
+//
 // Output: one line per tensor of the initial weights "init <name> <bits> <bits> ..." (row-major),
 // one line per step "step <k> <loss bits> <accuracy bits>", then one line per tensor of the
 // final weights "<name> <bits> <bits> ...", every double as 16 hex digits.
@@ -15,6 +17,7 @@
 #include <string>
 
 #include "headwise/trainer.hpp"
+#include "task_arg.hpp"
 
 namespace {
 
@@ -37,7 +40,7 @@ int main(int argc, char** argv) {
   }
   try {
     headwise::TrainerOptions o;
-    o.task = argv[1];
+    headwise_tools::set_task(o, argv[1]);
     o.num_heads = std::atoll(argv[2]);
     o.d_model = std::atoll(argv[3]);
     o.seed = std::atoll(argv[4]);

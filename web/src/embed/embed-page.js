@@ -21,6 +21,7 @@ export const WIDGETS = /** @type {Record<string, string>} */ ({
   quiz: 'mha-quiz',
   python: 'mha-python',
   train: 'mha-train',
+  'heads-needed': 'mha-heads-needed',
   lesson: 'mha-lesson',
 });
 
@@ -46,6 +47,10 @@ const PARAMS = /** @type {Record<string, string>} */ ({
   train_seed: 'train-seed',
   trainTask: 'train-task',
   train_task: 'train-task',
+  headsRelations: 'heads-relations',
+  heads_relations: 'heads-relations',
+  headsSeed: 'heads-seed',
+  heads_seed: 'heads-seed',
   controls: 'controls',
   lock: 'locked',
   locked: 'locked',

@@ -67,6 +67,13 @@ const ITEMS = [
     height: 2300,
   },
   {
+    widget: 'heads-needed', tag: 'mha-heads-needed', title: 'How many heads does it take?', frameTitle: 'How many heads a task of several relations needs',
+    text: 'One model per head count (1, 2, 4, 8) on a task built from the relations the student picks, and on request the whole grid of 1 to 4 relations, filling in live; any cell opens on its attention tables, its ablation matrix and its timeline. Here the seed is fixed; students choose the relations.',
+    attrs: [['heads-seed', '1'], ['controls', 'headsRelations,headsSeed'], ['locked', 'headsSeed']],
+    query: [['headsSeed', '1'], ['controls', 'headsRelations,headsSeed'], ['lock', 'headsSeed']],
+    height: 2600,
+  },
+  {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
     attrs: [], query: [], height: 21000, lazy: true,

@@ -1,12 +1,12 @@
 // Entry point of dist/headwise-elements.js: the lesson's widgets as public custom elements for
 // other people's pages (<mha-heads>, <mha-params>, <mha-exercise-seeds>, <mha-exercise-dmodel>,
-// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-lesson>).
+// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-heads-needed>, <mha-lesson>).
 //
 // Each <mha-*> element renders the page's own hw-* widgets inside a shadow root (styled by
 // headwise-elements.css, linked from the shadow root, so styles cross in neither direction), fed by
 // its own store whose state comes from the element's attributes. All of them share one load of
-// headwise-lesson.js and one module instance. <hw-train> and <hw-train-python> (in <mha-train>
-// and <mha-lesson>) come from train.js, loaded when they near the viewport (src/train/loader.js).
+// headwise-lesson.js and one module instance. <hw-train>, <hw-heads-needed> and their Python blocks (in
+// <mha-train>, <mha-heads-needed> and <mha-lesson>) come from train.js, loaded when they near the viewport (src/train/loader.js).
 // Answers in a quiz are reported with a "headwise-quiz" event that bubbles out of the shadow root.
 
 import '../lesson/hw-controls.js';

@@ -61,6 +61,8 @@ export const CONTROLS = /** @type {Record<string, ControlDef>} */ ({
   ex2Heads: { field: 'ex2Heads', id: 'ex2-heads', attr: 'ex2-heads', kind: 'number', panel: false },
   trainSeed: { field: 'trainSeed', id: 'train-seed', attr: 'train-seed', kind: 'number', panel: false },
   trainTask: { field: 'trainTask', id: 'train-task', attr: 'train-task', kind: 'text', panel: false },
+  headsRelations: { field: 'headsRelations', id: 'heads-relations', attr: 'heads-relations', kind: 'text', panel: false },
+  headsSeed: { field: 'headsSeed', id: 'heads-seed', attr: 'heads-seed', kind: 'number', panel: false },
 });
 const NAMES = Object.keys(CONTROLS);
 const BY_ATTR = new Map(NAMES.map((name) => [CONTROLS[name].attr, name]));
@@ -440,5 +442,6 @@ export function defineEmbedElements() {
   widget('mha-quiz', { tags: ['hw-quiz'], controls: [], experiment: false });
   widget('mha-python', { tags: ['hw-controls', 'hw-python'], controls: PANEL, experiment: true });
   widget('mha-train', { tags: ['hw-train'], controls: ['trainTask', 'trainSeed'], experiment: false, exports: false });
+  widget('mha-heads-needed', { tags: ['hw-heads-needed'], controls: ['headsRelations', 'headsSeed'], experiment: false, exports: false });
   define('mha-lesson', MhaLesson);
 }

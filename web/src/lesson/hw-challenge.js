@@ -1,10 +1,12 @@
 // <hw-challenge>: the independent challenge. The student writes an answer, then may reveal
 // the discussion. The draft is kept in this browser (localStorage), and every change is told to
 // the page with a "headwise-challenge" event ({answer}), which a course platform's package saves
-// (src/lesson/course.js); restore() puts back an answer saved there.
+// (src/lesson/course.js); restore() puts back an answer saved there. The discussion's paragraph
+// marked data-heads-live quotes the grid of "How many heads does it take?" (its
+// "headwise-heads-grid" event) once the grid's four-relation row is trained on this page.
 
 import { HwElement, define } from '../shared/element.js';
-import { h } from '../shared/dom.js';
+import { h, replace } from '../shared/dom.js';
 
 const STORAGE_KEY = 'headwise.challenge.answer';
 
@@ -12,6 +14,14 @@ const STORAGE_KEY = 'headwise.challenge.answer';
 const HINTS = {
   browser: 'Write it before you look. It stays in this browser only.',
   course: 'Write it before you look. Your course platform keeps it with your progress.',
+};
+
+/** The strings of the live paragraph, in one place. */
+const TEXT = {
+  heads: (/** @type {number} */ n) => (n === 1 ? '1 head' : `${n} heads`),
+  live: (/** @type {any} */ d, /** @type {string} */ eight, /** @type {string} */ one, /** @type {string} */ others) => `On this page, with a task of four relations at once (${d.relations[4].join(', ')}; seed ${d.seed}) and the same d_model and parameter count for every model, 8 heads reached ${eight} on the worst relation and 1 head only ${one} (${others}). `,
+  link: 'See the grid',
+  after: ': the single head does not run short of parameters, it runs short of softmaxes.',
 };
 
 class HwChallenge extends HwElement {
@@ -54,6 +64,28 @@ class HwChallenge extends HwElement {
     ]);
     this.insertBefore(form, discussion.parentNode === this ? discussion : null);
     if (discussion.parentNode !== this) this.appendChild(discussion);
+    const live = /** @type {HTMLElement|null} */ (discussion.querySelector('[data-heads-live]'));
+    if (live) {
+      live.setAttribute('data-testid', 'challenge-heads-live');
+      this.getRootNode().addEventListener('headwise-heads-grid', (event) => this.quote(live, /** @type {CustomEvent} */ (event).detail));
+    }
+  }
+
+  /**
+   * The grid's four-relation row, quoted in the discussion.
+   * @param {HTMLElement} live
+   * @param {{seed: number, rows: Record<number, {numHeads: number, worst: number}[]>, relations: Record<number, string[]>}} d
+   */
+  quote(live, d) {
+    const row = d && d.rows && d.rows[4];
+    if (!row) return;
+    const at = (/** @type {number} */ n) => row.find((c) => c.numHeads === n);
+    const eight = at(8);
+    const one = at(1);
+    if (!eight || !one) return;
+    const others = row.filter((c) => c.numHeads !== 1 && c.numHeads !== 8).map((c) => `${TEXT.heads(c.numHeads)} ${c.worst.toFixed(2)}`).join(', ');
+    replace(live, [TEXT.live(d, eight.worst.toFixed(2), one.worst.toFixed(2), others), h('a', { href: '#heads-needed', text: TEXT.link }), TEXT.after]);
+    live.dataset.live = '';
   }
 
   /**

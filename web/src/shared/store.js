@@ -33,6 +33,9 @@ let storeIds = 0;
  * @property {number|null} ex2Heads   exercise 2: a head count to try
  * @property {number|null} trainSeed  "Watch heads specialise": the seed of the training run
  * @property {string} trainTask       "Watch heads specialise": the task's name
+ * @property {number|null} headsSeed  "How many heads does it take?": the seed of every model
+ * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
+ *   separated by commas ("previous,first,two-back")
  */
 
 /** @type {Readonly<State>} */
@@ -50,6 +53,8 @@ export const DEFAULTS = Object.freeze({
   ex2Heads: 5,
   trainSeed: 1,
   trainTask: 'previous-and-first',
+  headsSeed: 1,
+  headsRelations: 'previous,first,two-back',
 });
 
 /** The lesson's own run, used by prose that quotes it. */
@@ -65,9 +70,15 @@ const NUMERIC_KEYS = /** @type {const} */ ({
   ex2DModel: 'ex2_d_model',
   ex2Heads: 'ex2_heads',
   trainSeed: 'train_seed',
+  headsSeed: 'heads_seed',
 });
 /** Hash key for each text field (a name the module checks, such as a training task's). */
-const TEXT_KEYS = /** @type {const} */ ({ trainTask: 'train_task' });
+const TEXT_KEYS = /** @type {const} */ ({ trainTask: 'train_task', headsRelations: 'heads_relations' });
+/** What each text field may hold (the module checks the names themselves), and how to say so. */
+const TEXT_FORMS = /** @type {Record<string, {re: RegExp, example: string}>} */ ({
+  trainTask: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
+  headsRelations: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, example: 'relation names separated by commas, such as previous,first,two-back' },
+});
 const BOOLEAN_KEYS = /** @type {const} */ ({ bias: 'bias', causal: 'causal' });
 const MAX_LABEL_INDEX = 4096;
 /** Longest URL hash read (characters after '#'); a longer one is refused as a whole. */
@@ -123,7 +134,8 @@ export function parseHash(hash) {
       if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
       /** @type {any} */ (state)[boolByKey[key]] = value === '1' || value === 'true';
     } else if (key in textByKey) {
-      if (!/^[a-z0-9-]{1,64}$/.test(value)) throw new Error(`"${key}" must be a name such as previous-and-first`);
+      const form = TEXT_FORMS[textByKey[key]];
+      if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
       /** @type {any} */ (state)[textByKey[key]] = value;
     } else if (key === 'query') {
       if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');

@@ -2,6 +2,8 @@
 // `d` attribute is rewritten in place as points arrive (no rebuilds, no chart library).
 
 const SVG = 'http://www.w3.org/2000/svg';
+/** Series classes, by model index (colour and dash, so they differ without colour too). */
+export const SERIES = ['hw-s0', 'hw-s1', 'hw-s2', 'hw-s3'];
 /** Plot geometry in viewBox units (the SVG scales with its container). */
 const W = 320;
 const H = 170;

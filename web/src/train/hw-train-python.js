@@ -1,32 +1,55 @@
-// <hw-train-python>: the PyTorch script that reproduces the training section's run (its task and
-// seed) and, once that run has reached its step budget, what the script prints, formatted from
-// the page's own final numbers. Until then the output box says so and offers to run it.
+// The training sections' PyTorch scripts, in "Reproduce it in Python":
+//   <hw-train-python>  the run of "Watch heads specialise" (its task and seed);
+//   <hw-heads-python>  the model of the grid cell shown in "How many heads does it take?".
+// Each shows the script and, once the page's own run has reached its step budget, what the
+// script prints, formatted from the page's own final numbers. Until then the output box says so
+// and offers to run it.
 
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, copyButton, code } from '../shared/dom.js';
 import { messageOf } from '../shared/errors.js';
 import { awaitTrainingModule, sessionFor } from './session.js';
+import { gridFor } from './grid.js';
 import { trainingCode, trainingOutput } from './python.js';
+import { headsWord } from './verdict.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('./session.js').TrainSession} TrainSession */
+/** @typedef {import('./python.js').TrainSettings} TrainSettings */
+/** @typedef {import('./python.js').ModelResult} ModelResult */
 
-const ID = 'python-train';
+/**
+ * What a block shows for the current state of its run.
+ * @typedef {object} Script
+ * @property {TrainSettings} settings   the script's settings (a new object only when they change)
+ * @property {ModelResult[]|null} results  the final results, once the run is done
+ * @property {boolean} busy              the run is training now
+ * @property {boolean} started           some steps are trained
+ * @property {string} where              the section's name, for "(in …)"
+ * @property {string} href
+ * @property {() => void} run            train it
+ */
 
-class HwTrainPython extends HwElement {
+/** A PyTorch script block fed by one of the training sections' runs. */
+class PythonBlock extends HwElement {
+  /** @returns {{id: string, title: string}} */
+  get block() {
+    throw new Error('a PythonBlock says which block it is');
+  }
+
   build() {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
+    const { id, title } = this.block;
     this.codeEl = h('code', { class: 'language-python' });
-    /** @type {object|null} the session's settings the script was written for */
+    /** @type {object|null} the settings the script was written for */
     this.codeFor = null;
-    this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${ID}-output`, tabindex: '0' });
-    this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${ID}-pending` });
-    this.title = 'PyTorch: train the models of "Watch heads specialise"';
+    this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0' });
+    this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${id}-pending` });
+    this.heading = h('h3', { text: title });
     this.appendChild(h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: this.title }),
-      copyButton(this.codeEl, `Copy: ${this.title}`),
-      h('pre', { class: 'hw-code', id: ID, 'data-testid': ID, tabindex: '0' }, [this.codeEl]),
+      this.heading,
+      copyButton(this.codeEl, `Copy: ${title}`),
+      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [this.codeEl]),
       h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
       this.output,
       this.pending,
@@ -36,62 +59,146 @@ class HwTrainPython extends HwElement {
         'It needs NumPy and PyTorch 1.12 or later (', code('dtype=torch.float64'), ') and takes a few seconds.',
       ]),
     ]));
-    /** @type {TrainSession|null} */
-    this.session = null;
     this.onSession = () => this.refresh();
+    /** @type {Set<EventTarget>} */
+    this.heard = new Set();
+  }
+
+  /**
+   * Listen to a run's events (once).
+   * @param {EventTarget} target
+   * @param {string[]} types
+   */
+  hear(target, types) {
+    if (this.heard.has(target)) return;
+    this.heard.add(target);
+    for (const type of types) target.addEventListener(type, this.onSession);
+  }
+
+  /**
+   * The script for the current state, or a reason there is none (a string).
+   * @param {Store} store
+   * @returns {Script|string|null}  null: the training module is loading
+   */
+  script(store) {
+    throw new Error(`${store} has no script here`);
   }
 
   /** @param {Store} store */
   update(store) {
-    const session = sessionFor(store);
-    if (!session) {
+    let sc;
+    try {
+      sc = this.script(store);
+    } catch (e) {
+      sc = messageOf(e);
+    }
+    if (sc === null) {
       awaitTrainingModule(this);
       return;
     }
-    if (session !== this.session) {
-      this.session = session;
-      session.addEventListener('state', this.onSession);
-    }
-    if (store.inputErrors['train-seed']) return;
-    try {
-      session.ensure(store.state.trainTask, /** @type {number} */ (store.state.trainSeed));
-    } catch (e) {
-      replace(this.pending, [h('p', { class: 'hw-hint', text: `No training script for these settings: ${messageOf(e)}` })]);
+    const { id } = this.block;
+    if (typeof sc === 'string') {
+      replace(this.pending, [h('p', { class: 'hw-hint', text: `No training script for these settings: ${sc}` })]);
       this.pendingStatus = '';
       return;
     }
-    const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
-    // The session replaces its settings object on every change and never edits one, so the
-    // script (about 6 KB of text) is written again only then, not on each change of the
-    // lesson's own settings, which every widget hears.
-    if (st !== this.codeFor) {
-      const source = trainingCode(st);
+    // The settings object is new only when they change, so the script (about 6 KB of text) is
+    // written again only then, not on each change of the lesson's own settings.
+    if (sc.settings !== this.codeFor) {
+      const source = trainingCode(sc.settings);
       if (this.codeEl.textContent !== source) this.codeEl.textContent = source;
-      this.codeFor = st;
+      this.codeFor = sc.settings;
     }
-    const done = session.status === 'done';
-    const text = done
-      ? trainingOutput(st, session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation), ablations: m.ablations })))
-      : '';
+    const done = Boolean(sc.results);
+    const text = sc.results ? trainingOutput(sc.settings, sc.results) : '';
     if (this.output.textContent !== text) this.output.textContent = text;
     this.output.hidden = !done;
     this.toggleAttribute('data-done', done);
+    const status = done ? '' : `${sc.busy}|${sc.started}|${sc.settings.steps}|${sc.where}`;
     if (done) {
       replace(this.pending, []);
-    } else if (this.pendingStatus !== session.status) {
-      const button = h('button', { type: 'button', class: 'hw-button', 'data-testid': `${ID}-run`, text: session.step > 0 ? 'Finish the training' : 'Run the training' });
-      button.addEventListener('click', () => session.start());
+    } else if (this.pendingStatus !== status) {
+      const button = h('button', { type: 'button', class: 'hw-button', 'data-testid': `${id}-run`, text: sc.started ? 'Finish the training' : 'Run the training' });
+      button.addEventListener('click', sc.run);
       replace(this.pending, [
         h('p', { class: 'hw-hint' }, [
-          `What it prints appears here once the page's own run reaches step ${st.steps} `,
-          h('a', { href: '#train', text: '(in "Watch heads specialise")' }),
+          `What it prints appears here once the page's own run reaches step ${sc.settings.steps} `,
+          h('a', { href: sc.href, text: `(in "${sc.where}")` }),
           '.',
         ]),
-        session.status === 'running' || session.status === 'finishing' ? h('p', { class: 'hw-hint', text: 'Training…' }) : button,
+        sc.busy ? h('p', { class: 'hw-hint', text: 'Training…' }) : button,
       ]);
     }
-    this.pendingStatus = done ? '' : session.status;
+    this.pendingStatus = status;
+  }
+}
+
+class HwTrainPython extends PythonBlock {
+  get block() {
+    return { id: 'python-train', title: 'PyTorch: train the models of "Watch heads specialise"' };
+  }
+
+  /** @param {Store} store */
+  script(store) {
+    const session = sessionFor(store);
+    if (!session) return null;
+    this.hear(session, ['state']);
+    if (store.inputErrors['train-seed']) return store.inputErrors['train-seed'];
+    session.ensure(store.state.trainTask, /** @type {number} */ (store.state.trainSeed));
+    const st = /** @type {NonNullable<typeof session.settings>} */ (session.settings);
+    return {
+      settings: st,
+      results: session.status === 'done'
+        ? session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation), ablations: m.ablations }))
+        : null,
+      busy: session.status === 'running' || session.status === 'finishing',
+      started: session.step > 0,
+      where: 'Watch heads specialise',
+      href: '#train',
+      run: () => session.start(),
+    };
+  }
+}
+
+class HwHeadsPython extends PythonBlock {
+  get block() {
+    return { id: 'python-heads', title: 'PyTorch: train the model of the grid cell shown in "How many heads does it take?"' };
+  }
+
+  /** @param {Store} store */
+  script(store) {
+    const grid = gridFor(store);
+    if (!grid) return null;
+    this.hear(grid, ['state', 'progress', 'shown']);
+    if (store.inputErrors['heads-seed']) return store.inputErrors['heads-seed'];
+    grid.ensure(store.state.headsRelations, /** @type {number} */ (store.state.headsSeed));
+    const st = /** @type {NonNullable<typeof grid.settings>} */ (grid.settings);
+    const c = grid.shown();
+    // One settings object per cell and configuration (see update).
+    if (!this.cellSettings || this.cellSettings.cell !== c) {
+      this.cellSettings = {
+        cell: c,
+        settings: {
+          task: `${c.relations.map((r) => r.name).join(' + ')}, ${headsWord(c.numHeads)}`, relations: c.relations, seed: st.seed, seqLen: st.seqLen,
+          vocab: st.vocab, dModel: st.dModel, learningRate: st.learningRate, batchSize: st.batchSize, steps: st.steps,
+          evalSize: st.evalSize, headCounts: [c.numHeads],
+        },
+      };
+    }
+    this.heading.textContent = `PyTorch: train the grid's model of ${c.rows} relation${c.rows > 1 ? 's' : ''} with ${headsWord(c.numHeads)} ("How many heads does it take?")`;
+    return {
+      settings: this.cellSettings.settings,
+      results: c.status === 'done'
+        ? [{ numHeads: c.numHeads, parameters: c.parameters, evaluation: /** @type {any} */ (c.evaluation), ablations: c.ablations }]
+        : null,
+      busy: grid.status === 'running',
+      started: c.step > 0,
+      where: 'How many heads does it take?',
+      href: '#heads-needed',
+      run: () => grid.start(c.rows !== st.relations.length),
+    };
   }
 }
 
 define('hw-train-python', HwTrainPython);
+define('hw-heads-python', HwHeadsPython);

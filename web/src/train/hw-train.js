@@ -12,19 +12,17 @@ import { h, replace, setText } from '../shared/dom.js';
 import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
-import { Curves } from './curves.js';
+import { Curves, SERIES } from './curves.js';
+import { FrameDrawer, adoptSession, onThemeChange } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule, measure, sessionFor, sourceOf } from './session.js';
+import { awaitTrainingModule, sessionFor, sourceOf } from './session.js';
 import { a3, headsWord, modelVerdict, relationPhrase, summary } from './verdict.js';
+import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./session.js').TrainSession} TrainSession */
 /** @typedef {import('./session.js').Model} Model */
 
-/** While training, the section is redrawn at most this often (ms): 10 frames a second. */
-const DRAW_INTERVAL_MS = 100;
-/** Series classes, by model index (colour and dash, so they differ without colour too). */
-const SERIES = ['hw-s0', 'hw-s1', 'hw-s2', 'hw-s3'];
 
 /**
  * The probe sequence as the tables show it: its tokens' labels, and for each position the
@@ -63,6 +61,10 @@ class HwTrain extends HwElement {
       this.store.set({ trainSeed: value }, 'train-seed');
     });
 
+    const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); });
+    this.paceSelect = pace.select;
+    this.timeline = new Timeline('train-timeline', () => this.schedule());
+
     this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'train-run', 'data-testid': 'train-run', text: 'Train' });
     this.stepButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-step', 'data-testid': 'train-step-once', text: 'Step' });
     this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-reset', 'data-testid': 'train-reset', text: 'Reset' });
@@ -86,7 +88,7 @@ class HwTrain extends HwElement {
     this.verdict = h('div', { class: 'hw-train-verdict', 'data-testid': 'train-verdict', 'aria-live': 'polite', hidden: true });
 
     this.appendChild(h('div', { class: 'hw-train-controls' }, [
-      h('div', { class: 'hw-train-fields' }, [taskWrap, seed.wrap]),
+      h('div', { class: 'hw-train-fields' }, [taskWrap, seed.wrap, pace.wrap]),
       h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': 'Training' }, [this.runButton, this.stepButton, this.resetButton, this.counter]),
       this.runError,
     ]));
@@ -94,14 +96,16 @@ class HwTrain extends HwElement {
     this.appendChild(this.curveBox);
     this.appendChild(this.legend);
     this.appendChild(this.verdict);
+    this.appendChild(this.timeline.wrap);
     this.appendChild(this.modelsBox);
 
     /** @type {TrainSession|null} */
     this.session = null;
     this.configKey = '';
-    this.frame = 0;
-    this.timer = 0;
-    this.lastDraw = 0;
+    this.drawer = new FrameDrawer({
+      name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      fail: (m) => this.setStatus(m, true),
+    });
     /** the model whose attention tables are drawn first when several wait (see draw) */
     this.tableTurn = 0;
     this.onSession = () => this.schedule();
@@ -116,9 +120,10 @@ class HwTrain extends HwElement {
       }, { rootMargin: '600px 0px' });
       watch.observe(this);
     }
-    if (typeof matchMedia === 'function') {
-      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.layoutKey = ''; this.schedule(); });
-    }
+    onThemeChange(() => {
+      this.layoutKey = '';
+      this.schedule();
+    });
   }
 
   /** @param {Store} store */
@@ -128,11 +133,7 @@ class HwTrain extends HwElement {
       awaitTrainingModule(this);
       return;
     }
-    if (session !== this.session) {
-      this.session = session;
-      session.addEventListener('progress', this.onSession);
-      session.addEventListener('state', this.onSession);
-    }
+    adoptSession(this, session, ['progress', 'state']);
     const s = store.state;
     reflectNumber(this.seedInput, s.trainSeed);
     const missing = store.inputErrors['train-seed'];
@@ -173,35 +174,10 @@ class HwTrain extends HwElement {
     }
   }
 
-  /**
-   * Draw on the next animation frame (once per frame, however many events arrive); while the
-   * models train, at most once per DRAW_INTERVAL_MS, so that style, layout and paint stay small
-   * next to the training itself.
-   */
   schedule() {
-    if (this.frame || this.timer) return;
-    const wait = (this.lastDraw || 0) + DRAW_INTERVAL_MS - performance.now();
-    if (wait > 0 && this.session && this.session.status === 'running') {
-      this.timer = window.setTimeout(() => {
-        this.timer = 0;
-        this.schedule();
-      }, wait);
-      return;
-    }
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const t0 = performance.now();
-      this.lastDraw = t0;
-      try {
-        this.draw();
-        // User Timing: what drawing the section costs per frame (read by `npm run bench`).
-        measure('hw-train draw', t0);
-      } catch (e) {
-        console.error('hw-train:', e);
-        this.setStatus(`Something went wrong while drawing this part: ${messageOf(e)}`, true);
-      }
-    });
+    this.drawer.schedule();
   }
+
 
   /** Build the per-settings skeleton (curves, model blocks, tables) when the settings change. */
   layout() {
@@ -236,7 +212,7 @@ class HwTrain extends HwElement {
     // by draw(): built all at once with the section, the section's first frame was the page's
     // longest task (47 to 61 ms of CPU here: layout alone 18 to 22 ms).
     const { labels } = probeOf(st);
-    /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: number, drawnOff: any}[]} */
+    /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: string, drawnOff: any}[]} */
     this.blocks = [];
     const probeText = labels.join(' ');
     replace(this.modelsBox, [h('p', { class: 'hw-hint hw-train-probe' }, [
@@ -270,7 +246,7 @@ class HwTrain extends HwElement {
     const stats = h('p', { class: 'hw-train-stats', 'data-testid': 'train-stats' });
     const ablation = h('p', { class: 'hw-train-ablation', 'data-testid': 'train-ablation' });
     const verdict = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'train-model-verdict', hidden: true });
-    this.blocks.push({ tables, stats, ablation, verdict, switches, drawnStep: -2, drawnOff: null });
+    this.blocks.push({ tables, stats, ablation, verdict, switches, drawnStep: '', drawnOff: null });
     this.modelsBox.appendChild(h('section', { class: `hw-train-model ${SERIES[i]}`, 'data-heads': m.numHeads, 'aria-label': headsWord(m.numHeads) }, [
       h('h3', {}, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), `${headsWord(m.numHeads)}`, h('span', { class: 'hw-head-dims', text: ` · d_head ${st.dModel / m.numHeads}` })]),
       stats,
@@ -306,9 +282,17 @@ class HwTrain extends HwElement {
     // section says it is done only once every table shows the final weights. A block built in
     // this frame is filled in a later one.
     // Model i's tables are built and do not show its latest attention yet.
+    // The timeline: the step every model's tables show (null: the latest).
+    const index = this.timeline.index;
+    /** What model i's tables should show, and a key for it. @param {number} i */
+    const wanted = (i) => {
+      const m = session.models[i];
+      const snap = index === null ? null : m.snapshots[Math.min(index, m.snapshots.length - 1)];
+      return snap ? { attention: snap.attention, key: `t${snap.step}` } : { attention: m.attention, key: String(m.attentionStep) };
+    };
     const behind = (/** @type {number} */ i) => {
       const m = session.models[i];
-      return i < this.blocks.length && Boolean(m.attention) && this.blocks[i].drawnStep !== m.attentionStep;
+      return i < this.blocks.length && Boolean(m.attention) && this.blocks[i].drawnStep !== wanted(i).key;
     };
     const stale = session.models.map((_, i) => behind(i));
     if (this.blocks.length < session.models.length) this.buildBlock();
@@ -340,8 +324,9 @@ class HwTrain extends HwElement {
         ? `step ${m.steps[last]}: loss ${m.loss[last].toFixed(3)}, accuracy ${m.accuracy[last].toFixed(3)} (training batch) · ${m.parameters} parameters`
         : `not trained yet · ${m.parameters || '…'} parameters`);
       if (i === turn) {
-        b.drawnStep = m.attentionStep;
-        b.tables.forEach((t, head) => t.update(/** @type {number[][][]} */ (m.attention)[head], Boolean(this.dark)));
+        const w = wanted(i);
+        b.drawnStep = w.key;
+        b.tables.forEach((t, head) => t.update(/** @type {number[][][]} */ (w.attention)[head], Boolean(this.dark)));
       }
       const canAblate = Boolean(m.remote) && !running && status !== 'error';
       for (const box of b.switches) {
@@ -354,7 +339,7 @@ class HwTrain extends HwElement {
         const e = m.offEvaluation;
         const off = [...m.off].sort((x, y) => x - y);
         b.ablation.textContent = e
-          ? `${off.length ? `With head${off.length > 1 ? 's' : ''} ${off.join(', ')} off` : 'All heads on'}, held-out accuracy: ${st.relations.map((r, k) => `${r.name} ${a3(e.relationAccuracy[k])}`).join(', ')}.`
+          ? `${off.length ? `With head${off.length > 1 ? 's' : ''} ${off.join(', ')} off` : 'All heads on'}, held-out accuracy: ${st.relations.map((r, k) => `${r.title} ${a3(e.relationAccuracy[k])}`).join(', ')}.`
           : '';
       }
       if (m.evaluation && m.ablations.length === m.numHeads) {
@@ -385,7 +370,29 @@ class HwTrain extends HwElement {
       this.verdictKey = '';
       this.verdict.hidden = true;
     }
+    this.drawTimeline();
     if (tablesLeft) this.schedule();
+  }
+
+  /** The timeline's slider and, per model, the step where each head settled, in words. */
+  drawTimeline() {
+    const session = /** @type {TrainSession} */ (this.session);
+    const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
+    const models = session.models;
+    if (!this.uniqueRows || this.uniqueFor !== st) {
+      this.uniqueFor = st;
+      this.uniqueRows = uniqueSources(st.relations, st.probe.length);
+    }
+    const rows = this.uniqueRows;
+    const steps = models.length ? models[0].snapshots.map((sn) => sn.step) : [];
+    const key = `${steps.length}|${steps[steps.length - 1]}|${this.timeline.index}`;
+    if (key === this.timelineKey) return;
+    this.timelineKey = key;
+    const sentences = models.filter((m) => m.numHeads > 1 && m.snapshots.length > 1).map((m) => {
+      const list = settledSteps(m.snapshots.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rows) })), st.relations.length);
+      return `${headsWord(m.numHeads)}: ${settledSentence(list, st.relations)}`;
+    });
+    this.timeline.update(steps, sentences.join('. '));
   }
 }
 

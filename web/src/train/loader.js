@@ -22,7 +22,7 @@ import * as moduleLoader from '../shared/module-loader.js';
 import * as controls from '../lesson/hw-controls.js';
 
 /** The elements train.js defines. */
-export const TRAINING_TAGS = ['hw-train', 'hw-train-python'];
+export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python'];
 /** How far ahead of the viewport the section starts loading (px, above and below). */
 export const NEAR_MARGIN_PX = 1500;
 /** The global under which train.js finds the modules it shares with the page's bundle. */

@@ -5,3 +5,4 @@
 
 import './hw-train.js';
 import './hw-train-python.js';
+import './hw-heads-needed.js';

@@ -13,7 +13,8 @@
 
 /**
  * @typedef {object} Relation
- * @property {string} name         "previous token"
+ * @property {string} name         "previous" (the catalogue's name)
+ * @property {string} title        "previous token" (how the page names it)
  * @property {string} rule         "x[i-1]" or "x[0]"
  * @property {string} [description]
  */
@@ -115,7 +116,7 @@ function pyStr(s) {
  * @returns {string}
  */
 export function trainingCode(s) {
-  const relations = s.relations.map((r) => `    (${pyStr(r.name)}, lambda i: ${ruleSource(r.rule)}),  # ${r.rule}`);
+  const relations = s.relations.map((r) => `    (${pyStr(r.title)}, lambda i: ${ruleSource(r.rule)}),  # ${r.rule}`);
   return [
     'import numpy as np',
     'import torch',
@@ -128,8 +129,8 @@ export function trainingCode(s) {
     `SEED, N, V, D_MODEL = ${s.seed}, ${s.seqLen}, ${s.vocab}, ${s.dModel}`,
     `LR, BATCH, STEPS, EVAL_SIZE = ${pyNumber(s.learningRate)}, ${s.batchSize}, ${s.steps}, ${s.evalSize}`,
     'R = len(RELATIONS)',
-    '# SOURCE[i, r]: the position relation r reads at position i (-1 where it does not exist).',
-    'SOURCE = np.array([[src(i) if 0 <= src(i) < N else -1 for _, src in RELATIONS] for i in range(N)])',
+    '# SOURCE[i, r]: the position relation r reads at position i (-1 where it does not exist or comes after i).',
+    'SOURCE = np.array([[src(i) if 0 <= src(i) <= i else -1 for _, src in RELATIONS] for i in range(N)])',
     '',
     '',
     'def targets_of(x):  # tokens (B, N) -> targets (B, N, R)',
@@ -185,7 +186,7 @@ export function trainingCode(s) {
     '    return loss_of(logits, targets).item(), right.double().mean().item(), per_relation, focus',
     '',
     '',
-    `for num_heads in (${s.headCounts.join(', ')}):`,
+    `for num_heads in (${s.headCounts.join(', ')}${s.headCounts.length === 1 ? ',' : ''}):`,
     '    np.random.seed(SEED)  # every model: the same initial weights and the same batches',
     '    p = init_parameters()',
     '    x_eval = np.random.randint(V, size=(EVAL_SIZE, N))',
@@ -227,7 +228,7 @@ function pyNumber(x) {
  */
 export function trainingOutput(s, models) {
   const out = [];
-  const names = s.relations.map((r) => r.name);
+  const names = s.relations.map((r) => r.title);
   /** @param {number[]} acc */
   const perRelation = (acc) => names.map((name, r) => `${name} ${pyFixed(acc[r], 3)}`).join(', ');
   for (const m of models) {

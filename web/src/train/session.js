@@ -16,6 +16,7 @@
 import { openTrainer } from './runner.js';
 import { trainingModule, trainingModuleNow } from './module.js';
 import { messageOf } from '../shared/errors.js';
+import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
 
 /** Training work per slice (one task) on the main thread (ms). */
 export const SLICE_BUDGET_MS = 6;
@@ -27,6 +28,7 @@ export const FOLLOWS = 0.9;
 /** @typedef {import('./python.js').TrainSettings} TrainSettings */
 /** @typedef {import('./python.js').Evaluation} Evaluation */
 /** @typedef {import('./runner.js').Remote} Remote */
+/** @typedef {import('./timeline.js').Pace} Pace */
 
 /**
  * @typedef {object} Model
@@ -38,6 +40,8 @@ export const FOLLOWS = 0.9;
  * @property {number[]} accuracy     the batch's accuracy at that step
  * @property {number[][][]|null} attention  probe weights [h][n][n], the latest
  * @property {number} attentionStep  the step `attention` belongs to
+ * @property {{step: number, attention: number[][][]}[]} snapshots  the probe's attention at
+ *   regular steps (the timeline)
  * @property {Evaluation|null} evaluation    held-out, all heads on (when done)
  * @property {Evaluation[]} ablations         [h]: head h off (when done)
  * @property {Set<number>} off       heads the student switched off
@@ -91,7 +95,8 @@ export function probeTokens(n, vocab) {
 }
 
 /**
- * The source position of relation `rule` at position i (-1 where it does not exist).
+ * The source position of relation `rule` at position i (-1 where it does not exist or comes
+ * after i, which the model cannot see).
  * @param {string} rule "x[i-k]" or "x[k]"
  * @param {number} i
  * @param {number} n
@@ -99,7 +104,7 @@ export function probeTokens(n, vocab) {
 export function sourceOf(rule, i, n) {
   const back = /^x\[i-(\d+)\]$/.exec(rule);
   const src = back ? i - Number(back[1]) : Number((/^x\[(\d+)\]$/.exec(rule) || [])[1] ?? NaN);
-  return Number.isInteger(src) && src >= 0 && src < n ? src : -1;
+  return Number.isInteger(src) && src >= 0 && src <= i && src < n ? src : -1;
 }
 
 /**
@@ -174,6 +179,13 @@ export class TrainSession extends EventTarget {
     this._loop = null;
     /** whether prepare() was called: later configurations create their trainers at once */
     this._prepared = false;
+    /** @type {Pace} how fast a run goes (timeline.js) */
+    this.pace = 'fast';
+  }
+
+  /** @param {Pace} pace */
+  setPace(pace) {
+    this.pace = pace;
   }
 
   /**
@@ -194,7 +206,7 @@ export class TrainSession extends EventTarget {
     }
     this.settings = settings;
     this.models = settings.headCounts.map((numHeads) => ({
-      numHeads, remote: null, parameters: 0, steps: [], loss: [], accuracy: [], attention: null, attentionStep: -1,
+      numHeads, remote: null, parameters: 0, steps: [], loss: [], accuracy: [], attention: null, attentionStep: -1, snapshots: [],
       evaluation: null, ablations: [], off: new Set(), offEvaluation: null,
     }));
     this.step = 0;
@@ -363,12 +375,17 @@ export class TrainSession extends EventTarget {
     return this._ready;
   }
 
-  /** @param {Model} m */
+  /**
+   * The probe's attention now, kept as the model's latest and as a snapshot of its timeline.
+   * @param {Model} m
+   */
   async _probe(m) {
     const s = /** @type {NonNullable<TrainSession['settings']>} */ (this.settings);
     if (!m.remote) return;
     m.attention = await m.remote.call('attention', { tokens: s.probe });
     m.attentionStep = this.step;
+    const last = m.snapshots[m.snapshots.length - 1];
+    if (!last || last.step !== this.step) m.snapshots.push({ step: this.step, attention: m.attention });
   }
 
   /**
@@ -388,7 +405,10 @@ export class TrainSession extends EventTarget {
       // Points per curve: about 200 at most, whatever the budget.
       const maxChunk = Math.max(1, Math.floor(s.steps / 200));
       const target = Math.min(s.steps, this.step + limit);
-      let lastProbe = 0;
+      // The timeline's snapshots: every `every` steps (chunks end on them).
+      const every = snapshotEvery(s.steps);
+      const began = performance.now();
+      const firstStep = this.step;
       while (live() && this.step < target) {
         const sliceStart = performance.now();
         // Main thread: as many chunks as fit in this slice's budget. Worker: one bigger chunk.
@@ -396,7 +416,7 @@ export class TrainSession extends EventTarget {
           // Chunks of at most maxChunk steps (each call reports its last step only); on the main
           // thread also no more than fit in the slice's budget.
           const fit = Math.floor(SLICE_BUDGET_MS / (this.msPerStep * this.models.length));
-          const k = Math.max(1, Math.min(target - this.step, maxChunk, worker ? maxChunk : fit));
+          const k = Math.max(1, Math.min(target - this.step, maxChunk, worker ? maxChunk : fit, every - (this.step % every)));
           const t0 = performance.now();
           const results = await Promise.all(this.models.map((m) => /** @type {Remote} */ (m.remote).call('step', k)));
           const spent = performance.now() - t0;
@@ -410,17 +430,18 @@ export class TrainSession extends EventTarget {
             m.loss.push(r.loss);
             m.accuracy.push(r.accuracy);
           });
-        } while (!worker && live() && this.step < target
+        } while (!worker && live() && this.step < target && this.step % every !== 0
           && performance.now() - sliceStart + this.msPerStep * this.models.length <= SLICE_BUDGET_MS);
-        const now = performance.now();
-        if (now - lastProbe > 250 || this.step >= target) {
-          lastProbe = now;
+        if (this.step % every === 0 || this.step >= target) {
           for (const m of this.models) await this._probe(m);
         }
         // User Timing: this slice's training work (read by `npm run bench`).
         if (!worker) measure('hw-train steps', sliceStart);
         this._emit('progress');
-        if (!worker) await nextSlice();
+        // At the real-time pace, wait until the run's clock catches up with its steps.
+        const ms = msPerStepAt(this.pace, s.steps);
+        if (ms > 0) await sleep(began + (this.step - firstStep) * ms - performance.now());
+        else if (!worker) await nextSlice();
       }
       if (gen !== this._generation) return;
       this.pausing = false;
@@ -456,25 +477,34 @@ export class TrainSession extends EventTarget {
   }
 }
 
-/** @type {WeakMap<object, TrainSession>} */
-const sessions = new WeakMap();
+/**
+ * One object of a kind per store (the page's, or one embed's), made from the training module
+ * once it has loaded: a store's training session, its grid.
+ * @template T
+ * @param {(training: import('./module.js').TrainingModule) => T} make
+ * @returns {(store: {hw: any}) => T|null}  null until the store's module and the training
+ *   module have loaded
+ */
+export function perStore(make) {
+  /** @type {WeakMap<object, T>} */
+  const made = new WeakMap();
+  return (store) => {
+    const training = trainingModuleNow();
+    if (!store.hw || !training) return null;
+    let s = made.get(store);
+    if (!s) {
+      s = make(training);
+      made.set(store, s);
+    }
+    return s;
+  };
+}
 
 /**
- * The one training session of a store (the page's, or one embed's), shared by the section and
- * its Python block. Its trainers run in the training module (module.js), not in the store's.
- * @param {{hw: any}} store
- * @returns {TrainSession|null} null until the store's module and the training module have loaded
+ * The one training session of a store, shared by the section and its Python block. Its trainers
+ * run in the training module (module.js), not in the store's.
  */
-export function sessionFor(store) {
-  const training = trainingModuleNow();
-  if (!store.hw || !training) return null;
-  let s = sessions.get(store);
-  if (!s) {
-    s = new TrainSession(training);
-    sessions.set(store, s);
-  }
-  return s;
-}
+export const sessionFor = perStore((training) => new TrainSession(training));
 
 /**
  * Until the training module has loaded: the element says so, starts the load, and refreshes when

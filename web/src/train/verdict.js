@@ -24,7 +24,7 @@ import { pyFixed } from './python.js';
  * @param {Relation} r
  */
 export function relationPhrase(r) {
-  return /\btoken$/.test(r.name) ? `the ${r.name}` : `the token ${r.name}`;
+  return /\btoken$/.test(r.title) ? `the ${r.title}` : `the token ${r.title}`;
 }
 
 /**
@@ -85,10 +85,10 @@ export function specialised(list) {
  */
 export function modelVerdict(relations, numHeads, evaluation, ablations) {
   const list = assignments(evaluation, ablations, relations.length);
-  const acc = relations.map((r, i) => `${r.name} ${a3(evaluation.relationAccuracy[i])}`).join(', ');
+  const acc = relations.map((r, i) => `${r.title} ${a3(evaluation.relationAccuracy[i])}`).join(', ');
   const headline = `${headsWord(numHeads)}: held-out accuracy ${a3(evaluation.accuracy)} (${acc}).`;
   if (numHeads === 1) {
-    const split = relations.map((r, i) => `${r.name} ${w2(evaluation.headFocus[0][i])}`).join(', ');
+    const split = relations.map((r, i) => `${r.title} ${w2(evaluation.headFocus[0][i])}`).join(', ');
     const one = list.find((a) => a.follows);
     return {
       headline,

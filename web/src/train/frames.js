@@ -1,0 +1,75 @@
+// How the training sections redraw: on the next animation frame (once per frame, however many
+// events arrive), and while their models train at most once per DRAW_INTERVAL_MS, so that style,
+// layout and paint stay small next to the training itself. Each draw is a User Timing measure
+// (read by `npm run bench`); an error while drawing is shown in the widget, not thrown.
+
+import { messageOf } from '../shared/errors.js';
+import { measure } from './session.js';
+
+/** While training, a section is redrawn at most this often (ms): 10 frames a second. */
+export const DRAW_INTERVAL_MS = 100;
+
+export class FrameDrawer {
+  /**
+   * @param {object} o
+   * @param {string} o.name          the measure's name, "hw-train draw"
+   * @param {() => void} o.draw
+   * @param {() => boolean} o.busy   whether the models are training now
+   * @param {(message: string) => void} o.fail  show a drawing error
+   */
+  constructor({ name, draw, busy, fail }) {
+    this.name = name;
+    this.draw = draw;
+    this.busy = busy;
+    this.fail = fail;
+    this.frame = 0;
+    this.timer = 0;
+    this.lastDraw = 0;
+  }
+
+  schedule() {
+    if (this.frame || this.timer) return;
+    const wait = this.lastDraw + DRAW_INTERVAL_MS - performance.now();
+    if (wait > 0 && this.busy()) {
+      this.timer = window.setTimeout(() => {
+        this.timer = 0;
+        this.schedule();
+      }, wait);
+      return;
+    }
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const t0 = performance.now();
+      this.lastDraw = t0;
+      try {
+        this.draw();
+        measure(this.name, t0);
+      } catch (e) {
+        console.error(`${this.name}:`, e);
+        this.fail(`Something went wrong while drawing this part: ${messageOf(e)}`);
+      }
+    });
+  }
+}
+
+/**
+ * Call `redraw` when the system's colour scheme changes (the tables' colours follow it).
+ * @param {() => void} redraw
+ */
+export function onThemeChange(redraw) {
+  if (typeof matchMedia === 'function') matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
+}
+
+/**
+ * Make `session` the element's (once): its events schedule a drawing, and the pace control shows
+ * its pace.
+ * @param {{session: any, onSession: () => void, paceSelect: HTMLSelectElement}} el
+ * @param {EventTarget & {pace: string}} session
+ * @param {string[]} types
+ */
+export function adoptSession(el, session, types) {
+  if (session === el.session) return;
+  el.session = session;
+  for (const type of types) session.addEventListener(type, el.onSession);
+  el.paceSelect.value = session.pace;
+}

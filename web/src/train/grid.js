@@ -1,0 +1,526 @@
+// The experiment of "How many heads does it take?": a task built from D relations, trained with
+// 1, 2, 4 and 8 heads at the same d_model (so the same parameter count), and on request the whole
+// grid D = 1…4 × h = 1, 2, 4, 8. One model per cell, trained one after another through the
+// training runner (runner.js: in the training module's Worker, or sliced on the main thread), so
+// the grid fills in cell by cell.
+//
+// Each cell keeps what the page draws: its curves, its attention on the probe at regular steps
+// (the timeline, timeline.js), and when done its held-out evaluation with every head switched
+// off in turn (the heads × relations ablation matrix). The session never draws; it fires
+// "progress" and "state" events, and the element redraws once per frame.
+
+import { openTrainer } from './runner.js';
+import { SLICE_BUDGET_MS, measure, nextSlice, perStore, probeTokens } from './session.js';
+import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
+import { messageOf } from '../shared/errors.js';
+
+/** @typedef {import('./python.js').Relation} Relation */
+/** @typedef {import('./python.js').Evaluation} Evaluation */
+/** @typedef {import('./runner.js').Remote} Remote */
+/** @typedef {import('./timeline.js').Snapshot} Snapshot */
+/** @typedef {import('./timeline.js').Pace} Pace */
+
+/** The most relations a row asks for (the grid's last row). */
+export const MAX_RELATIONS = 4;
+
+/**
+ * @typedef {object} GridSettings
+ * @property {Relation[]} relations    the student's choice (row D = relations.length)
+ * @property {Relation[]} order        the full grid's relations: row D uses the first D
+ * @property {Relation[]} catalogue    every relation the module knows
+ * @property {number[]} headCounts
+ * @property {number} solved           a model solves its task when its worst relation's
+ *   held-out accuracy is at least this
+ * @property {number} seed
+ * @property {number} seqLen
+ * @property {number} vocab
+ * @property {number} dModel
+ * @property {number} learningRate
+ * @property {number} batchSize
+ * @property {number} steps
+ * @property {number} evalSize
+ * @property {string[]} tokenLabels
+ */
+
+/**
+ * @typedef {object} Cell
+ * @property {string} key            "D:h"
+ * @property {number} rows           D, the number of relations
+ * @property {number} numHeads
+ * @property {Relation[]} relations
+ * @property {'waiting'|'training'|'evaluating'|'done'|'error'} status
+ * @property {Remote|null} remote
+ * @property {number} parameters
+ * @property {number} step
+ * @property {number[]} steps        x of every recorded point
+ * @property {number[]} loss
+ * @property {number[]} accuracy
+ * @property {Snapshot[]} snapshots  the attention on the probe at regular steps
+ * @property {number[][][]|null} attention  the latest, on the current probe
+ * @property {Evaluation|null} evaluation
+ * @property {Evaluation[]} ablations  [h]: head h off
+ * @property {number|null} worst     the worst relation's held-out accuracy
+ * @property {string|null} error
+ */
+
+/**
+ * The relations the module offers and the experiment's settings (chosen by the sweep in
+ * tests/train, see cpp/TRAINING.md).
+ * @param {any} hw
+ * @returns {{catalogue: Relation[], defaults: any}}
+ */
+export function experimentOf(hw) {
+  if (typeof hw.trainingRelations !== 'function' || typeof hw.headsNeededDefaults !== 'function') {
+    throw new Error('this module has no relations to build tasks from (hw.trainingRelations is missing)');
+  }
+  return { catalogue: hw.trainingRelations(), defaults: hw.headsNeededDefaults() };
+}
+
+/**
+ * Read a list of relation names ("previous,first,two-back"): 1 to MAX_RELATIONS distinct names
+ * of the catalogue. Throws an Error saying what was wrong and what is allowed.
+ * @param {string} text
+ * @param {Relation[]} catalogue
+ * @returns {Relation[]}
+ */
+export function parseRelations(text, catalogue) {
+  const names = String(text).split(',').map((s) => s.trim()).filter(Boolean);
+  const allowed = catalogue.map((r) => r.name).join(', ');
+  if (names.length === 0) throw new Error(`choose at least one relation (of ${allowed})`);
+  if (names.length > MAX_RELATIONS) throw new Error(`${names.length} relations chosen; at most ${MAX_RELATIONS} (of ${allowed})`);
+  const out = [];
+  for (const name of names) {
+    const r = catalogue.find((c) => c.name === name);
+    if (!r) throw new Error(`"${name.slice(0, 40)}" is not a relation (use ${allowed})`);
+    if (out.includes(r)) throw new Error(`"${name}" is chosen twice; each relation counts once`);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * The experiment's settings for these relations and seed.
+ * @param {any} hw
+ * @param {string} relationsText
+ * @param {number} seed
+ * @returns {GridSettings}
+ */
+export function gridSettings(hw, relationsText, seed) {
+  const { catalogue, defaults: d } = experimentOf(hw);
+  const relations = parseRelations(relationsText, catalogue);
+  // The full grid's rows: the student's relations first, then the experiment's own order.
+  const byName = (/** @type {string} */ n) => /** @type {Relation} */ (catalogue.find((c) => c.name === n));
+  const rest = [...d.gridRelations.map(byName), ...catalogue].filter((r, k, all) => r && !relations.includes(r) && all.indexOf(r) === k);
+  const order = [...relations, ...rest].slice(0, MAX_RELATIONS);
+  return {
+    relations, order, catalogue, seed, headCounts: d.headCounts, solved: d.solvedAccuracy, tokenLabels: d.tokenLabels,
+    seqLen: d.seqLen, vocab: d.vocab, dModel: d.dModel, learningRate: d.learningRate, batchSize: d.batchSize,
+    steps: d.steps, evalSize: d.evalSize,
+  };
+}
+
+/**
+ * The default probe: the training section's (all letters different where the vocabulary allows).
+ * @param {GridSettings} s
+ */
+export function defaultProbe(s) {
+  return probeTokens(s.seqLen, s.vocab);
+}
+
+/**
+ * Read the student's probe: letters of the vocabulary (spaces and commas between them are
+ * optional), 1 to seqLen of them. Throws an Error saying which letter or length is wrong and
+ * what is allowed.
+ * @param {string} text
+ * @param {GridSettings} s
+ * @returns {number[]}
+ */
+export function parseProbe(text, s) {
+  const letters = String(text).toUpperCase().replace(/[\s,]+/g, '');
+  const first = s.tokenLabels[0];
+  const last = s.tokenLabels[s.tokenLabels.length - 1];
+  if (letters.length === 0) throw new Error(`type a sequence of 1 to ${s.seqLen} letters from ${first} to ${last}`);
+  const bad = [...letters].find((c) => !s.tokenLabels.includes(c));
+  if (bad !== undefined) throw new Error(`"${bad}" is not in the vocabulary: use the letters ${first} to ${last}`);
+  if (letters.length > s.seqLen) throw new Error(`${letters.length} letters is too long: the models read at most ${s.seqLen}`);
+  return [...letters].map((c) => s.tokenLabels.indexOf(c));
+}
+
+/**
+ * The smallest head count from which every larger one solves the row too (null: none does).
+ * @param {{numHeads: number, worst: number|null}[]} row  in head order, all done
+ * @param {number} solved  the accuracy that counts as solved
+ */
+export function headsNeeded(row, solved) {
+  let need = null;
+  for (let k = row.length - 1; k >= 0; k -= 1) {
+    if (/** @type {number} */ (row[k].worst) >= solved) need = row[k].numHeads;
+    else break;
+  }
+  return need;
+}
+
+/**
+ * A row's cliff in words, from its numbers: "3 relations need 4 heads: 1 head 0.27, 2 heads 0.81,
+ * 4 heads 1.00, 8 heads 1.00".
+ * @param {number} rows  D
+ * @param {{numHeads: number, worst: number|null}[]} row  in head order, all done
+ * @param {number} solved
+ */
+export function cliffSentence(rows, row, solved) {
+  const need = headsNeeded(row, solved);
+  const rel = rows === 1 ? '1 relation' : `${rows} relations`;
+  const list = row.map((c) => `${c.numHeads === 1 ? '1 head' : `${c.numHeads} heads`} ${(/** @type {number} */ (c.worst)).toFixed(2)}`).join(', ');
+  if (need === null) return `${rel}: no head count here solves ${rows === 1 ? 'it' : 'them all'}: ${list}`;
+  return `${rel} need${rows === 1 ? 's' : ''} ${need === 1 ? '1 head' : `${need} heads`}: ${list}`;
+}
+
+export class GridSession extends EventTarget {
+  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  constructor(store) {
+    super();
+    this.store = store;
+    this.hw = store.hw;
+    /** @type {GridSettings|null} */
+    this.settings = null;
+    /** @type {Map<string, Cell>} */
+    this.cells = new Map();
+    /** @type {number[]} the probe's tokens */
+    this.probe = [];
+    this.probeKey = '';
+    /** @type {'idle'|'running'|'done'|'error'} */
+    this.status = 'idle';
+    /** @type {string|null} */
+    this.error = null;
+    /** @type {Pace} */
+    this.pace = 'fast';
+    /** @type {string|null} the cell the student opened */
+    this.opened = null;
+    /** whether the run under way (or the last one) is the full grid */
+    this.full = false;
+    /** ms of training work per step and model (running mean), for sizing main-thread slices */
+    this.msPerStep = 0.5;
+    /** performance.now() when the current run was asked for, and when its last cell was done */
+    this.startedAt = 0;
+    this.finishedAt = 0;
+    this._generation = 0;
+  }
+
+  /**
+   * Use these relations and seed (the models of other settings are disposed).
+   * @param {string} relationsText
+   * @param {number} seed
+   */
+  configure(relationsText, seed) {
+    const settings = gridSettings(this.hw, relationsText, seed);
+    this._generation += 1;
+    this._disposeCells();
+    this.settings = settings;
+    this.cells = new Map();
+    if (this.probe.length === 0 || this.probe.length > settings.seqLen || this.probe.some((t) => t >= settings.vocab)) {
+      this.probe = defaultProbe(settings);
+    }
+    this.probeKey = this.probe.join(' ');
+    for (let d = 1; d <= MAX_RELATIONS; d += 1) {
+      for (const numHeads of settings.headCounts) {
+        const key = `${d}:${numHeads}`;
+        this.cells.set(key, {
+          key, rows: d, numHeads, relations: d === settings.relations.length ? settings.relations : settings.order.slice(0, d),
+          status: 'waiting', remote: null, parameters: 0, step: 0, steps: [], loss: [], accuracy: [], snapshots: [],
+          attention: null, evaluation: null, ablations: [], worst: null, error: null,
+        });
+      }
+    }
+    this.status = 'idle';
+    this.error = null;
+    this.full = false;
+    this.opened = null;
+    this._emit('state');
+  }
+
+  /**
+   * Configure unless these are the settings already.
+   * @param {string} relationsText
+   * @param {number} seed
+   */
+  ensure(relationsText, seed) {
+    const s = this.settings;
+    if (s && s.seed === seed && s.relations.map((r) => r.name).join(',') === parseRelations(relationsText, s.catalogue).map((r) => r.name).join(',')) return;
+    this.configure(relationsText, seed);
+  }
+
+  /** The row D (its cells in head order). @param {number} d */
+  row(d) {
+    return [...this.cells.values()].filter((c) => c.rows === d);
+  }
+
+  /** The rows the page shows: the chosen one, or all of them once the full grid is asked for. */
+  shownRows() {
+    const s = /** @type {GridSettings} */ (this.settings);
+    if (!this.full) return [s.relations.length];
+    return Array.from({ length: MAX_RELATIONS }, (_, k) => k + 1);
+  }
+
+  /** The cells a run trains, in order: the chosen row first. @param {boolean} full */
+  plan(full) {
+    const s = /** @type {GridSettings} */ (this.settings);
+    const rows = full ? [s.relations.length, ...Array.from({ length: MAX_RELATIONS }, (_, k) => k + 1).filter((d) => d !== s.relations.length)] : [s.relations.length];
+    return rows.flatMap((d) => this.row(d));
+  }
+
+  /**
+   * Open a cell (null: follow the one training, else the last one done).
+   * @param {string|null} key
+   */
+  open(key) {
+    this.opened = key;
+    this._emit('shown');
+  }
+
+  /** The cell whose inside is shown: the opened one, else the one training, else the last done. */
+  shown() {
+    if (this.opened && this.cells.has(this.opened)) return /** @type {Cell} */ (this.cells.get(this.opened));
+    const cells = this.plan(this.full);
+    return cells.find((c) => c.status === 'training' || c.status === 'evaluating')
+      || [...cells].reverse().find((c) => c.status === 'done')
+      || cells[0];
+  }
+
+  /** @param {Pace} pace */
+  setPace(pace) {
+    this.pace = pace;
+  }
+
+  /**
+   * Train the chosen row (full: every row) to the step budget; cells already done are kept.
+   * @param {boolean} full
+   */
+  start(full) {
+    if (!this.settings || this.status === 'running') return;
+    this.full = this.full || full;
+    const todo = this.plan(full).filter((c) => c.status !== 'done');
+    if (todo.length === 0) return;
+    this.status = 'running';
+    this.error = null;
+    this.startedAt = performance.now();
+    this.finishedAt = 0;
+    this._emit('state');
+    this._run(this._generation, todo).catch((e) => this._fail(this._generation, e));
+  }
+
+  /** Same settings, nothing trained. */
+  reset() {
+    if (!this.settings) return;
+    this.configure(this.settings.relations.map((r) => r.name).join(','), this.settings.seed);
+  }
+
+  /** Free every trainer. */
+  dispose() {
+    this._generation += 1;
+    this._disposeCells();
+    this.cells = new Map();
+    this.settings = null;
+  }
+
+  /**
+   * A new probe: every model's attention is taken on it again (their snapshots when the
+   * timeline shows them, see retake).
+   * @param {number[]} tokens
+   */
+  async setProbe(tokens) {
+    this.probe = tokens.slice();
+    this.probeKey = this.probe.join(' ');
+    const gen = this._generation;
+    const key = this.probeKey;
+    for (const c of this.cells.values()) {
+      if (!c.remote || c.status === 'training' || c.status === 'evaluating') continue;
+      const a = await c.remote.call('attention', { tokens: this.probe });
+      if (gen !== this._generation || key !== this.probeKey) return;
+      c.attention = a;
+    }
+    this._emit('progress');
+  }
+
+  /**
+   * Take a done cell's snapshots again on the current probe, from their parameters (the
+   * trainer is put back to its final parameters afterwards), so that its timeline and the steps
+   * where its heads settled are the probe's. Resolves true when they are (false: the cell or
+   * the probe changed meanwhile).
+   * @param {Cell} c
+   * @returns {Promise<boolean>}
+   */
+  async retake(c) {
+    const key = this.probeKey;
+    const gen = this._generation;
+    const stale = c.snapshots.filter((sn) => sn.probeKey !== key);
+    if (stale.length === 0) return true;
+    if (!c.remote || c.status !== 'done') return false;
+    const remote = c.remote;
+    const last = c.snapshots[c.snapshots.length - 1];
+    try {
+      for (const snap of stale) {
+        if (key !== this.probeKey || gen !== this._generation) return false;
+        await remote.call('setParameters', snap.parameters);
+        snap.attention = await remote.call('attention', { tokens: this.probe });
+        snap.probeKey = key;
+      }
+    } finally {
+      if (gen === this._generation) await remote.call('setParameters', last.parameters);
+    }
+    this._emit('progress');
+    return true;
+  }
+
+  /** @param {string} type */
+  _emit(type) {
+    this.dispatchEvent(new Event(type));
+  }
+
+  /**
+   * @param {number} gen
+   * @param {unknown} e
+   */
+  _fail(gen, e) {
+    if (gen !== this._generation) return;
+    this.error = messageOf(e);
+    this.status = 'error';
+    this._emit('state');
+  }
+
+  _disposeCells() {
+    for (const c of this.cells.values()) {
+      const remote = c.remote;
+      c.remote = null;
+      if (remote) remote.dispose().catch(() => {});
+    }
+  }
+
+  /**
+   * Train the cells one after another.
+   * @param {number} gen
+   * @param {Cell[]} todo
+   */
+  async _run(gen, todo) {
+    const s = /** @type {GridSettings} */ (this.settings);
+    // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in real
+    // time, and the full grid as long per cell.
+    const perStep = () => msPerStepAt(this.pace, s.steps * this.row(s.relations.length).length);
+    for (const c of todo) {
+      if (gen !== this._generation) return;
+      try {
+        await this._trainCell(gen, c, perStep);
+      } catch (e) {
+        if (gen !== this._generation) return;
+        c.status = 'error';
+        c.error = messageOf(e);
+        throw e;
+      }
+    }
+    if (gen !== this._generation) return;
+    this.status = 'done';
+    this.finishedAt = performance.now();
+    this._emit('progress');
+    this._emit('state');
+  }
+
+  /**
+   * @param {Cell} c
+   * @param {number} gen
+   */
+  async _snapshot(c, gen) {
+    const remote = /** @type {Remote} */ (c.remote);
+    const attention = await remote.call('attention', { tokens: this.probe });
+    const parameters = await remote.call('parameters');
+    if (gen !== this._generation) return;
+    c.attention = attention;
+    c.snapshots.push({ step: c.step, attention, probeKey: this.probeKey, parameters: typedOf(parameters) });
+  }
+
+  /**
+   * @param {number} gen
+   * @param {Cell} c
+   * @param {() => number} perStep  ms per step at the pace (read at every chunk: the pace may change)
+   */
+  async _trainCell(gen, c, perStep) {
+    const s = /** @type {GridSettings} */ (this.settings);
+    c.status = 'training';
+    this._emit('state');
+    if (!c.remote) {
+      await nextSlice();
+      const remote = await openTrainer(this.store, {
+        relations: c.relations.map((r) => r.name), numHeads: c.numHeads, dModel: s.dModel, seed: s.seed,
+        seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
+      });
+      if (gen !== this._generation) {
+        await remote.dispose();
+        return;
+      }
+      c.remote = remote;
+      c.parameters = (await remote.call('parameterCount')).total;
+      await this._snapshot(c, gen);
+    }
+    const remote = /** @type {Remote} */ (c.remote);
+    const worker = remote.mode === 'worker';
+    const every = snapshotEvery(s.steps);
+    const began = performance.now();
+    const firstStep = c.step;
+    while (c.step < s.steps) {
+      if (gen !== this._generation) return;
+      const sliceStart = performance.now();
+      // Chunks end on the snapshots' steps, so every snapshot is at a multiple of `every`.
+      const toSnap = every - (c.step % every);
+      const fit = worker ? toSnap : Math.max(1, Math.floor(SLICE_BUDGET_MS / this.msPerStep));
+      const k = Math.max(1, Math.min(s.steps - c.step, toSnap, fit));
+      const t0 = performance.now();
+      const r = await remote.call('step', k);
+      if (gen !== this._generation) return;
+      this.msPerStep = 0.8 * this.msPerStep + 0.2 * Math.max(0.005, (performance.now() - t0) / k);
+      c.step = r.step;
+      c.steps.push(r.step);
+      c.loss.push(r.loss);
+      c.accuracy.push(r.accuracy);
+      if (c.step % every === 0 || c.step >= s.steps) await this._snapshot(c, gen);
+      if (!worker) measure('hw-heads steps', sliceStart);
+      this._emit('progress');
+      const ms = perStep();
+      if (ms > 0) await sleep(began + (c.step - firstStep) * ms - performance.now());
+      else if (!worker) await nextSlice();
+    }
+    c.status = 'evaluating';
+    c.evaluation = await remote.call('evaluate', {});
+    c.ablations = [];
+    for (let head = 0; head < c.numHeads; head += 1) {
+      if (!worker) await nextSlice();
+      c.ablations.push(await remote.call('evaluate', { ablate: [head] }));
+      if (gen !== this._generation) return;
+    }
+    c.worst = Math.min(...c.evaluation.relationAccuracy);
+    c.status = 'done';
+    this._emit('progress');
+  }
+}
+
+/**
+ * A parameters result as setParameters reads it, compactly: each matrix flat ({data, rows,
+ * cols}), the vectors as they are.
+ * @param {Record<string, any>} p
+ */
+function typedOf(p) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [name, m] of Object.entries(p)) {
+    if (Array.isArray(m) && Array.isArray(m[0])) {
+      const rows = m.length;
+      const cols = m[0].length;
+      const data = new Float64Array(rows * cols);
+      for (let i = 0; i < rows; i += 1) data.set(m[i], i * cols);
+      out[name] = { data, rows, cols };
+    } else {
+      out[name] = m;
+    }
+  }
+  return out;
+}
+
+/** The one grid of a store, shared by the section, its Python block and the challenge's numbers. */
+export const gridFor = perStore((training) => new GridSession(training));

@@ -1,0 +1,496 @@
+// <hw-heads-needed>: the section "How many heads does it take?". The student picks 1 to 4
+// relations; the page trains one model per head count (1, 2, 4, 8) at the same d_model, and on
+// request the whole grid D = 1…4 × h. The grid fills in as each model finishes (its worst
+// relation's held-out accuracy on the page's colour ramp), each row's cliff is said in words,
+// and any cell opens on its per-head attention tables (on the student's own probe), its
+// heads × relations ablation matrix, its curves and its timeline.
+//
+// Settings live in the store (headsRelations, headsSeed; `#heads_relations`, `#heads_seed`), so
+// embeds show, hide and lock them like any other control. The run lives in the store's
+// GridSession (grid.js); this element only draws it, at most once per DRAW_INTERVAL_MS (frames.js), in place.
+
+import { HwElement, define } from '../shared/element.js';
+import { h, replace, setText } from '../shared/dom.js';
+import { cellColors, paintCell, prefersDark } from '../shared/color.js';
+import { messageOf } from '../shared/errors.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
+import { Curves, SERIES } from './curves.js';
+import { FrameDrawer, adoptSession, onThemeChange } from './frames.js';
+import { HeadTable } from './tables.js';
+import { awaitTrainingModule, sourceOf } from './session.js';
+import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
+import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources, rulePhrase } from './timeline.js';
+import { a3, headsWord } from './verdict.js';
+
+/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('./grid.js').GridSession} GridSession */
+/** @typedef {import('./grid.js').Cell} Cell */
+
+
+/** The strings a person sees, in one place. */
+const TEXT = {
+  relations: 'Relations the task asks for',
+  relationsHint: `Each position must predict one token per relation; choose 1 to ${MAX_RELATIONS}.`,
+  tooMany: (/** @type {string} */ name) => `"${name}" not added: at most ${MAX_RELATIONS} relations (uncheck one first)`,
+  seed: 'Seed',
+  seedHint: 'np.random.seed(seed): every model\'s initial weights and batches.',
+  run: 'Train 1, 2, 4 and 8 heads',
+  grid: 'Train the whole grid (1 to 4 relations)',
+  reset: 'Reset',
+  probe: 'Probe sequence',
+  probeHint: (/** @type {string} */ first, /** @type {string} */ last, /** @type {number} */ n) => `Letters ${first} to ${last}, at most ${n}: every table redraws on it.`,
+  about: (/** @type {any} */ s) => `Sequences of ${s.seqLen} tokens from ${s.vocab} letters; d_model ${s.dModel} for every model; Adam, learning rate ${s.learningRate}, batches of ${s.batchSize}, ${s.steps} steps each. Every model starts from np.random.seed(${s.seed}); within a row only the split into heads differs, so a row's models have the same parameter count.`,
+  corner: 'relations \\ heads',
+  rowHead: (/** @type {number} */ d, /** @type {string} */ names) => `${d}: ${names}`,
+  params: (/** @type {number} */ n) => `${n} parameters each`,
+  gridCaption: 'Worst relation\'s held-out accuracy of each model (open a cell to look inside it)',
+  cellLabel: (/** @type {Cell} */ c, /** @type {string} */ value) => `${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)}: ${value}`,
+  waiting: 'not trained',
+  counter: (/** @type {number} */ done, /** @type {number} */ total, /** @type {Cell|null} */ c, /** @type {number} */ steps) => (c
+    ? `model ${done + 1} of ${total} (${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)}) · step ${c.step} of ${steps}`
+    : `${done} of ${total} models trained`),
+  took: (/** @type {number} */ ms) => ` · ${(ms / 1000).toFixed(1)} s`,
+  cellTitle: (/** @type {Cell} */ c, /** @type {number} */ dModel) => `${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)} · d_model ${dModel}, d_head ${dModel / c.numHeads} · ${c.parameters} parameters`,
+  cellNotYet: 'Not trained yet: press a train button above.',
+  cellResult: (/** @type {Cell} */ c) => `Held-out accuracy per relation: ${c.relations.map((r, k) => `${r.title} ${a3(/** @type {any} */ (c.evaluation).relationAccuracy[k])}`).join(', ')}.`,
+  cellStep: (/** @type {Cell} */ c) => {
+    const last = c.loss.length - 1;
+    return last >= 0 ? `step ${c.steps[last]}: loss ${c.loss[last].toFixed(3)}, accuracy ${c.accuracy[last].toFixed(3)} (training batch)` : 'step 0';
+  },
+  tablesHint: (/** @type {string} */ probe) => `Each table is one head's attention on the probe ${probe}: row i is position i; the cells where a relation's answer sits are outlined.`,
+  ablation: 'What switching each head off costs: the drop in each relation\'s held-out accuracy',
+  ablationHead: (/** @type {number} */ head) => `head ${head} off`,
+  ablationNone: 'Available once the model is trained.',
+  loss: 'Loss on each training batch (this row)',
+  accuracy: 'Accuracy on each training batch (this row)',
+  error: (/** @type {string} */ m) => `Training stopped: ${m}`,
+};
+
+/** A value as a grid cell shows it. @param {number} x */
+const cell2 = (x) => x.toFixed(2);
+
+class HwHeadsNeeded extends HwElement {
+  build() {
+    for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
+    this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: 'heads-relations', 'aria-describedby': 'heads-relations-hint heads-relations-error' }, [
+      h('legend', { text: TEXT.relations }),
+    ]);
+    this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
+    this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: TEXT.relationsHint });
+    this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
+    const seed = numberField('heads-seed', TEXT.seed, TEXT.seedHint);
+    this.seedInput = seed.input;
+    this.seedError = seed.error;
+    seed.input.min = '0';
+    seed.input.addEventListener('input', () => {
+      const { value, problem } = parseNumberField(seed.input);
+      this.store.setInputError('heads-seed', problem);
+      this.store.set({ headsSeed: value }, 'heads-seed');
+    });
+    const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); });
+    this.paceSelect = pace.select;
+
+    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'heads-run', 'data-testid': 'heads-run', text: TEXT.run });
+    this.gridButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-grid', 'data-testid': 'heads-grid', text: TEXT.grid });
+    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-reset', 'data-testid': 'heads-reset', text: TEXT.reset });
+    this.runButton.addEventListener('click', () => this.session && this.session.start(false));
+    this.gridButton.addEventListener('click', () => this.session && this.session.start(true));
+    this.resetButton.addEventListener('click', () => {
+      if (this.session) this.session.reset();
+    });
+    for (const b of [this.runButton, this.gridButton, this.resetButton]) b.toggleAttribute('disabled', true);
+    this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'heads-counter', role: 'status', 'aria-live': 'off' });
+    this.runError = h('p', { class: 'hw-error', 'data-error-for': 'heads', role: 'alert', hidden: true });
+
+    this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'heads-about' });
+    this.gridBox = h('div', { class: 'hw-heads-grid-box' });
+    this.cliff = h('ul', { class: 'hw-heads-cliff', 'data-testid': 'heads-cliff', 'aria-live': 'polite' });
+
+    this.probeInput = /** @type {HTMLInputElement} */ (h('input', {
+      id: 'heads-probe', name: 'heads-probe', type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-testid': 'heads-probe',
+      'aria-describedby': 'heads-probe-hint heads-probe-error',
+    }));
+    this.probeHint = h('p', { class: 'hw-hint', id: 'heads-probe-hint' });
+    this.probeError = h('p', { class: 'hw-error', id: 'heads-probe-error', 'data-error-for': 'heads-probe', 'data-testid': 'heads-probe-error', role: 'alert', hidden: true });
+    this.probeInput.addEventListener('input', () => this.readProbe());
+
+    this.cellBox = h('section', { class: 'hw-heads-cell', 'data-testid': 'heads-cell', 'aria-live': 'off' });
+    this.timeline = new Timeline('heads-timeline', () => {
+      this.shownKey = '';
+      this.schedule();
+    });
+
+    this.appendChild(h('div', { class: 'hw-train-controls' }, [
+      h('div', { class: 'hw-train-fields' }, [h('div', { class: 'hw-heads-relations-wrap' }, [this.relationBox, this.relationHint, this.relationError]), seed.wrap, pace.wrap]),
+      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': 'Training' }, [this.runButton, this.gridButton, this.resetButton, this.counter]),
+      this.runError,
+    ]));
+    this.appendChild(this.about);
+    this.appendChild(this.gridBox);
+    this.appendChild(this.cliff);
+    this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'heads-probe', text: TEXT.probe }), this.probeInput, this.probeHint, this.probeError]));
+    this.appendChild(this.cellBox);
+
+    /** @type {GridSession|null} */
+    this.session = null;
+    this.configKey = '';
+    this.drawer = new FrameDrawer({
+      name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      fail: (m) => this.setStatus(m, true),
+    });
+    this.onSession = () => this.schedule();
+    onThemeChange(() => {
+      this.layoutKey = '';
+      this.schedule();
+    });
+  }
+
+  /** @param {Store} store */
+  update(store) {
+    const session = gridFor(store);
+    if (!session) {
+      awaitTrainingModule(this);
+      return;
+    }
+    adoptSession(this, session, ['progress', 'state', 'shown']);
+    const s = store.state;
+    reflectNumber(this.seedInput, s.headsSeed);
+    const missing = store.inputErrors['heads-seed'];
+    showError(this.seedError, this.seedInput, missing || null);
+    if (this.relationChecks.length === 0) {
+      try {
+        this.buildRelations(session);
+      } catch (e) {
+        this.setStatus(`This module cannot build tasks from relations: ${messageOf(e)}`, true);
+        return;
+      }
+    }
+    const chosen = String(s.headsRelations).split(',');
+    for (const box of this.relationChecks) box.checked = chosen.includes(box.value);
+    const key = JSON.stringify([s.headsRelations, s.headsSeed]);
+    if (!missing && key !== this.configKey) {
+      this.configKey = key;
+      try {
+        session.ensure(s.headsRelations, /** @type {number} */ (s.headsSeed));
+        showError(this.relationError, null, null);
+        showError(this.runError, null, null);
+      } catch (e) {
+        const message = messageOf(e);
+        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message);
+        else showError(this.relationError, this.relationBox, message);
+      }
+    }
+    this.schedule();
+  }
+
+  /** @param {GridSession} session */
+  buildRelations(session) {
+    const catalogue = session.hw.trainingRelations();
+    for (const r of catalogue) {
+      const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', value: r.name, 'data-testid': 'heads-relation', autocomplete: 'off' }));
+      box.addEventListener('change', () => this.toggleRelation(box));
+      this.relationChecks.push(box);
+      this.relationBox.appendChild(h('label', { class: 'hw-check', title: r.description }, [box, ` ${r.title} `, h('code', { text: r.rule })]));
+    }
+  }
+
+  /**
+   * A relation checked or unchecked: the list keeps the order they were chosen in. A fifth is
+   * refused, and the last one can't go (the message says so; the last good list stays).
+   * @param {HTMLInputElement} box
+   */
+  toggleRelation(box) {
+    const list = String(this.store.state.headsRelations).split(',').filter(Boolean);
+    const next = box.checked ? [...list.filter((n) => n !== box.value), box.value] : list.filter((n) => n !== box.value);
+    if (next.length > MAX_RELATIONS) {
+      box.checked = false;
+      showError(this.relationError, this.relationBox, TEXT.tooMany(box.value));
+      return;
+    }
+    if (next.length === 0) {
+      box.checked = true;
+      showError(this.relationError, this.relationBox, 'choose at least one relation: this one stays until you pick another');
+      return;
+    }
+    showError(this.relationError, this.relationBox, null);
+    this.store.set({ headsRelations: next.join(',') }, 'heads-relations');
+  }
+
+  /** The probe field changed: use it if it reads, else say why (the last good probe stays). */
+  readProbe() {
+    const session = this.session;
+    if (!session || !session.settings) return;
+    try {
+      const tokens = parseProbe(this.probeInput.value, session.settings);
+      showError(this.probeError, this.probeInput, null);
+      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens);
+    } catch (e) {
+      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe, ${this.probeText()}.`);
+    }
+  }
+
+  /** The session's probe as letters. */
+  probeText() {
+    const s = /** @type {any} */ (this.session).settings;
+    return /** @type {GridSession} */ (this.session).probe.map((t) => s.tokenLabels[t]).join('');
+  }
+
+  schedule() {
+    this.drawer.schedule();
+  }
+
+
+  /** The grid's skeleton, when the settings, the rows shown or the theme change. */
+  layout() {
+    const session = /** @type {GridSession} */ (this.session);
+    const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
+    const dark = prefersDark();
+    const rows = session.shownRows();
+    const key = JSON.stringify([st.relations.map((r) => r.name), st.seed, dark, rows]);
+    if (key === this.layoutKey && this.layoutCells === session.cells) return;
+    this.layoutKey = key;
+    this.layoutCells = session.cells;
+    this.dark = dark;
+    setText(this.about, TEXT.about(st));
+    setText(this.probeHint, TEXT.probeHint(st.tokenLabels[0], st.tokenLabels[st.tokenLabels.length - 1], st.seqLen));
+    const heads = st.headCounts;
+    /** @type {Map<string, HTMLButtonElement>} */
+    this.cellButtons = new Map();
+    /** @type {Map<number, HTMLElement>} */
+    this.paramCells = new Map();
+    const body = h('tbody', {}, rows.map((d) => {
+      const row = session.row(d);
+      const params = h('span', { class: 'hw-heads-params' });
+      this.paramCells.set(d, params);
+      return h('tr', { 'data-rows': d }, [
+        h('th', { scope: 'row' }, [TEXT.rowHead(d, row[0].relations.map((r) => r.title).join(', ')), h('br'), params]),
+        ...row.map((c) => {
+          const b = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'hw-heads-cell-button', 'data-cell': c.key, 'data-testid': 'heads-cell-button', 'aria-pressed': 'false' }));
+          b.addEventListener('click', () => {
+            this.timeline.follow();
+            session.open(c.key);
+          });
+          /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons).set(c.key, b);
+          return h('td', { 'data-heads': c.numHeads }, [b]);
+        }),
+      ]);
+    }));
+    replace(this.gridBox, [h('table', { class: 'hw-heads-grid', 'data-testid': 'heads-grid-table' }, [
+      h('caption', { text: TEXT.gridCaption }),
+      h('thead', {}, [h('tr', {}, [h('th', { scope: 'col', text: TEXT.corner }), ...heads.map((n) => h('th', { scope: 'col', text: headsWord(n) }))])]),
+      body,
+    ])]);
+    this.drawnCells = new Map();
+    this.shownKey = '';
+  }
+
+  draw() {
+    const session = this.session;
+    if (!session || !session.settings) return;
+    this.layout();
+    const st = session.settings;
+    const running = session.status === 'running';
+    this.runButton.toggleAttribute('disabled', running || session.row(st.relations.length).every((c) => c.status === 'done'));
+    this.gridButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'done'));
+    this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'waiting'));
+    for (const box of this.relationChecks) box.disabled = running || box.hasAttribute('data-locked');
+    this.relationBox.toggleAttribute('data-running', running);
+    showError(this.runError, null, session.error ? TEXT.error(session.error) : null);
+
+    const plan = session.plan(session.full);
+    const done = plan.filter((c) => c.status === 'done').length;
+    const current = plan.find((c) => c.status === 'training' || c.status === 'evaluating') || null;
+    const took = session.finishedAt ? TEXT.took(session.finishedAt - session.startedAt) : '';
+    setText(this.counter, `${TEXT.counter(done, plan.length, current, st.steps)}${took}`);
+    this.counter.dataset.done = String(done);
+    this.dataset.status = session.status;
+    this.toggleAttribute('data-running', running);
+
+    // The grid's cells: only those whose value changed.
+    const drawn = /** @type {Map<string, string>} */ (this.drawnCells);
+    for (const [key, b] of /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons)) {
+      const c = /** @type {Cell} */ (session.cells.get(key));
+      const text = c.status === 'done' ? cell2(/** @type {number} */ (c.worst)) : c.status === 'waiting' ? '·' : c.status === 'error' ? '!' : `${Math.round((100 * c.step) / st.steps)}%`;
+      const state = `${text}|${c.status}|${this.dark ? 'd' : 'l'}`;
+      if (drawn.get(key) !== state) {
+        drawn.set(key, state);
+        b.textContent = text;
+        b.dataset.status = c.status;
+        b.setAttribute('aria-label', TEXT.cellLabel(c, c.status === 'done' ? text : c.status === 'waiting' ? TEXT.waiting : text));
+        if (c.status === 'done') paintCell(b, /** @type {number} */ (c.worst), Boolean(this.dark));
+        else {
+          b.style.backgroundColor = '';
+          b.style.color = '';
+        }
+      }
+    }
+    for (const [d, el] of /** @type {Map<number, HTMLElement>} */ (this.paramCells)) {
+      const p = session.row(d).find((c) => c.parameters)?.parameters;
+      setText(el, p ? TEXT.params(p) : '');
+    }
+    const shown = session.shown();
+    for (const [key, b] of /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons)) {
+      const pressed = String(key === shown.key);
+      if (b.getAttribute('aria-pressed') !== pressed) b.setAttribute('aria-pressed', pressed);
+    }
+
+    // The cliff of every finished row, in words.
+    const lines = session.shownRows().map((d) => session.row(d)).filter((row) => row.every((c) => c.status === 'done'))
+      .map((row) => cliffSentence(row[0].rows, row, st.solved));
+    const cliffKey = lines.join('|');
+    if (cliffKey !== this.cliffKey) {
+      this.cliffKey = cliffKey;
+      replace(this.cliff, lines.map((text) => h('li', { text: `${text}.` })));
+      this.announce();
+    }
+    const allDone = plan.length > 0 && plan.every((c) => c.status === 'done');
+    this.toggleAttribute('data-done', allDone && session.status === 'done');
+
+    // The probe field shows the session's probe unless the student is editing it.
+    const probe = this.probeText();
+    if (this.probeInput.value !== probe && document.activeElement !== this.probeInput && !this.probeError.textContent) this.probeInput.value = probe;
+    this.drawCell(shown);
+  }
+
+  /** Tell the page (the challenge) the grid's numbers, whenever a row completes. */
+  announce() {
+    const session = /** @type {GridSession} */ (this.session);
+    const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
+    /** @type {Record<number, {numHeads: number, worst: number}[]>} */
+    const rows = {};
+    for (let d = 1; d <= MAX_RELATIONS; d += 1) {
+      const row = session.row(d);
+      if (row.length && row.every((c) => c.status === 'done')) rows[d] = row.map((c) => ({ numHeads: c.numHeads, worst: /** @type {number} */ (c.worst) }));
+    }
+    const names = Object.fromEntries(Object.keys(rows).map((d) => [d, session.row(Number(d))[0].relations.map((r) => r.title)]));
+    this.dispatchEvent(new CustomEvent('headwise-heads-grid', { bubbles: true, composed: true, detail: { seed: st.seed, rows, relations: names } }));
+  }
+
+  /**
+   * The shown cell's inside: heading, result, curves of its row, timeline, tables and ablation
+   * matrix. Rebuilt when the cell, its heads' layout or the probe changes; updated otherwise.
+   * @param {Cell} c
+   */
+  drawCell(c) {
+    const session = /** @type {GridSession} */ (this.session);
+    const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
+    const key = JSON.stringify([c.key, session.probeKey, this.layoutKey, session.cells === this.layoutCells]);
+    if (key !== this.cellKey) {
+      this.cellKey = key;
+      const labels = session.probe.map((t) => st.tokenLabels[t]);
+      const n = labels.length;
+      const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r.rule, i, n)));
+      // The tables are built one per frame (below): 8 heads' tables built at once, about 500 boxes
+      // to lay out, would make that frame a long task.
+      /** @type {HeadTable[]} */
+      this.tables = [];
+      this.tableArgs = { labels, sources, numHeads: c.numHeads };
+      this.headsBox = h('div', { class: 'hw-train-heads' });
+      this.rowsUnique = uniqueSources(c.relations, n);
+      this.cellTitle = h('h3', {});
+      this.cellStats = h('p', { class: 'hw-train-stats', 'data-testid': 'heads-cell-stats' });
+      this.cellResult = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'heads-cell-result' });
+      this.ablationBox = h('div', { class: 'hw-heads-ablation', 'data-testid': 'heads-ablation' });
+      this.ablationKey = '';
+      const row = session.row(c.rows);
+      const series = row.map((m, i) => ({ label: headsWord(m.numHeads), cls: SERIES[i] }));
+      this.loss = new Curves({ title: TEXT.loss, testid: 'heads-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series });
+      this.acc = new Curves({ title: TEXT.accuracy, testid: 'heads-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series });
+      this.loss.setX(st.steps);
+      this.acc.setX(st.steps);
+      this.curveRow = row;
+      this.timeline.follow();
+      replace(this.cellBox, [
+        this.cellTitle,
+        this.cellStats,
+        this.cellResult,
+        h('div', { class: 'hw-train-curves' }, [this.loss.figure, this.acc.figure]),
+        h('ul', { class: 'hw-train-legend', 'aria-label': 'Models' }, row.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads)]))),
+        this.timeline.wrap,
+        h('p', { class: 'hw-hint', text: TEXT.tablesHint(labels.join(' ')) }),
+        h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [k ? ', ' : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${rulePhrase(r)} (${r.rule})` })])),
+        this.headsBox,
+        this.ablationBox,
+      ]);
+      this.cellBox.dataset.cell = c.key;
+      this.shownKey = '';
+    }
+    setText(/** @type {HTMLElement} */ (this.cellTitle), TEXT.cellTitle(c, st.dModel));
+    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'waiting' ? TEXT.cellNotYet : TEXT.cellStep(c));
+    setText(/** @type {HTMLElement} */ (this.cellResult), c.evaluation ? TEXT.cellResult(c) : '');
+    /** @type {Cell[]} */ (this.curveRow).forEach((m, i) => {
+      /** @type {Curves} */ (this.loss).update(i, m.steps, m.loss);
+      /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
+    });
+
+    // The timeline: the snapshots' steps, the settled sentence from their focus on the probe. A
+    // done cell's snapshots taken on an earlier probe are taken again on this one first.
+    const current = c.snapshots.every((sn) => sn.probeKey === session.probeKey);
+    if (!current && c.status === 'done' && this.retaking !== `${c.key}|${session.probeKey}`) {
+      const ticket = `${c.key}|${session.probeKey}`;
+      this.retaking = ticket;
+      session.retake(c).then(() => {
+        if (this.retaking === ticket) this.retaking = '';
+      }, (e) => showError(this.runError, null, messageOf(e)));
+    }
+    const rowsUnique = /** @type {any} */ (this.rowsUnique);
+    const snaps = current ? c.snapshots : [];
+    const points = snaps.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rowsUnique) }));
+    const settled = points.length > 1 ? settledSentence(settledSteps(points, c.relations.length), c.relations) : '';
+    this.timeline.update(snaps.map((sn) => sn.step), settled);
+    const index = this.timeline.index;
+    const tables = /** @type {HeadTable[]} */ (this.tables);
+    const args = /** @type {any} */ (this.tableArgs);
+    if (tables.length < args.numHeads) {
+      const head = tables.length;
+      const t = new HeadTable({ head, labels: args.labels, sources: args.sources });
+      tables.push(t);
+      /** @type {HTMLElement} */ (this.headsBox).appendChild(h('div', { class: 'hw-train-head', 'data-head': head }, [t.table]));
+      this.schedule();
+    }
+    this.cellBox.toggleAttribute('data-drawn', tables.length === args.numHeads);
+    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${c.attention ? 1 : 0}|${tables.length}`;
+    if (shownKey !== this.shownKey) {
+      this.shownKey = shownKey;
+      const at = index === null ? null : snaps[index];
+      if (at) this.drawTables(at.attention);
+      else if (c.attention) this.drawTables(c.attention);
+    }
+    this.cellBox.dataset.shownStep = this.timeline.at.dataset.step || '';
+
+    // The ablation matrix: heads × relations, the drop when that head is off.
+    const ablationKey = `${c.key}|${c.ablations.length}|${c.evaluation ? 1 : 0}|${this.dark}`;
+    if (ablationKey !== this.ablationKey) {
+      this.ablationKey = ablationKey;
+      const box = /** @type {HTMLElement} */ (this.ablationBox);
+      if (!c.evaluation || c.ablations.length !== c.numHeads) {
+        replace(box, [h('p', { class: 'hw-hint', text: `${TEXT.ablation}. ${TEXT.ablationNone}` })]);
+      } else {
+        const base = c.evaluation.relationAccuracy;
+        replace(box, [h('table', { class: 'hw-weights hw-heads-ablation-table', 'data-testid': 'heads-ablation-table' }, [
+          h('caption', { text: TEXT.ablation }),
+          h('thead', {}, [h('tr', {}, [h('td', { class: 'hw-corner' }), ...c.relations.map((r) => h('th', { scope: 'col', text: r.title }))])]),
+          h('tbody', {}, c.ablations.map((e, head) => h('tr', {}, [
+            h('th', { scope: 'row', text: TEXT.ablationHead(head) }),
+            ...c.relations.map((_, r) => {
+              const drop = base[r] - e.relationAccuracy[r];
+              const td = h('td', { 'data-head': head, 'data-rel': r, text: drop.toFixed(2) });
+              const { bg, fg } = cellColors(Math.max(0, Math.min(1, drop)), Boolean(this.dark));
+              td.style.backgroundColor = bg;
+              td.style.color = fg;
+              return td;
+            }),
+          ]))),
+        ])]);
+      }
+    }
+  }
+
+  /** @param {number[][][]} attention */
+  drawTables(attention) {
+    const dark = Boolean(this.dark);
+    /** @type {HeadTable[]} */ (this.tables).forEach((t, head) => { if (attention[head]) t.update(attention[head], dark); });
+  }
+}
+
+define('hw-heads-needed', HwHeadsNeeded);

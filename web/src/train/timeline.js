@@ -1,0 +1,217 @@
+// Watchable training, shared by both training sections: the pace (how fast a run goes) and the
+// timeline (every model's attention on the probe kept at regular steps, scrubbed with a slider,
+// and the step where each head settled on its relation, in words). Only formatting, timing and
+// comparisons here; every weight comes from the trainer's attention().
+
+import { h, setText } from '../shared/dom.js';
+import { FOLLOWS, sourceOf } from './session.js';
+
+/** @typedef {import('./python.js').Relation} Relation */
+
+/** The paces a run can go at. "real": about REAL_TIME_MS per run; "fast": as fast as it can. */
+export const PACES = /** @type {const} */ (['real', 'fast']);
+/** @typedef {typeof PACES[number]} Pace */
+/** How long a run at the real-time pace takes (ms): slow enough to watch a head lock on. */
+export const REAL_TIME_MS = 15000;
+/** Snapshots kept per model and run (and so the timeline's resolution). */
+export const SNAPSHOTS = 50;
+
+/** The strings a person sees, in one place. */
+export const TEXT = {
+  pace: 'Pace',
+  paceHint: 'Real time spreads the run over about 15 s so you can follow it; fast trains as fast as it can.',
+  paces: { real: 'Real time', fast: 'Fast' },
+  timeline: 'Timeline',
+  timelineHint: 'Drag to look back through training: the tables show the attention at that step.',
+  atStep: (/** @type {number} */ step, /** @type {boolean} */ last) => `step ${step}${last ? ' (the latest)' : ''}`,
+  settled: (/** @type {number} */ head, /** @type {string} */ what, /** @type {number} */ step) => `head ${head} settled on ${what} near step ${step}`,
+  notSettled: (/** @type {string} */ what, /** @type {number} */ best, /** @type {number} */ head) => `no head settled on ${what} (at most ${best.toFixed(2)}, head ${head})`,
+};
+
+/**
+ * A relation as a sentence names it, from its rule: "the previous token", "the token two back",
+ * "the first token".
+ * @param {Relation} r
+ */
+export function rulePhrase(r) {
+  const back = /^x\[i-(\d+)\]$/.exec(r.rule);
+  const words = ['', 'previous', 'two', 'three', 'four', 'five', 'six'];
+  if (back) return Number(back[1]) === 1 ? 'the previous token' : `the token ${words[Number(back[1])] || back[1]} back`;
+  const fixed = /^x\[(\d+)\]$/.exec(r.rule);
+  const nth = ['first', 'second', 'third', 'fourth', 'fifth'];
+  if (fixed) return Number(fixed[1]) < nth.length ? `the ${nth[Number(fixed[1])]} token` : `the token at position ${fixed[1]}`;
+  return r.name;
+}
+
+/**
+ * Steps between snapshots for a run of `steps` steps.
+ * @param {number} steps
+ */
+export function snapshotEvery(steps) {
+  return Math.max(1, Math.round(steps / SNAPSHOTS));
+}
+
+/**
+ * ms per step at a pace, for a run of `totalSteps` steps (0: no waiting).
+ * @param {Pace} pace
+ * @param {number} totalSteps
+ */
+export function msPerStepAt(pace, totalSteps) {
+  return pace === 'real' ? REAL_TIME_MS / Math.max(1, totalSteps) : 0;
+}
+
+/**
+ * Resolves after `ms` (a timer: the pace's waits are idle time, not work).
+ * @param {number} ms
+ */
+export function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+}
+
+/**
+ * For each relation, the positions i of the probe where its source exists and differs from
+ * every other relation's (so a weight there is that relation's alone), with that source. Not
+ * position 0: it sees only itself, so its one weight is 1 whatever the head has learnt.
+ * @param {Relation[]} relations
+ * @param {number} n
+ * @returns {{i: number, src: number}[][]}  [r]
+ */
+export function uniqueSources(relations, n) {
+  return relations.map((r, k) => {
+    const rows = [];
+    for (let i = 1; i < n; i += 1) {
+      const src = sourceOf(r.rule, i, n);
+      if (src < 0 || src > i) continue;
+      if (relations.some((o, m) => m !== k && sourceOf(o.rule, i, n) === src)) continue;
+      rows.push({ i, src });
+    }
+    return rows;
+  });
+}
+
+/**
+ * focus[h][r]: head h's mean weight on relation r's source on the probe (NaN: no position shows
+ * relation r alone).
+ * @param {number[][][]} attention  [h][i][j]
+ * @param {{i: number, src: number}[][]} rows  uniqueSources()
+ */
+export function probeFocus(attention, rows) {
+  return Array.from({ length: attention.length }, (_, head) => rows.map((list) => {
+    if (list.length === 0) return NaN;
+    let sum = 0;
+    for (const { i, src } of list) sum += attention[head][i][src];
+    return sum / list.length;
+  }));
+}
+
+/**
+ * @typedef {object} Snapshot
+ * @property {number} step
+ * @property {number[][][]} attention   [h][i][j] on the probe it was taken on
+ * @property {string} probeKey          that probe
+ * @property {any} [parameters]         the model's parameters then (to redraw on another probe)
+ */
+
+/**
+ * For each relation, the head that follows it best at the last snapshot and the step from which
+ * it stayed at FOLLOWS or more (null: it never settled).
+ * @param {{step: number, focus: number[][]}[]} points  in step order
+ * @param {number} relations
+ * @returns {{relation: number, head: number, focus: number, step: number|null}[]}
+ */
+export function settledSteps(points, relations) {
+  if (points.length === 0) return [];
+  const last = points[points.length - 1].focus;
+  const out = [];
+  for (let r = 0; r < relations; r += 1) {
+    let head = 0;
+    for (let k = 1; k < last.length; k += 1) if ((last[k][r] || 0) > (last[head][r] || 0)) head = k;
+    let step = null;
+    for (let p = points.length - 1; p >= 0; p -= 1) {
+      if (points[p].focus[head][r] >= FOLLOWS) step = points[p].step;
+      else break;
+    }
+    out.push({ relation: r, head, focus: last[head][r], step });
+  }
+  return out;
+}
+
+/**
+ * The settled steps in words: "head 1 settled on the first token near step 140".
+ * @param {ReturnType<typeof settledSteps>} list
+ * @param {Relation[]} relations
+ */
+export function settledSentence(list, relations) {
+  return list.filter((s) => !Number.isNaN(s.focus)).map((s) => (s.step !== null
+    ? TEXT.settled(s.head, rulePhrase(relations[s.relation]), s.step)
+    : TEXT.notSettled(rulePhrase(relations[s.relation]), s.focus, s.head))).join('; ');
+}
+
+/**
+ * A pace control: a select whose change calls `onChange(pace)`.
+ * @param {string} id
+ * @param {(pace: Pace) => void} onChange
+ */
+export function paceField(id, onChange) {
+  const select = /** @type {HTMLSelectElement} */ (h('select', { id, name: id, 'aria-describedby': `${id}-hint`, autocomplete: 'off', 'data-testid': id }));
+  for (const p of PACES) select.appendChild(h('option', { value: p, text: TEXT.paces[p] }));
+  select.value = 'fast';
+  select.addEventListener('change', () => onChange(/** @type {Pace} */ (select.value)));
+  const wrap = h('div', { class: 'hw-field hw-pace' }, [
+    h('label', { for: id, text: TEXT.pace }),
+    select,
+    h('p', { class: 'hw-hint', id: `${id}-hint`, text: TEXT.paceHint }),
+  ]);
+  return { wrap, select };
+}
+
+/**
+ * The timeline: a slider over a model's snapshots, the step it shows and the settled steps.
+ */
+export class Timeline {
+  /**
+   * @param {string} id
+   * @param {(index: number|null) => void} onScrub  null: follow the latest snapshot
+   */
+  constructor(id, onScrub) {
+    this.input = /** @type {HTMLInputElement} */ (h('input', {
+      type: 'range', id, min: '0', max: '0', step: '1', value: '0', 'aria-describedby': `${id}-hint`, 'data-testid': id, autocomplete: 'off',
+    }));
+    this.at = h('output', { for: id, class: 'hw-timeline-step', 'data-testid': `${id}-step` });
+    this.sentence = h('p', { class: 'hw-timeline-settled', 'data-testid': `${id}-settled`, 'aria-live': 'polite' });
+    this.wrap = h('div', { class: 'hw-timeline' }, [
+      h('div', { class: 'hw-timeline-row' }, [h('label', { for: id, text: TEXT.timeline }), this.input, this.at]),
+      h('p', { class: 'hw-hint', id: `${id}-hint`, text: TEXT.timelineHint }),
+      this.sentence,
+    ]);
+    /** the snapshot shown; null: the latest */
+    this.index = /** @type {number|null} */ (null);
+    this.count = 0;
+    this.input.addEventListener('input', () => {
+      const i = Number(this.input.value);
+      this.index = i >= this.count - 1 ? null : i;
+      onScrub(this.index);
+    });
+  }
+
+  /**
+   * @param {number[]} steps  the snapshots' steps
+   * @param {string} settled  the settled sentence ('' while there is none)
+   */
+  update(steps, settled) {
+    this.count = steps.length;
+    const max = String(Math.max(0, steps.length - 1));
+    if (this.input.max !== max) this.input.max = max;
+    const shown = this.index === null ? steps.length - 1 : Math.min(this.index, steps.length - 1);
+    if (this.index === null && this.input.value !== max) this.input.value = max;
+    this.input.disabled = steps.length < 2;
+    setText(this.at, steps.length ? TEXT.atStep(steps[Math.max(0, shown)], shown === steps.length - 1) : '');
+    this.at.dataset.step = steps.length ? String(steps[Math.max(0, shown)]) : '';
+    setText(this.sentence, settled ? `${settled}.` : '');
+  }
+
+  /** Back to following the latest snapshot. */
+  follow() {
+    this.index = null;
+  }
+}
