@@ -77,7 +77,7 @@ for (const [format, most] of [['A4', 22], ['Letter', 22]]) {
       assert.ok(!text.includes(gone), `"${gone}" is not printed`);
     }
     assert.match(text, /Not trained when this copy was printed/);
-    assert.match(text, /Printed from file:\/\//);
+    assert.match(text, /Printed from\s+file:\/\//);
     // The head tables' page: the strongest weights print as dark cells (deep blue), not white.
     const n = pages.findIndex((p) => /Head 0/.test(p) && /Head 1/.test(p)) + 1;
     assert.ok(n > 0, 'the head tables are printed on one page');
