@@ -71,7 +71,7 @@ const ITEMS = [
     text: 'One model per head count (1, 2, 4, 8) on a task built from the relations the student picks, and on request the whole grid of 1 to 4 relations, filling in live; any cell opens on its attention tables, its ablation matrix and its timeline. Here the seed is fixed; students choose the relations.',
     attrs: [['heads-seed', '1'], ['controls', 'headsRelations,headsSeed'], ['locked', 'headsSeed']],
     query: [['headsSeed', '1'], ['controls', 'headsRelations,headsSeed'], ['lock', 'headsSeed']],
-    height: 2600,
+    height: 2300,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
