@@ -158,22 +158,23 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
   }
 });
 
-// Once the lesson is drawn, sections off screen skip their style and layout on every update
-// (content-visibility: auto, turned on by the page with html.hw-skip-offscreen; not the training
-// section, which is laid out as it is built), keeping the
-// heights they were last laid out at. A reader who jumps to a section must find it where the
-// jump put it, not pushed away as the sections above take their real heights.
+// Sections and exercises off screen skip their style and layout (content-visibility: auto, from
+// the first frame; not the training sections, which are laid out as they are built); as the page
+// finishes loading, each is laid out once and keeps that height while off screen
+// (src/lesson/first-load.js). A reader who jumps to a section must find it where the jump put it,
+// not pushed away as the sections above take their real heights.
 for (const width of [1280, 390]) {
   test(`at ${width} px: sections off screen skip layout, and a section jumped to stays put`, { timeout: 300000 }, async () => {
     const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 } });
     try {
       await page.goto(server.url('/index.html'));
       await waitReady(page);
-      await page.waitForFunction(() => document.documentElement.classList.contains('hw-skip-offscreen'), undefined, { timeout: 30000 });
-      const modes = await page.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section')].map((s) => `${s.id}: ${getComputedStyle(s).contentVisibility}`));
-      assert.ok(modes.length >= 8, `the lesson's sections: ${modes.join(', ')}`);
-      // Every section of the article but the two training sections, which are laid out when built.
-      for (const m of modes) assert.match(m, /^(train|heads-needed):/.test(m) ? /: visible$/ : /: auto$/, modes.join(', '));
+      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 30000 });
+      const modes = await page.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section, .hw-article > .hw-section > .hw-exercise')].map((s) => `${s.id}: ${getComputedStyle(s).contentVisibility}`));
+      assert.ok(modes.length >= 11, `the lesson's sections and exercises: ${modes.join(', ')}`);
+      // Every section of the article but the two training sections, which are laid out when
+      // built, and the exercises' section, whose exercises skip each on their own.
+      for (const m of modes) assert.match(m, /^(train|heads-needed|exercises):/.test(m) ? /: visible$/ : /: auto$/, modes.join(', '));
       /**
        * Scroll smoothly to a section, as the page's links do: it must end where an instant jump
        * puts it (sections passed on the way take their real heights; with estimated ones the

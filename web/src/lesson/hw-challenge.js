@@ -64,6 +64,7 @@ class HwChallenge extends HwElement {
     ]);
     this.insertBefore(form, discussion.parentNode === this ? discussion : null);
     if (discussion.parentNode !== this) this.appendChild(discussion);
+    if (this.restored) this.restore(this.restored.text);
     const live = /** @type {HTMLElement|null} */ (discussion.querySelector('[data-heads-live]'));
     if (live) {
       live.setAttribute('data-testid', 'challenge-heads-live');
@@ -93,6 +94,8 @@ class HwChallenge extends HwElement {
    * @param {string|null} text
    */
   restore(text) {
+    // Before the widget is built (the page's first load may build it later), kept until it is.
+    this.restored = { text };
     if (!this.answer) return;
     this.hint.textContent = HINTS.course;
     if (typeof text === 'string') {

@@ -3,6 +3,9 @@
 // The training section's elements come from dist/train.js, loaded when the reader nears them
 // (src/train/loader.js).
 
+// First: the lesson page's first load holds every widget as it is defined, and starts them in
+// slices, nearest the reader first (first-load.js).
+import './first-load.js';
 import './hw-controls.js';
 import './hw-pipeline.js';
 import './hw-head-weights.js';
@@ -29,13 +32,6 @@ const store = getStore();
 // In a SCORM package with its LMS there (course.js); nothing anywhere else.
 startCourse(store);
 watchPrint();
-// Once the lesson is drawn and laid out, sections off screen may skip their layout on every
-// update (styles.css, .hw-skip-offscreen); their heights stay the ones just measured.
-if (document.querySelector('body > .hw-layout > .hw-article')) {
-  store.init().then(() => requestAnimationFrame(() => requestAnimationFrame(() => {
-    document.documentElement.classList.add('hw-skip-offscreen');
-  })));
-}
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });
 } else {

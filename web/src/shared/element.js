@@ -50,6 +50,14 @@ export class HwElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // The lesson page's first load (src/lesson/first-load.js) may start this widget later:
+    // the widgets nearest the reader first, the rest in slices of their own.
+    if (!this._built && firstLoad && firstLoad.hold(this)) return;
+    this.start();
+  }
+
+  /** Build the skeleton (once), listen to the store, and draw. */
+  start() {
     if (!this._built) {
       if (!(/** @type {typeof HwElement} */ (this.constructor)).inline) {
         this.classList.add('hw-widget');
@@ -169,6 +177,22 @@ export class HwElement extends HTMLElement {
    * @param {Store} _store
    */
   update(_store) {}
+}
+
+/**
+ * What holds widgets back while the lesson page first loads: hold(el) returns true when it will
+ * call el.start() itself later. Null everywhere else (embeds, and the page once loaded).
+ * @typedef {{hold: (el: HwElement) => boolean}} FirstLoad
+ */
+/** @type {FirstLoad|null} */
+let firstLoad = null;
+
+/**
+ * Install (or, with null, remove) the first load's hold on widgets.
+ * @param {FirstLoad|null} f
+ */
+export function setFirstLoad(f) {
+  firstLoad = f;
 }
 
 // A big result arrives (Store.deferRender): widgets redraw one after another, in slices of about
