@@ -35,6 +35,9 @@
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
 //          --only=native,wasm-node,...  --rounds=N  --sizes=128x512x8,128x768x12
 //          --from=tests/bench/results.json (print a recorded run's table and targets again)
+//          --skip-load  --load-only (just the first load: longest tasks and Lighthouse, about 8
+//            minutes with --no-build)  --before=DIR (the first load of the page built in DIR too,
+//            alternated with dist/'s in one sitting)
 //          --compare-page=DIR (the whole update at lesson size, dist/ against another built page
 //            in DIR, e.g. dist/ copied at another commit, alternated in one sitting: --rounds
 //            rounds of --updates updates per reader position; about 2.5 minutes with --no-build)
@@ -49,6 +52,7 @@ import {fileURLToPath} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {createRequire} from 'node:module';
 import {responsiveMetrics, responsiveTable} from './responsive.mjs';
+import {LOAD_GOALS, loadMetrics, loadTable} from './load.mjs';
 import {serve} from './serve.mjs';
 
 import {trainingBench, trainingTable} from './train.mjs';
@@ -723,6 +727,20 @@ async function responsiveSection(res, chromium) {
   log(responsiveTable(res.responsive).replace(/^/gm, '  '));
 }
 
+// ---- the first load (tests/bench/load.mjs) ---------------------------------------------------------
+
+async function loadSection(res, before = option('before', null)) {
+  log(`\npage, first load (tasks from a trace; Lighthouse mobile and desktop)${
+      before ? `: ${before} against dist/, alternated` : ''} ...`);
+  res.load = await loadMetrics({
+    before: before && resolve(before),
+    rounds: QUICK ? 3 : 5,
+    lighthouseRunsN: 3,
+    log: (m) => log(`  ${m}`)
+  });
+  log(loadTable(res.load).replace(/^/gm, '  '));
+}
+
 // ---- the WASM heap across 10,000 recomputes -----------------------------------------------------
 
 async function heapCheck() {
@@ -902,6 +920,13 @@ function machine() {
   };
 }
 
+/** One target as printed: met or not against its limit, or for information. */
+function targetLine(t, v) {
+  if (t.note) return `  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target ${t.note})`;
+  return t.limit === null ? `  [info] ${t.name}: ${v}`
+                          : `  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`;
+}
+
 function targets(res) {
   const at = (n, d, h) => (res.sizes || []).find((r) => r.size.join() === [n, d, h].join());
   const t = [];
@@ -965,6 +990,20 @@ function targets(res) {
       add(`update at ${where}, the whole update (recompute, render, layout; every task), main-thread CPU, p95 of ${
               x.full_update_samples}, ms`,
           x.full_update_cpu_ms.whole.p95, 5, x.full_update_cpu_ms.whole.p95 <= 5);
+  }
+  for (const r of (res.load?.tasks || []).filter((x) => x.build !== 'before')) {
+    add(`first load at ${r.width} px from ${r.mode}: longest main-thread task (CPU, trace), median of ${r.loads}, ms`,
+        r.cpuMedian, LOAD_GOALS.taskMs, r.cpuMedian <= LOAD_GOALS.taskMs);
+  }
+  for (const r of (res.load?.lighthouse || []).filter((x) => x.build !== 'before')) {
+    if (r.profile === 'mobile') {
+      add('Lighthouse mobile: performance, median of 3', r.performance, null, r.performance >= LOAD_GOALS.performance,
+          `>= ${LOAD_GOALS.performance}`);
+      add('Lighthouse mobile: total blocking time, median of 3, ms', r.tbt, LOAD_GOALS.tbtMs, r.tbt <= LOAD_GOALS.tbtMs);
+    }
+    add(`Lighthouse ${r.profile}: accessibility and best practices, medians of 3`, `${r.accessibility} and ${r.bestPractices}`,
+        null, r.accessibility >= LOAD_GOALS.accessibility && r.bestPractices >= LOAD_GOALS.bestPractices,
+        `${LOAD_GOALS.accessibility} and ${LOAD_GOALS.bestPractices}`);
   }
   if (res.page?.page)
     add('the lesson page at first load, gzipped KB', res.page.page.gzip / 1000, 100,
@@ -1032,8 +1071,7 @@ function report(file) {
   log('\nTargets:');
   for (const t of targets(res)) {
     const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
-    log(t.limit === null ? `  [info] ${t.name}: ${v}`
-                         : `  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`);
+    log(targetLine(t, v));
   }
   if (res.scaling) writeFileSync(join(outDir, 'scaling.svg'), scalingSvg(res.scaling));
 }
@@ -1307,7 +1345,7 @@ async function main() {
   if (PAGE_ONLY && flag('record')) throw new Error('--page-only measures part of a run: it cannot be --record-ed');
   if (option('compare-page', null) && flag('record')) throw new Error('--compare-page compares two builds: it cannot be --record-ed');
   if (!flag('no-build')) {
-    if (PAGE_ONLY || option('compare-page', null)) {
+    if (PAGE_ONLY || option('compare-page', null) || flag('load-only')) {
       run('npm', ['run', '--silent', 'build:wasm']);
       run('npm', ['run', '--silent', 'build:web']);
     } else {
@@ -1328,6 +1366,13 @@ async function main() {
     return;
   }
   if (PAGE_ONLY) return pageOnly();
+  if (flag('load-only')) {
+    const res = {};
+    await loadSection(res);
+    writeFileSync(join(outDir, 'load.json'), JSON.stringify(res.load, null, 1) + '\n');
+    log(`\nwrote ${relative(root, join(outDir, 'load.json'))}`);
+    return;
+  }
   if (option('compare-page', null)) return comparePage(option('compare-page', null));
   if (flag('train-page-only')) {
     const {chromium} = await import('playwright-core');
@@ -1423,6 +1468,7 @@ async function main() {
           res.heap.flat ? 'flat' : 'GREW'})`);
     }
     if (!flag('skip-page') && !flag('skip-responsive') && browser) await responsiveSection(res, chromium);
+    if (!flag('skip-page') && !flag('skip-load') && browser) await loadSection(res);
     if (!flag('skip-training')) {
       log('\ntraining steps per second (tests/bench/train.mjs) ...');
       res.training = await trainingBench({rounds: QUICK ? 3 : 5, log});
@@ -1443,8 +1489,7 @@ async function main() {
   log('\nTargets:');
   for (const t of res.targets) {
     const v = typeof t.value === 'number' ? t.value.toFixed(2) : t.value;
-    log(t.limit === null ? `  [info] ${t.name}: ${v}`
-                         : `  [${t.met ? 'met' : 'NOT met'}] ${t.name}: ${v} (target <= ${t.limit})`);
+    log(targetLine(t, v));
   }
   writeFileSync(join(outDir, 'results.json'), JSON.stringify(res, null, 1) + '\n');
   writeFileSync(join(outDir, 'table.md'), markdown(res.sizes) + '\n');
