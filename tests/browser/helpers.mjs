@@ -385,9 +385,10 @@ export async function withPage(browser, server, mode, hash, body, contextOptions
  * @param {import('./engine.mjs').Page} page
  * @param {() => Promise<void>} action
  * @param {number} [minTasks]  fewer tasks than this in the trace means it missed the renderer
- * @param {{url?: string}} [only]  url: count only the renderers that loaded something from under
- *   this address (an action that navigates may change the page's renderer, and the browser runs
- *   renderers of its own, whose tasks are not the page's)
+ * @param {{url?: string}} [only]  url: count only the renderers that ran something from under this
+ *   address (default: the folder of the page's address before the action). The browser runs
+ *   renderers of its own (one ran an 80 ms task in some traces here), whose tasks are not the
+ *   page's; and an action that navigates may change the page's renderer.
  * @returns {Promise<number[]|null>}
  */
 export async function mainThreadTaskCpu(page, action, minTasks = 20, { url } = {}) {
@@ -395,11 +396,13 @@ export async function mainThreadTaskCpu(page, action, minTasks = 20, { url } = {
     await action();
     return null;
   }
-  const events = await page.trace(action, { categories: url ? ['toplevel', '__metadata', 'devtools.timeline'] : ['toplevel', '__metadata'] });
+  const address = url || (await page.url()).replace(/[?#].*$/, '').replace(/[^/]*$/, '');
+  assert.match(address, /^(https?|file):\/\//, `mainThreadTaskCpu needs the page's address to tell its renderer from the browser's others (the page is at ${await page.url()}); pass {url}`);
+  const events = await page.trace(action, { categories: ['toplevel', '__metadata', 'devtools.timeline'] });
   const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-  const pages = url ? new Set(events.filter((e) => e.args && JSON.stringify(e.args).includes(url)).map((e) => e.pid)) : null;
+  const pages = new Set(events.filter((e) => e.args && JSON.stringify(e.args).includes(address)).map((e) => e.pid));
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
-    threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && (!pages || pages.has(e.pid)));
+    threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && pages.has(e.pid));
   // Some tasks carry no CPU time: those the trace's start or end cut, and more on some machines
   // (5 of 51 in one CI run). A task's wall time bounds its CPU time from above, so it
   // stands in for them: a long task can not hide by missing its CPU time, though on a loaded

@@ -241,13 +241,22 @@ function finish() {
 }
 
 // Every block keeps the height it is laid out at whenever it is on screen (ResizeObserver sees a
-// block's new size after each layout).
+// block's new size after each layout). Kept in the next frame, not in the observer's callback:
+// a size changed there would be an observation the browser cannot deliver in this frame (the
+// "ResizeObserver loop" error, which WebKit reports from a file:// page as a bare "Script error.").
+/** @type {Set<Element>} */
+const resized = new Set();
 const sizes = new ResizeObserver((entries) => {
-  for (const e of entries) {
-    const block = e.target;
-    // Laid out for real (not skipped): keep this height for while it is off screen.
-    if (block.hasAttribute('data-hw-measured') || onScreen(block)) keepHeight(block, contentHeight(block));
+  if (resized.size === 0) {
+    requestAnimationFrame(() => {
+      for (const block of resized) {
+        // Laid out for real (not skipped): keep this height for while it is off screen.
+        if (block.isConnected && (block.hasAttribute('data-hw-measured') || onScreen(block))) keepHeight(block, contentHeight(block));
+      }
+      resized.clear();
+    });
   }
+  for (const e of entries) resized.add(e.target);
 });
 
 /**
