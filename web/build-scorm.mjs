@@ -214,7 +214,7 @@ export function zip(entries, when = new Date()) {
  * @param {number} mastery
  */
 export function markLaunchPage(html, version, mastery) {
-  const marked = html.replace(/<html lang="en">/, `<html lang="en" data-hw-scorm="${version}" data-hw-mastery="${mastery}">`);
+  const marked = html.replace(/<html lang="en"([^>]*)>/, (_, rest) => `<html lang="en"${rest} data-hw-scorm="${version}" data-hw-mastery="${mastery}">`);
   if (marked === html) throw new Error('build-scorm: index.html has no <html lang="en"> to mark as the SCORM launch page');
   return marked;
 }

@@ -132,7 +132,7 @@ function snippet(title, text, testid) {
   return h('div', { class: 'hw-gallery-snippet' }, [
     h('h3', { text: title }),
     h('pre', { class: 'hw-code', 'data-testid': testid, tabindex: '0' }, [code]),
-    copyButton(code, `Copy: ${title}`),
+    copyButton(code, { label: `Copy: ${title}`, copy: 'Copy', copied: 'Copied.', selected: 'Selected: press Ctrl+C (⌘C) to copy.' }),
   ]);
 }
 

@@ -9,6 +9,8 @@ import { h, replace } from '../shared/dom.js';
 import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
+import { onLanguageChange, resolveLanguage, setAutoLang, translateTree } from '../shared/i18n.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').State} State */
 
@@ -109,6 +111,7 @@ function parseList(value, all, normalise, what) {
   for (const word of words) {
     const name = normalise(word);
     if (name) names.add(name);
+    // In English, as every message is kept; src/shared/i18n-errors.js says it in the widget's language.
     else problems.push(`"${word.slice(0, 40)}" is not ${what} (use ${all.join(', ')}, all or none).`);
   }
   return { names, problems };
@@ -174,7 +177,7 @@ export class MhaElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     /** @type {EmbedStore|null} read by the hw-* widgets inside (see element.js) */
     this.hwStore = null;
-    /** @type {Map<string, string>} attribute problems, by attribute */
+    /** @type {Map<string, string[]>} attribute problems, by attribute (English; shown translated) */
     this.problems = new Map();
     /** @type {Set<string>} controls shown */
     this.shown = new Set();
@@ -198,7 +201,7 @@ export class MhaElement extends HTMLElement {
       const { value, error, problem } = parseAttribute(def, this.getAttribute(def.attr));
       state[def.field] = value;
       if (error) errors[def.id] = error;
-      if (problem) this.problems.set(def.attr, problem);
+      if (problem) this.problems.set(def.attr, [problem]);
     }
     const store = new EmbedStore(state, () => sharedModule(BASE));
     for (const [id, message] of Object.entries(errors)) store.setInputError(id, message);
@@ -209,6 +212,17 @@ export class MhaElement extends HTMLElement {
       .observe(this, { attributes: true });
     this.build();
     store.addEventListener('change', () => this.renderProblems());
+    // The element follows its own `lang`, else its ancestors', else the page's (src/shared/i18n.js):
+    // its widgets draw themselves again in a new language; here, the frame's lang and the problems.
+    onLanguageChange(() => {
+      if (!this.isConnected || !this.frame) return;
+      const lang = resolveLanguage(this);
+      if (lang === this.language) return;
+      this.language = lang;
+      setAutoLang(this.frame, lang);
+      translateTree(this.frame, lang);
+      this.renderProblems();
+    });
     store.init().then(() => {
       this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError } }));
     });
@@ -229,6 +243,10 @@ export class MhaElement extends HTMLElement {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     const link = h('link', { rel: 'stylesheet', href: STYLESHEET });
     const frame = h('div', { class: `mha-frame mha-${this.localName.slice(4)}`, part: 'frame' });
+    /** the language the widget is drawn in (its text's, so lang is set on the frame for screen readers) */
+    this.language = resolveLanguage(this);
+    setAutoLang(frame, this.language);
+    this.frame = frame;
     // Shown once the stylesheet has loaded (or failed), so the unstyled widget never flashes.
     frame.hidden = true;
     const show = () => {
@@ -250,11 +268,15 @@ export class MhaElement extends HTMLElement {
     // The training section's controls exist once train.js has defined its elements: then they
     // are shown, hidden and locked like the others.
     watchTraining(frame, BASE, { loaded: () => this.applyOptions() });
-    // Widgets build when connected, so the controls exist from here on.
-    const labels = root.getElementById('token-labels');
-    if (labels) new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
-    const reset = root.getElementById('reset');
-    if (reset) reset.textContent = 'Back to the starting settings';
+    // A widget drawn again in another language has new controls: show, hide and lock them again.
+    frame.addEventListener('headwise-relocalized', () => {
+      if (this.reapply) return;
+      this.reapply = true;
+      queueMicrotask(() => {
+        this.reapply = false;
+        this.applyOptions();
+      });
+    });
     this.applyOptions();
   }
 
@@ -283,7 +305,7 @@ export class MhaElement extends HTMLElement {
     const def = CONTROLS[control];
     const store = this.hwStore;
     const parsed = parseAttribute(def, value);
-    if (parsed.problem) this.problems.set(name, parsed.problem);
+    if (parsed.problem) this.problems.set(name, [parsed.problem]);
     else this.problems.delete(name);
     store.setInputError(def.id, parsed.error);
     /** @type {any} */ (store.resetState)[def.field] = parsed.value;
@@ -343,6 +365,13 @@ export class MhaElement extends HTMLElement {
   /** Disable the inputs of locked controls. */
   applyLocks() {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+    // The token labels' inputs are made when their panel opens: lock those too (the panel is new
+    // when the controls are drawn again in another language).
+    const labels = root.getElementById('token-labels');
+    if (labels && labels !== this.labelsWatched) {
+      this.labelsWatched = labels;
+      new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
+    }
     const locked = this.lockedNames || new Set();
     for (const name of NAMES) {
       const def = CONTROLS[name];
@@ -376,7 +405,7 @@ export class MhaElement extends HTMLElement {
    * @param {string[]} problems
    */
   setProblem(attr, problems) {
-    if (problems.length) this.problems.set(attr, `${attr}: ${problems.join(' ')}`);
+    if (problems.length) this.problems.set(attr, problems.map((p) => `${attr}: ${p}`));
     else this.problems.delete(attr);
   }
 
@@ -385,7 +414,7 @@ export class MhaElement extends HTMLElement {
     const store = this.hwStore;
     const box = this.problemsBox;
     if (!store || !box) return;
-    const lines = [...this.problems.values()];
+    const lines = [...this.problems.values()].flat();
     const errors = this.spec.experiment && store.hw ? store.errors() : { ...store.inputErrors };
     const panelShown = SETTINGS.some((name) => this.shown.has(name));
     for (const [id, message] of Object.entries(errors)) {
@@ -393,10 +422,10 @@ export class MhaElement extends HTMLElement {
       const visible = name ? this.shown.has(name) : id === 'general' && panelShown;
       if (!visible && !lines.includes(message)) lines.push(message);
     }
-    const key = lines.join('\n');
+    const key = `${this.language}\n${lines.join('\n')}`;
     if (key === this.problemsKey) return;
     this.problemsKey = key;
-    replace(box, lines.map((text) => h('p', { class: 'hw-error', text })));
+    replace(box, lines.map((text) => h('p', { class: 'hw-error', text: translateError(text, this.language) })));
     box.hidden = lines.length === 0;
   }
 }
@@ -427,6 +456,9 @@ class MhaLesson extends MhaElement {
     // A constant from the build (the lesson page's own markup), never text from the host page.
     template.innerHTML = LESSON_MARKUP;
     frame.appendChild(document.importNode(template.content, true));
+    // The markup holds the lesson's English (the build wrote it in); another language's text
+    // goes in before its widgets draw.
+    if (this.language !== 'en') translateTree(frame, /** @type {string} */ (this.language));
     const article = frame.querySelector('.hw-article') || frame;
     article.appendChild(/** @type {HTMLElement} */ (this.exporter));
   }
