@@ -83,12 +83,12 @@ export function showError(slot, input, message, lang) {
   }
 }
 
-/** Each number field: its id, its state field and its strings' key. */
+/** Each number field: its id, its state field, and the keys of its label and hint. */
 const FIELDS = /** @type {const} */ ([
-  ['seed', 'seed', 'controls.seed'],
-  ['tokens', 'tokens', 'controls.tokens'],
-  ['d-model', 'dModel', 'controls.dModel'],
-  ['num-heads', 'numHeads', 'controls.numHeads'],
+  ['seed', 'seed', 'controls.seed.label', 'controls.seed.hint'],
+  ['tokens', 'tokens', 'controls.tokens.label', 'controls.tokens.hint'],
+  ['d-model', 'dModel', 'controls.dModel.label', 'controls.dModel.hint'],
+  ['num-heads', 'numHeads', 'controls.numHeads.label', 'controls.numHeads.hint'],
 ]);
 
 class HwControls extends HwElement {
@@ -101,8 +101,8 @@ class HwControls extends HwElement {
     form.appendChild(h('p', { class: 'hw-hint', text: this.t('controls.intro') }));
 
     const grid = h('div', { class: 'hw-controls-grid' });
-    for (const [id, field, key] of FIELDS) {
-      const { wrap, input, error } = numberField(id, this.t(`${key}.label`), this.t(`${key}.hint`));
+    for (const [id, field, label, hint] of FIELDS) {
+      const { wrap, input, error } = numberField(id, this.t(label), this.t(hint));
       input.addEventListener('input', () => this.onNumber(id, field, input));
       this.fields[id] = { input, error, field };
       grid.appendChild(wrap);

@@ -120,7 +120,8 @@ class HwLanguage extends HTMLElement {
     this.select = /** @type {HTMLSelectElement} */ (h('select', { id: 'hw-language-select', autocomplete: 'off', 'data-testid': 'language' }));
     for (const tag of languages()) {
       // Each language's name in that language, and said so (a screen reader reads it as such).
-      this.select.appendChild(h('option', { value: tag, lang: tag, text: languageNames(tag).nativeName }));
+      // A name, never translated (the option is found by it whatever the page's language).
+      this.select.appendChild(h('option', { value: tag, lang: tag, translate: 'no', text: languageNames(tag).nativeName }));
     }
     this.select.addEventListener('change', () => getStore().set({ lang: this.select.value }, 'lang'));
     this.append(this.label, this.select);

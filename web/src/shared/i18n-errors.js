@@ -155,5 +155,7 @@ export function translateError(message, lang, depth = 0) {
   if (!r) return message;
   const params = { ...r.params };
   for (const name of r.nested) params[name] = translateError(params[name], lang, depth + 1);
-  return r.prefix + t(r.key, params, lang);
+  const text = t(r.key, params, lang);
+  // The method's or attribute's name stays as it is; how it leads the sentence is the language's.
+  return r.prefix ? t('errors.prefixed', { name: r.prefix.slice(0, -2), message: text }, lang) : text;
 }

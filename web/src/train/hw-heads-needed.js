@@ -459,7 +459,7 @@ class HwHeadsNeeded extends HwElement {
     const args = /** @type {any} */ (this.tableArgs);
     if (tables.length < args.numHeads) {
       const head = tables.length;
-      const t = new HeadTable({ head, labels: args.labels, sources: args.sources });
+      const t = new HeadTable({ head, labels: args.labels, sources: args.sources, lang: this.language });
       tables.push(t);
       /** @type {HTMLElement} */ (this.headsBox).appendChild(h('div', { class: 'hw-train-head', 'data-head': head }, [t.table]));
       this.schedule();

@@ -253,7 +253,7 @@ class HwTrain extends HwElement {
     const i = this.blocks.length;
     const m = session.models[i];
     const { labels, sources } = probeOf(st);
-    const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
+    const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources, lang: this.language }));
     const switches = tables.map((_, head) => {
       const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch', autocomplete: 'off' }));
       box.checked = true;
