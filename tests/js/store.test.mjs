@@ -10,7 +10,7 @@ import { LESSON, createHeadwise } from './helpers.mjs';
 import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute.js';
 import {
   BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, HASH_WRITE_MS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
-  parseHash, toHash,
+  langOf, parseHash, toHash,
 } from '../../web/src/shared/store.js';
 import { t } from '../../web/src/shared/i18n.js';
 
@@ -227,6 +227,13 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   const labels = [];
   labels[2] = 'dog';
   assert.deepEqual(back, { ...state, labels });
+  // The language of a link whose other settings cannot be read: its one lang, if it is a tag.
+  assert.equal(langOf('#seed=abc&lang=es'), 'es');
+  assert.equal(langOf('lang=zh-CN&%%%'), 'zh-CN');
+  assert.equal(langOf('#seed=abc'), '');
+  assert.equal(langOf('#lang=es&lang=fr'), '', 'given twice: none');
+  assert.equal(langOf('#lang=<b>'), '');
+  assert.equal(langOf(`#lang=es&${'x'.repeat(70000)}`), '', 'a link too long is not read at all');
   // A chosen language is kept, last; none chosen, none written (the link follows its reader's browser).
   assert.equal(toHash({ ...state, lang: 'es' }), `${hash}&lang=es`);
   assert.equal(parseHash(`${hash}&lang=es`).lang, 'es');

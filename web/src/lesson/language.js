@@ -9,7 +9,7 @@
 // read here as the store will read it; the store itself is made once the widgets are there, as a
 // link to a section such as #settings names an element that the settings widget makes).
 
-import { getStore, parseHash } from '../shared/store.js';
+import { getStore, langOf, parseHash } from '../shared/store.js';
 import { relocalizeAll } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 import {
@@ -86,15 +86,15 @@ function writePage() {
     if (at) holdPlace(at);
   };
   onLanguageChange(apply);
-  // The address's language (a link whose settings cannot be read has none: the store shows its
-  // defaults), or the browser's: the page is written in it before its widgets draw.
-  let lang = null;
+  // The address's language (kept from a link whose other settings cannot be read, as the store
+  // keeps it), or the browser's: the page is written in it before its widgets draw.
+  let lang = '';
   try {
-    lang = parseHash(window.location.hash).lang || null;
+    lang = parseHash(window.location.hash).lang;
   } catch {
-    lang = null;
+    lang = langOf(window.location.hash);
   }
-  setPageLanguage(lang);
+  setPageLanguage(lang || null);
   apply();
 }
 

@@ -159,6 +159,18 @@ export function parseHash(hash) {
 }
 
 /**
+ * The language a hash asks for, read on its own (for a hash whose other settings cannot be read):
+ * its one `lang`, when that is a language tag; '' otherwise.
+ * @param {string} hash
+ */
+export function langOf(hash) {
+  const text = hash.replace(/^#/, '');
+  if (text.length > MAX_HASH_LENGTH) return '';
+  const values = new URLSearchParams(text).getAll('lang').map((v) => v.trim());
+  return values.length === 1 && TAG_FORM.test(values[0]) && values[0].length <= 35 ? values[0] : '';
+}
+
+/**
  * Serialise a state to a hash (without "#"). Empty/unreadable fields are left out.
  * @param {State} state
  */
@@ -291,7 +303,9 @@ export class Store extends EventTarget {
       this.state = parseHash(window.location.hash);
       this.notice = null;
     } catch (e) {
-      this.state = { ...DEFAULTS, labels: [] };
+      // The defaults, in the language the link asks for if it asks for one plainly: a student
+      // whose link is mistyped reads why in their own language.
+      this.state = { ...DEFAULTS, labels: [], lang: langOf(window.location.hash) };
       this.notice = `This link's settings could not be read (${messageOf(e)}), so the page shows the lesson's defaults instead.`;
     }
     this.inputErrors = {};
