@@ -1,6 +1,7 @@
 // The embed gallery (gallery.html): every widget, live, with its two copy-paste snippets. The
 // snippets point at the folder this page is served from, so they are right wherever dist/ is
-// hosted. All text goes in through textContent.
+// hosted. All text goes in through textContent. The gallery is the instructors' catalogue of
+// snippets, in English; the widgets it shows follow its page's lang, as on any course page.
 
 import { h, copyButton } from '../shared/dom.js';
 
