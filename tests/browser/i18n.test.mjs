@@ -150,6 +150,8 @@ describe('the lesson in each language', () => {
     const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     try {
       let english = null;
+      await page.goto(fileUrl('index.html'));
+      assert.match(await page.evaluate(() => navigator.languages[0]), /^en\b/, 'the test browsers speak English (engine.mjs), as the other tests assume');
       for (const lang of LANGUAGES) {
         await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
         await waitReady(page);
@@ -205,6 +207,33 @@ describe('the lesson in each language', () => {
       await waitReady(page);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
       assert.match(await page.url(), /&lang=es$/);
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the switcher is reached with Tab and operated with the arrow keys, at 390 px', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
+    try {
+      await page.goto(fileUrl('index.html'));
+      await waitReady(page);
+      await page.focus('.hw-skip');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the first stop after the skip link');
+      const label = await page.evaluate(() => document.querySelector('label[for="hw-language-select"]').textContent);
+      assert.equal(label, CATALOGUES.en['page.language'], 'a labelled select');
+      await page.keyboard.press('ArrowDown');
+      const next = LANGUAGES[1];
+      await page.waitForFunction((l) => document.documentElement.lang === l, next, { timeout: 10000 });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the focus stays on the switcher');
+      assert.match(await page.url(), new RegExp(`&lang=${next}$`));
+      const box = await page.evaluate(() => {
+        const r = document.querySelector('hw-language').getBoundingClientRect();
+        return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
+      });
+      assert.ok(box.left >= 0 && box.right <= box.width, `the switcher fits the 390 px page: ${JSON.stringify(box)}`);
       await page.harvest();
       log.assertClean(null);
     } finally {

@@ -74,11 +74,13 @@ function writePage() {
   const isLesson = root.hasAttribute(AUTO);
   /** What the page's prose is written in now: the build wrote English into index.html. */
   let written = SOURCE;
+  /** Whether the page has been drawn: the first language is written as it loads, where no reader's place is to keep. */
+  let drawn = false;
   const apply = () => {
     if (!isLesson) return;
     const lang = pageLanguage();
     if (lang === written) return;
-    const at = document.body ? anchor() : null;
+    const at = drawn && document.body ? anchor() : null;
     setAutoLang(root, lang);
     translateTree(document, lang);
     relocalizeAll();
@@ -96,6 +98,7 @@ function writePage() {
   }
   setPageLanguage(lang || null);
   apply();
+  drawn = true;
 }
 
 /**
