@@ -64,7 +64,7 @@ shareBrowser((b, s) => { browser = b; server = s; }, {
         '<mha-heads lang="qps-ploc" tokens="20"></mha-heads>',
         '<mha-params lang="qps-ploc" d-model="10" bias></mha-params>', '<mha-exercise-seeds lang="qps-ploc"></mha-exercise-seeds>',
         '<mha-exercise-dmodel lang="qps-ploc" ex2-heads="5"></mha-exercise-dmodel>', '<mha-exercise-torch lang="qps-ploc"></mha-exercise-torch>',
-        '<mha-python lang="qps-ploc"></mha-python>', '<mha-quiz lang="qps-ploc"></mha-quiz>'].join('')),
+        '<mha-python lang="qps-ploc"></mha-python>', '<mha-quiz lang="qps-ploc"></mha-quiz>', '<mha-lesson lang="qps-ploc"></mha-lesson>'].join('')),
     },
   },
 });
