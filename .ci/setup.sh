@@ -26,6 +26,8 @@ if [[ "$mode" == test ]]; then
   packages+=(catch2 nlohmann-json3-dev chromium)
   # The print test reads Chromium's PDF output with pdftotext and pdftoppm.
   packages+=(poppler-utils)
+  # A CJK font, so that the browser tests lay out and screenshot the Chinese lesson as readers see it.
+  packages+=(fonts-noto-cjk)
   # Fuzzing and sanitizers (clang with libFuzzer and its runtimes).
   packages+=(clang libclang-rt-14-dev)
   # The other two browser engines: Firefox ESR (driven over WebDriver BiDi by puppeteer-core) and

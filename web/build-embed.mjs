@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import { cataloguesPlugin, fillTemplate } from './build-i18n.mjs';
 
 /**
  * esbuild plugin for dist/train.js: its imports of src/shared/ and src/lesson/ become the modules
@@ -144,22 +145,29 @@ export function checkInlineScriptHashes(html) {
 }
 
 /**
- * @param {{web: string, dist: string}} dirs
+ * @param {{web: string, dist: string, catalogues: import('./build-i18n.mjs').Language[], indexHtml: string}} o
+ *   indexHtml: the lesson page with its English filled in (build.mjs), for <mha-lesson>
  */
-export async function buildEmbed({ web, dist }) {
+export async function buildEmbed({ web, dist, catalogues, indexHtml }) {
   const src = join(web, 'src');
   const common = /** @type {const} */ ({
     bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning',
   });
-  const markup = lessonMarkup(await readFile(join(web, 'index.html'), 'utf8'));
+  const markup = lessonMarkup(indexHtml);
+  const en = catalogues[0].data;
   await Promise.all([
     build({
       ...common,
       entryPoints: [join(src, 'embed', 'mha-elements.js')],
       outfile: join(dist, 'headwise-elements.js'),
       define: { __HEADWISE_LESSON_MARKUP__: JSON.stringify(markup) },
+      plugins: [cataloguesPlugin(catalogues)],
     }),
-    build({ ...common, entryPoints: [join(src, 'embed', 'embed-page.js')], outfile: join(dist, 'embed-page.js') }),
+    // The iframe page's own few sentences: only the embed.* keys of each catalogue.
+    build({
+      ...common, entryPoints: [join(src, 'embed', 'embed-page.js')], outfile: join(dist, 'embed-page.js'),
+      plugins: [cataloguesPlugin(catalogues, { keep: (key) => key.startsWith('embed.') })],
+    }),
     build({ ...common, entryPoints: [join(src, 'embed', 'embed-host.js')], outfile: join(dist, 'headwise-embed.js') }),
     build({ ...common, entryPoints: [join(src, 'embed', 'gallery.js')], outfile: join(dist, 'gallery.js') }),
   ]);
@@ -169,8 +177,10 @@ export async function buildEmbed({ web, dist }) {
   const training = await readFile(join(web, 'train.css'), 'utf8');
   const extra = await readFile(join(web, 'elements.css'), 'utf8');
   await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${training}\n${extra}`));
-  checkInlineScriptHashes(await readFile(join(web, 'embed.html'), 'utf8'));
-  for (const file of ['embed.html', 'embed-page.css', 'gallery.html', 'gallery.css']) {
+  const embedHtml = await readFile(join(web, 'embed.html'), 'utf8');
+  checkInlineScriptHashes(embedHtml);
+  await writeFile(join(dist, 'embed.html'), fillTemplate(embedHtml, en));
+  for (const file of ['embed-page.css', 'gallery.html', 'gallery.css']) {
     await copyFile(join(web, file), join(dist, file));
   }
   return ['headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'embed-page.css', 'headwise-embed.js', 'gallery.html', 'gallery.js', 'gallery.css'];

@@ -4,7 +4,8 @@
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
 // dist/headwise-scorm2004.zip (build-scorm.mjs; HEADWISE_MASTERY_SCORE sets their mastery score),
-// once the modules are there.
+// once the modules are there. Every language in web/i18n/ goes into the page bundles
+// (build-i18n.mjs), and index.html is written with its English text filled in.
 
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
@@ -12,26 +13,30 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
+import { cataloguesPlugin, fillTemplate, readCatalogues } from './build-i18n.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
 const dist = join(root, 'dist');
 
-/** The SCORM packages' mastery score, checked before anything is built. */
+/** The SCORM packages' mastery score and the catalogues, checked before anything is built. */
 let mastery;
+let catalogues;
 try {
   mastery = masteryScore(process.env.HEADWISE_MASTERY_SCORE);
+  catalogues = readCatalogues(web);
 } catch (e) {
   console.error(`error: ${e.message}`);
   process.exit(1);
 }
+const en = catalogues[0].data;
 
 await mkdir(dist, { recursive: true });
 
 /** What every page bundle is built with: one classic script, minified (file:// allows no modules). */
 const BUNDLE = { bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning' };
 
-await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'lesson', 'main.js')], outfile: join(dist, 'app.js') });
+await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'lesson', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
 
 // The training section, loaded by app.js and headwise-elements.js when the reader nears it. Its
 // imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
@@ -42,9 +47,19 @@ await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'train', 'main.js')], ou
 // setting (the permalink), and an SVG icon costs it a new SVG document each time: measured in
 // headless Chromium 156, 4.3 ms of the page's main thread per change of URL, against 1.1 ms for
 // this PNG.
-for (const file of ['index.html', 'favicon.svg', 'favicon.png']) {
+for (const file of ['favicon.svg', 'favicon.png']) {
   await copyFile(join(web, file), join(dist, file));
 }
+// index.html is a template: its prose names keys of the catalogues; the English is written in, so
+// the page reads in full before any script runs (and without one).
+let indexHtml;
+try {
+  indexHtml = fillTemplate(await readFile(join(web, 'index.html'), 'utf8'), en);
+} catch (e) {
+  console.error(`error: ${e.message}`);
+  process.exit(1);
+}
+await writeFile(join(dist, 'index.html'), indexHtml);
 // The stylesheets, minified: every byte counts for pages embedded in course sites. train.css is
 // the training section's, loaded with it.
 for (const file of ['styles.css', 'train.css']) {
@@ -54,7 +69,7 @@ for (const file of ['styles.css', 'train.css']) {
 }
 
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
-const embedFiles = await buildEmbed({ web, dist });
+const embedFiles = await buildEmbed({ web, dist, catalogues, indexHtml });
 
 let modules = true;
 try {
@@ -66,6 +81,7 @@ try {
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/favicon.png, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);
+console.log(`languages: ${catalogues.map((c) => c.tag).join(', ')}`);
 if (modules) {
   const packages = await buildScorm({ dist, root, mastery });
   console.log(`built ${packages.map((f) => `dist/${f}`).join(', ')} (mastery score ${mastery})`);

@@ -167,9 +167,11 @@ describe('keyboard', () => {
         '#q1-o0', 'quiz-reveal:q1-answer', '#q2-o0', 'quiz-reveal:q2-answer', '#q3-o0', 'quiz-reveal:q3-answer',
         '#q4-o0', 'quiz-reveal:q4-answer', '#q5-o0', 'quiz-reveal:q5-answer'];
       for (const key of required) assert.ok(keys.includes(key), `${key} is not in the tab order: ${keys.join(' ')}`);
-      // Settings first, in reading order; one stop per quiz question (arrows move within it).
+      // The skip link, the masthead's language switcher, then the settings, in reading order; one
+      // stop per quiz question (arrows move within it).
       assert.equal(keys[0], 'a.hw-skip');
-      assert.deepEqual(keys.slice(1, 10), required.slice(0, 9));
+      assert.equal(keys[1], '#hw-language-select');
+      assert.deepEqual(keys.slice(2, 11), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
       // NumPy, parameter counts, exercise 3, the two training scripts.
       assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 5);

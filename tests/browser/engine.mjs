@@ -500,8 +500,10 @@ const HARVEST = `(() => { const w = window.__hwWatch || { csp: [], errors: [], c
   performance.clearResourceTimings();
   return out; })()`;
 
+// Every engine's language is English: the lesson follows the browser's (navigator.languages), and
+// the tests read its English, whatever the machine's locale.
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run'];
+  '--disable-sync', '--no-first-run', '--lang=en-US'];
 
 async function chromiumDriver() {
   const { chromium } = await import('playwright-core');
@@ -625,6 +627,8 @@ async function firefoxDriver({ colorScheme, reducedMotion }) {
       'browser.download.useDownloadDir': true,
       'browser.download.dir': profile,
       'browser.download.folderList': 2,
+      'intl.accept_languages': 'en-US, en',
+      'intl.locale.requested': 'en-US',
     },
     env: { ...process.env, MOZ_HEADLESS: '1', MOZ_CRASHREPORTER_DISABLE: '1' },
   });
@@ -836,7 +840,10 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   const port = await freePort();
   const wd = spawn('/usr/bin/WebKitWebDriver', [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), XDG_DATA_HOME: join(config, 'data') },
+    env: {
+      ...process.env, DISPLAY: display, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), XDG_DATA_HOME: join(config, 'data'),
+      LANGUAGE: 'en_US:en', LANG: 'en_US.UTF-8',
+    },
   });
   let wdErr = '';
   wd.stderr.on('data', (d) => { wdErr = (wdErr + d).slice(-4000); });

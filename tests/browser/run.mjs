@@ -105,12 +105,13 @@ const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its We
 
 /**
  * Seconds each file took in a whole local CI run (run 23, 2026-12-02, Firefox and WebKit side by
- * side), used only to start the longest files first; a file not listed counts as 30 s.
+ * side; i18n.test.mjs run alone, under a load of 6), used only to start the longest files first;
+ * a file not listed counts as 30 s.
  */
 const TYPICAL_SECONDS = {
   firefox: {
     'a11y.test.mjs': 74, 'bad-input.test.mjs': 67, 'compute.test.mjs': 23, 'csp.test.mjs': 36,
-    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'hosts.test.mjs': 89,
+    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'hosts.test.mjs': 89, 'i18n.test.mjs': 49,
     'injection.test.mjs': 49, 'inplace.test.mjs': 36, 'layout.test.mjs': 58, 'lesson.test.mjs': 49,
     'long-session.test.mjs': 20, 'motion.test.mjs': 31, 'no-worker.test.mjs': 14,
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 37, 'sandbox.test.mjs': 15,
@@ -118,7 +119,7 @@ const TYPICAL_SECONDS = {
   },
   webkit: {
     'a11y.test.mjs': 132, 'bad-input.test.mjs': 73, 'compute.test.mjs': 9, 'csp.test.mjs': 43,
-    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'hosts.test.mjs': 70,
+    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'hosts.test.mjs': 70, 'i18n.test.mjs': 58,
     'injection.test.mjs': 38, 'inplace.test.mjs': 44, 'layout.test.mjs': 60, 'lesson.test.mjs': 55,
     'long-session.test.mjs': 37, 'motion.test.mjs': 30, 'no-worker.test.mjs': 12,
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 51, 'sandbox.test.mjs': 16,

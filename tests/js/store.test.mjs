@@ -10,11 +10,19 @@ import { LESSON, createHeadwise } from './helpers.mjs';
 import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute.js';
 import {
   BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, HASH_WRITE_MS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
-  parseHash, toHash,
+  langOf, parseHash, toHash,
 } from '../../web/src/shared/store.js';
+import { t } from '../../web/src/shared/i18n.js';
 
 const hw = await createHeadwise();
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+/** A computation's label as the page shows it in English (the store keeps a catalogue key). */
+const said = (label) => (label ? t(label.key, label.params) : label);
+/** busy()'s answer with its label said in English. */
+const busyIn = (store, names) => {
+  const b = store.busy(names);
+  return { ...b, label: said(b.label) };
+};
 
 // A Compute whose runs settle when the test resolves them; records every call.
 function scriptedCompute(mode = 'worker') {
@@ -135,14 +143,14 @@ test('an empty hash is the defaults; the defaults are the lesson run', () => {
 
 test('parseHash reads every setting by its key, numbers and booleans and names', () => {
   const s = parseHash('#seed=3&tokens=6&d_model=12&heads=3&ex1_seed=9&ex2_d_model=16&ex2_heads=4' +
-    '&train_seed=5&bias=1&causal=true&train_task=previous-and-two-back&query=2&label.1=cat&label.3=%20x%20');
+    '&train_seed=5&bias=1&causal=true&train_task=previous-and-two-back&query=2&label.1=cat&label.3=%20x%20&lang=zh-Hans-CN');
   const labels = [];
   labels[1] = 'cat';
   labels[3] = ' x ';
   assert.deepEqual(s, {
     seed: 3, tokens: 6, labels, dModel: 12, numHeads: 3,
     bias: true, causal: true, query: 2, ex1Seed: 9, ex2DModel: 16, ex2Heads: 4, trainSeed: 5,
-    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back',
+    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back', lang: 'zh-Hans-CN',
   });
   assert.equal(parseHash('bias=0&causal=false').bias, false);
   assert.equal(parseHash('bias=0&causal=false').causal, false);
@@ -193,6 +201,11 @@ test('parseHash refuses a malformed hash with a reason', () => {
   assert.equal(why(`${'k'.repeat(50)}=1`), `"${'k'.repeat(40)}" is not a setting this page knows`);
   assert.equal(why('%zz=1'), '"%zz" is not a setting this page knows', 'a malformed escape is kept as it is');
   assert.equal(why('seed=%E0%A4%A'), '"seed" is not a number');
+  // The language: a BCP 47 tag, whether or not the page has a catalogue for it (it says so).
+  assert.equal(parseHash('lang=fr').lang, 'fr');
+  for (const bad of ['lang=', 'lang=e', 'lang=es_MX', 'lang=%3Cscript%3E', `lang=${'a'.repeat(36)}`, 'lang=es-', 'lang=123']) {
+    assert.equal(why(bad), '"lang" must be a language tag such as es or zh-CN', bad);
+  }
 });
 
 test('parseHash takes a hash of 65536 characters and refuses a longer one', () => {
@@ -214,6 +227,16 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   const labels = [];
   labels[2] = 'dog';
   assert.deepEqual(back, { ...state, labels });
+  // The language of a link whose other settings cannot be read: its one lang, if it is a tag.
+  assert.equal(langOf('#seed=abc&lang=es'), 'es');
+  assert.equal(langOf('lang=zh-CN&%%%'), 'zh-CN');
+  assert.equal(langOf('#seed=abc'), '');
+  assert.equal(langOf('#lang=es&lang=fr'), '', 'given twice: none');
+  assert.equal(langOf('#lang=<b>'), '');
+  assert.equal(langOf(`#lang=es&${'x'.repeat(70000)}`), '', 'a link too long is not read at all');
+  // A chosen language is kept, last; none chosen, none written (the link follows its reader's browser).
+  assert.equal(toHash({ ...state, lang: 'es' }), `${hash}&lang=es`);
+  assert.equal(parseHash(`${hash}&lang=es`).lang, 'es');
   // Empty or unreadable fields are left out, so they come back as the defaults.
   const empty = toHash({ ...DEFAULTS, labels: [null, undefined, 'a&b'], seed: null, tokens: NaN, dModel: Infinity,
     numHeads: '2', trainTask: '' });
@@ -627,7 +650,7 @@ test('exercise 1 waits for a pending main experiment and reports its own failure
   await sleep(0);
   const pending = store.seeds();
   assert.deepEqual(pending, { state: 'pending', lastGood: null });
-  assert.equal(store._slots.ex1.label, 'exercise 1 at 128 × 256');
+  assert.equal(said(store._slots.ex1.label), 'exercise 1 at 128 × 256');
   await sleep(0);
   const run = compute.runs[1];
   assert.equal(run.method, 'seedsRun');
@@ -702,7 +725,7 @@ test('exercise 3 cross-checks the main run against the module\'s PyTorch path', 
   slow.compute.runs[0].resolve(main);
   await sleep(0);
   assert.deepEqual(slow.crossCheck(), { state: 'pending', run: main });
-  assert.equal(slow._slots.ex3.label, 'the PyTorch cross-check at 128 × 256');
+  assert.equal(said(slow._slots.ex3.label), 'the PyTorch cross-check at 128 × 256');
   await sleep(0);
   const run = slow.compute.runs[1];
   assert.equal(run.method, 'crossCheck');
@@ -721,7 +744,7 @@ test('busy() names a computation once it has been pending for BUSY_AFTER_MS', as
   store.experiment();
   assert.deepEqual(store.busy(['ex1', 'experiment']), { pending: true, label: null });
   await sleep(BUSY_AFTER_MS + 60);
-  assert.deepEqual(store.busy(['ex1', 'experiment']), { pending: true, label: '128 × 256, 4 heads' });
+  assert.deepEqual(busyIn(store, ['ex1', 'experiment']), { pending: true, label: '128 × 256, 4 heads' });
   assert.equal(seen.count, 1, 'listeners are told once it is old enough to show');
   assert.equal(store._slots.experiment.shown, true);
   await sleep(BUSY_AFTER_MS + 60);
@@ -733,7 +756,7 @@ test('busy() names a computation once it has been pending for BUSY_AFTER_MS', as
   assert.deepEqual(store.busy(['experiment']), { pending: false, label: null });
   const one = await storeWith(scriptedCompute(), { ...MID, numHeads: 1, tokens: 256 });
   one.experiment();
-  assert.equal(one._slots.experiment.label, '256 × 256, 1 head');
+  assert.equal(said(one._slots.experiment.label), '256 × 256, 1 head');
 });
 
 test('a newer run that is not yet old enough keeps the busy timer going', async () => {
@@ -760,11 +783,11 @@ test('a newer run that is not yet old enough keeps the busy timer going', async 
     await sleep(BUSY_AFTER_MS);
     assert.equal(seen.count, notified + 1);
     assert.equal(store._slots.experiment.shown, true);
-    assert.deepEqual(store.busy(['experiment']), { pending: true, label: '128 × 256, 4 heads' });
+    assert.deepEqual(busyIn(store, ['experiment']), { pending: true, label: '128 × 256, 4 heads' });
     now = 1224;
     assert.deepEqual(store.busy(['experiment']), { pending: true, label: null }, 'not before BUSY_AFTER_MS');
     now = 1225;
-    assert.equal(store.busy(['experiment']).label, '128 × 256, 4 heads', 'from BUSY_AFTER_MS on');
+    assert.equal(said(store.busy(['experiment']).label), '128 × 256, 4 heads', 'from BUSY_AFTER_MS on');
   } finally {
     Object.defineProperty(globalThis, 'performance', original);
   }

@@ -10,6 +10,11 @@
 // No height is sent before the widget is drawn (module loaded, stylesheet applied), so a parent
 // that follows the messages never sees the frame collapse while it loads.
 // It needs nothing from its parent, so it runs in <iframe sandbox="allow-scripts">.
+// lang=es draws the widget in that language (the element's `lang`); without it the widget follows
+// the reader's browser. The page's own few sentences come from the catalogues' embed.* keys,
+// which are all this bundle carries of them.
+
+import { matchLanguage, resolveLanguage, setAutoLang, t, translateTree, TAG_FORM } from '../shared/i18n.js';
 
 /** widget= value → element. */
 export const WIDGETS = /** @type {Record<string, string>} */ ({
@@ -61,7 +66,10 @@ const PARAMS = /** @type {Record<string, string>} */ ({
 const BOOLEAN_ATTRS = new Set(['bias', 'causal']);
 const MAX_HEIGHT = 100000;
 
-/** @param {string} text */
+/**
+ * @param {string} text  in the page's language
+ * @param {string} [cls]
+ */
 function message(text, cls = 'mha-embed-message') {
   const p = document.createElement('p');
   p.className = cls;
@@ -84,6 +92,13 @@ function start() {
   const id = (params.get('id') || '').slice(0, 200);
   const widget = params.get('widget') || 'lesson';
   const tag = Object.prototype.hasOwnProperty.call(WIDGETS, widget) ? WIDGETS[widget] : null;
+  // The language asked for: the widget's (a lang attribute, so that it is the widget's choice,
+  // with the warning its element gives for one there is no catalogue of), and the page's.
+  const langParam = params.get('lang');
+  const wanted = langParam !== null && TAG_FORM.test(langParam.trim()) && langParam.trim().length <= 35 ? langParam.trim() : null;
+  const lang = wanted ? matchLanguage(wanted) || 'en' : resolveLanguage(document.body);
+  setAutoLang(document.documentElement, lang);
+  if (lang !== 'en') translateTree(document, lang);
 
   // Height: the content's own height (never the viewport's), sent whenever it changes once the
   // widget is drawn.
@@ -129,7 +144,7 @@ function start() {
   });
 
   if (!tag) {
-    main.appendChild(message(`"${widget.slice(0, 40)}" is not a Headwise widget. Use widget=${Object.keys(WIDGETS).join(', ')}.`));
+    main.appendChild(message(t('embed.unknownWidget', { widget: widget.slice(0, 40), widgets: Object.keys(WIDGETS).join(', ') }, lang)));
     post({ type: 'headwise:ready', id, widget, error: 'unknown widget' });
     markDrawn();
     sendHeight();
@@ -142,8 +157,10 @@ function start() {
   /** @type {string[]} */
   const labels = [];
   const unknown = [];
+  if (wanted) el.setAttribute('lang', wanted);
+  else if (langParam !== null) main.appendChild(message(t('embed.badLang', {}, lang), 'mha-embed-notice'));
   for (const [key, value] of params) {
-    if (key === 'id' || key === 'widget') continue;
+    if (key === 'id' || key === 'widget' || key === 'lang') continue;
     const label = /^label\.(\d{1,4})$/.exec(key);
     if (label) {
       labels[Number(label[1])] = value;
@@ -157,7 +174,7 @@ function start() {
   }
   if (labels.length && !el.hasAttribute('labels')) el.setAttribute('labels', Array.from(labels, (l) => l || '').join(','));
   if (unknown.length) {
-    main.appendChild(message(`Ignored: ${unknown.map((k) => `"${k}"`).join(', ')} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} of this embed.`, 'mha-embed-notice'));
+    main.appendChild(message(t('embed.ignored', { count: unknown.length, names: unknown.map((k) => `"${k}"`).join(', ') }, lang), 'mha-embed-notice'));
   }
   el.addEventListener('headwise-quiz', (event) => {
     post({ type: 'headwise:quiz', id, ...(/** @type {CustomEvent} */ (event)).detail });
@@ -180,7 +197,7 @@ function start() {
   main.appendChild(el);
   if (el.shadowRoot) watch.observe(el.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
   if (!customElements.get(tag)) {
-    main.appendChild(message('headwise-elements.js did not load, so this part of the lesson cannot be shown.'));
+    main.appendChild(message(t('embed.notLoaded', {}, lang)));
     markDrawn();
   }
   sendHeight();

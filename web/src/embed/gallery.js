@@ -1,6 +1,7 @@
 // The embed gallery (gallery.html): every widget, live, with its two copy-paste snippets. The
 // snippets point at the folder this page is served from, so they are right wherever dist/ is
-// hosted. All text goes in through textContent.
+// hosted. All text goes in through textContent. The gallery is the instructors' catalogue of
+// snippets, in English; the widgets it shows follow its page's lang, as on any course page.
 
 import { h, copyButton } from '../shared/dom.js';
 
@@ -132,7 +133,7 @@ function snippet(title, text, testid) {
   return h('div', { class: 'hw-gallery-snippet' }, [
     h('h3', { text: title }),
     h('pre', { class: 'hw-code', 'data-testid': testid, tabindex: '0' }, [code]),
-    copyButton(code, `Copy: ${title}`),
+    copyButton(code, { label: `Copy: ${title}`, copy: 'Copy', copied: 'Copied.', selected: 'Selected: press Ctrl+C (⌘C) to copy.' }),
   ]);
 }
 

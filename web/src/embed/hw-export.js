@@ -12,12 +12,6 @@ import { fileStem, headsCanvas, pngBlob, pythonScript, saveFile, weightsCsv, wei
 
 export const EXPORT_FORMATS = /** @type {const} */ (['csv', 'json', 'png', 'py']);
 
-const BUTTONS = {
-  csv: { text: 'Weights (CSV)', label: 'Download the per-head attention weights as CSV' },
-  json: { text: 'Weights (JSON)', label: 'Download the per-head attention weights as JSON' },
-  png: { text: 'Head tables (PNG)', label: 'Download the head tables as a PNG image' },
-  py: { text: 'Python (.py)', label: 'Download the Python code that reproduces these numbers' },
-};
 
 class HwExport extends HwElement {
   static get observedAttributes() {
@@ -28,13 +22,13 @@ class HwExport extends HwElement {
     this.classList.add('hw-export');
     /** @type {Record<string, HTMLButtonElement>} */
     this.buttons = {};
-    const row = h('div', { class: 'hw-export-row', role: 'group', 'aria-label': 'Download' }, [
-      h('span', { class: 'hw-export-title', text: 'Download:' }),
+    const row = h('div', { class: 'hw-export-row', role: 'group', 'aria-label': this.t('export.group') }, [
+      h('span', { class: 'hw-export-title', text: this.t('export.title') }),
     ]);
+    // Each button's words: export.<format>.text and export.<format>.label (its accessible name).
     for (const format of EXPORT_FORMATS) {
-      const { text, label } = BUTTONS[format];
       const button = /** @type {HTMLButtonElement} */ (h('button', {
-        type: 'button', class: 'hw-button hw-button-quiet hw-export-button', 'data-export': format, 'aria-label': label, text,
+        type: 'button', class: 'hw-button hw-button-quiet hw-export-button', 'data-export': format, 'aria-label': this.t(`export.${format}.label`), text: this.t(`export.${format}.text`),
       }));
       button.addEventListener('click', () => this.save(format));
       this.buttons[format] = button;
@@ -65,7 +59,7 @@ class HwExport extends HwElement {
     const ex = store.experiment();
     const run = ex.result;
     if (!run) {
-      this.message.textContent = `Nothing to download until the settings are valid${ex.error ? `: ${ex.error}` : '.'}`;
+      this.message.textContent = ex.error ? this.t('export.invalidBecause', { reason: this.say(ex.error) }) : this.t('export.invalid');
       return;
     }
     const stem = fileStem(run);
@@ -78,9 +72,9 @@ class HwExport extends HwElement {
       else if (format === 'png') file = [await pngBlob(headsCanvas(run, store.state)), `${stem}-heads.png`];
       else file = [new Blob([pythonScript(run, query)], { type: 'text/x-python' }), `${stem}.py`];
       saveFile(file[0], file[1], this);
-      this.message.textContent = `Download started: ${file[1]}.`;
+      this.message.textContent = this.t('export.started', { file: file[1] });
     } catch (e) {
-      this.message.textContent = `The file could not be made: ${messageOf(e)}`;
+      this.message.textContent = this.t('export.failed', { reason: this.say(messageOf(e)) });
     }
   }
 }

@@ -3,12 +3,14 @@
 // be changed, and `theme` the colours (light, dark, or auto: the system's).
 
 import { EmbedStore } from './embed-store.js';
-import { DEFAULTS } from '../shared/store.js';
+import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
 import { define } from '../shared/element.js';
 import { h, replace } from '../shared/dom.js';
 import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
+import { onLanguageChange, resolveLanguage, setAutoLang, translateTree } from '../shared/i18n.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').State} State */
 
@@ -29,42 +31,11 @@ const REM_REGISTERED = (() => {
   return true;
 })();
 
-/** Values of the `theme` attribute. */
-export const THEMES = ['light', 'dark', 'auto'];
-
 /** Attributes any HTML element may have; the element neither reads nor warns about them. */
 const GLOBAL_ATTRIBUTES = new Set(['id', 'class', 'style', 'title', 'hidden', 'lang', 'dir', 'slot', 'part', 'exportparts',
   'tabindex', 'role', 'inert', 'is', 'nonce', 'autofocus', 'translate', 'draggable', 'contenteditable', 'spellcheck',
   'accesskey', 'enterkeyhint', 'inputmode', 'popover', 'itemid', 'itemprop', 'itemref', 'itemscope', 'itemtype']);
 
-/**
- * @typedef {object} ControlDef
- * @property {keyof State} field  the state field
- * @property {string} id          the control's element id (and error key) inside the widget
- * @property {string} attr        the element attribute that sets it
- * @property {'number'|'boolean'|'index'|'labels'|'text'} kind
- * @property {boolean} panel      part of the settings panel (<hw-controls>)
- */
-
-/** Every control an embed can show, hide or lock, by its public name. */
-export const CONTROLS = /** @type {Record<string, ControlDef>} */ ({
-  seed: { field: 'seed', id: 'seed', attr: 'seed', kind: 'number', panel: true },
-  tokens: { field: 'tokens', id: 'tokens', attr: 'tokens', kind: 'number', panel: true },
-  dModel: { field: 'dModel', id: 'd-model', attr: 'd-model', kind: 'number', panel: true },
-  heads: { field: 'numHeads', id: 'num-heads', attr: 'heads', kind: 'number', panel: true },
-  bias: { field: 'bias', id: 'bias', attr: 'bias', kind: 'boolean', panel: true },
-  causal: { field: 'causal', id: 'causal', attr: 'causal', kind: 'boolean', panel: true },
-  query: { field: 'query', id: 'query-token', attr: 'query-token', kind: 'index', panel: true },
-  labels: { field: 'labels', id: 'token-labels', attr: 'labels', kind: 'labels', panel: true },
-  ex1Seed: { field: 'ex1Seed', id: 'ex1-seed', attr: 'ex1-seed', kind: 'number', panel: false },
-  ex2DModel: { field: 'ex2DModel', id: 'ex2-d-model', attr: 'ex2-d-model', kind: 'number', panel: false },
-  ex2Heads: { field: 'ex2Heads', id: 'ex2-heads', attr: 'ex2-heads', kind: 'number', panel: false },
-  trainSeed: { field: 'trainSeed', id: 'train-seed', attr: 'train-seed', kind: 'number', panel: false },
-  trainTask: { field: 'trainTask', id: 'train-task', attr: 'train-task', kind: 'text', panel: false },
-  headsRelations: { field: 'headsRelations', id: 'heads-relations', attr: 'heads-relations', kind: 'text', panel: false },
-  headsSeed: { field: 'headsSeed', id: 'heads-seed', attr: 'heads-seed', kind: 'number', panel: false },
-});
-const NAMES = Object.keys(CONTROLS);
 const BY_ATTR = new Map(NAMES.map((name) => [CONTROLS[name].attr, name]));
 const BY_ID = new Map(NAMES.map((name) => [CONTROLS[name].id, name]));
 const SETTINGS = NAMES.filter((name) => CONTROLS[name].panel);
@@ -79,76 +50,6 @@ export const ATTRIBUTES = [...BY_ATTR.keys(), ...OPTIONS];
  */
 function unknownAttribute(name) {
   return !ATTRIBUTES.includes(name) && !GLOBAL_ATTRIBUTES.has(name) && !/^(aria-|data-|on)/.test(name);
-}
-
-/**
- * A control's public name from any spelling of it: "dModel", "d-model", "d_model", "num_heads"…
- * @param {string} raw
- * @returns {string|null}
- */
-export function controlName(raw) {
-  const key = raw.toLowerCase().replace(/[-_]/g, '');
-  const aliases = /** @type {Record<string, string>} */ ({ numheads: 'heads', querytoken: 'query' });
-  return NAMES.find((n) => n.toLowerCase() === key) || aliases[key] || null;
-}
-
-/**
- * A list attribute: "none", "all", or names separated by commas or spaces.
- * @param {string} value
- * @param {readonly string[]} all
- * @param {(raw: string) => string|null} normalise
- * @param {string} what  for messages
- * @returns {{names: Set<string>, problems: string[]}}
- */
-function parseList(value, all, normalise, what) {
-  const words = value.split(/[\s,]+/).filter(Boolean);
-  if (words.length === 1 && words[0].toLowerCase() === 'all') return { names: new Set(all), problems: [] };
-  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === 'none')) return { names: new Set(), problems: [] };
-  const names = new Set();
-  const problems = [];
-  for (const word of words) {
-    const name = normalise(word);
-    if (name) names.add(name);
-    else problems.push(`"${word.slice(0, 40)}" is not ${what} (use ${all.join(', ')}, all or none).`);
-  }
-  return { names, problems };
-}
-
-/**
- * Read one state attribute.
- * @param {ControlDef} def
- * @param {string|null} raw
- * @returns {{value: any, error: string|null, problem: string|null}}
- *   error: a number that can't be read (shown like an empty field); problem: anything else
- */
-export function parseAttribute(def, raw) {
-  const quoted = raw === null ? '' : `"${raw.slice(0, 40)}"`;
-  switch (def.kind) {
-    case 'number': {
-      if (raw === null) return { value: DEFAULTS[def.field], error: null, problem: null };
-      const n = raw.trim() === '' ? NaN : Number(raw.trim());
-      if (!Number.isFinite(n)) return { value: null, error: `${def.attr}: ${quoted} is not a number.`, problem: null };
-      return { value: n, error: null, problem: null };
-    }
-    case 'boolean':
-      return { value: raw !== null && !['0', 'false', 'no', 'off'].includes(raw.trim().toLowerCase()), error: null, problem: null };
-    case 'text':
-      if (raw === null || raw.trim() === '') return { value: DEFAULTS[def.field], error: null, problem: null };
-      return { value: raw.trim().slice(0, 64), error: null, problem: null };
-    case 'index':
-      if (raw === null) return { value: 0, error: null, problem: null };
-      if (!/^\s*\d{1,5}\s*$/.test(raw)) return { value: 0, error: null, problem: `${def.attr}: ${quoted} is not a token index (0, 1, 2, …).` };
-      return { value: Number(raw), error: null, problem: null };
-    default: {
-      if (raw === null || raw.trim() === '') return { value: [], error: null, problem: null };
-      /** @type {string[]} */
-      const labels = [];
-      raw.split(',').slice(0, 4096).forEach((l, i) => {
-        if (l.trim() !== '') labels[i] = l.trim();
-      });
-      return { value: labels, error: null, problem: null };
-    }
-  }
 }
 
 /**
@@ -174,7 +75,7 @@ export class MhaElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     /** @type {EmbedStore|null} read by the hw-* widgets inside (see element.js) */
     this.hwStore = null;
-    /** @type {Map<string, string>} attribute problems, by attribute */
+    /** @type {Map<string, string[]>} attribute problems, by attribute (English; shown translated) */
     this.problems = new Map();
     /** @type {Set<string>} controls shown */
     this.shown = new Set();
@@ -198,7 +99,7 @@ export class MhaElement extends HTMLElement {
       const { value, error, problem } = parseAttribute(def, this.getAttribute(def.attr));
       state[def.field] = value;
       if (error) errors[def.id] = error;
-      if (problem) this.problems.set(def.attr, problem);
+      if (problem) this.problems.set(def.attr, [problem]);
     }
     const store = new EmbedStore(state, () => sharedModule(BASE));
     for (const [id, message] of Object.entries(errors)) store.setInputError(id, message);
@@ -209,6 +110,17 @@ export class MhaElement extends HTMLElement {
       .observe(this, { attributes: true });
     this.build();
     store.addEventListener('change', () => this.renderProblems());
+    // The element follows its own `lang`, else its ancestors', else the page's (src/shared/i18n.js):
+    // its widgets draw themselves again in a new language; here, the frame's lang and the problems.
+    onLanguageChange(() => {
+      if (!this.isConnected || !this.frame) return;
+      const lang = resolveLanguage(this);
+      if (lang === this.language) return;
+      this.language = lang;
+      setAutoLang(this.frame, lang);
+      translateTree(this.frame, lang);
+      this.renderProblems();
+    });
     store.init().then(() => {
       this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError } }));
     });
@@ -229,6 +141,10 @@ export class MhaElement extends HTMLElement {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     const link = h('link', { rel: 'stylesheet', href: STYLESHEET });
     const frame = h('div', { class: `mha-frame mha-${this.localName.slice(4)}`, part: 'frame' });
+    /** the language the widget is drawn in (its text's, so lang is set on the frame for screen readers) */
+    this.language = resolveLanguage(this);
+    setAutoLang(frame, this.language);
+    this.frame = frame;
     // Shown once the stylesheet has loaded (or failed), so the unstyled widget never flashes.
     frame.hidden = true;
     const show = () => {
@@ -250,11 +166,15 @@ export class MhaElement extends HTMLElement {
     // The training section's controls exist once train.js has defined its elements: then they
     // are shown, hidden and locked like the others.
     watchTraining(frame, BASE, { loaded: () => this.applyOptions() });
-    // Widgets build when connected, so the controls exist from here on.
-    const labels = root.getElementById('token-labels');
-    if (labels) new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
-    const reset = root.getElementById('reset');
-    if (reset) reset.textContent = 'Back to the starting settings';
+    // A widget drawn again in another language has new controls: show, hide and lock them again.
+    frame.addEventListener('headwise-relocalized', () => {
+      if (this.reapply) return;
+      this.reapply = true;
+      queueMicrotask(() => {
+        this.reapply = false;
+        this.applyOptions();
+      });
+    });
     this.applyOptions();
   }
 
@@ -283,7 +203,7 @@ export class MhaElement extends HTMLElement {
     const def = CONTROLS[control];
     const store = this.hwStore;
     const parsed = parseAttribute(def, value);
-    if (parsed.problem) this.problems.set(name, parsed.problem);
+    if (parsed.problem) this.problems.set(name, [parsed.problem]);
     else this.problems.delete(name);
     store.setInputError(def.id, parsed.error);
     /** @type {any} */ (store.resetState)[def.field] = parsed.value;
@@ -312,7 +232,8 @@ export class MhaElement extends HTMLElement {
     this.setProblem(lockAttr, locked.problems);
     this.problems.delete(lockAttr === 'locked' ? 'lock' : 'locked');
     this.setProblem('exports', formats.problems);
-    this.setProblem('theme', theme === themeAttr ? [] : [`"${themeAttr.slice(0, 40)}" is not a theme (use ${THEMES.join(', ')}); the system's is used.`]);
+    const themeIssue = themeProblem(themeAttr);
+    this.setProblem('theme', themeIssue ? [themeIssue] : []);
     // A locked control is always shown (greyed out, marked "(fixed)"), listed in `controls` or not.
     this.shown = new Set([...shown.names, ...locked.names]);
     this.lockedNames = locked.names;
@@ -343,6 +264,13 @@ export class MhaElement extends HTMLElement {
   /** Disable the inputs of locked controls. */
   applyLocks() {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
+    // The token labels' inputs are made when their panel opens: lock those too (the panel is new
+    // when the controls are drawn again in another language).
+    const labels = root.getElementById('token-labels');
+    if (labels && labels !== this.labelsWatched) {
+      this.labelsWatched = labels;
+      new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
+    }
     const locked = this.lockedNames || new Set();
     for (const name of NAMES) {
       const def = CONTROLS[name];
@@ -376,7 +304,7 @@ export class MhaElement extends HTMLElement {
    * @param {string[]} problems
    */
   setProblem(attr, problems) {
-    if (problems.length) this.problems.set(attr, `${attr}: ${problems.join(' ')}`);
+    if (problems.length) this.problems.set(attr, problems.map((p) => `${attr}: ${p}`));
     else this.problems.delete(attr);
   }
 
@@ -385,7 +313,7 @@ export class MhaElement extends HTMLElement {
     const store = this.hwStore;
     const box = this.problemsBox;
     if (!store || !box) return;
-    const lines = [...this.problems.values()];
+    const lines = [...this.problems.values()].flat();
     const errors = this.spec.experiment && store.hw ? store.errors() : { ...store.inputErrors };
     const panelShown = SETTINGS.some((name) => this.shown.has(name));
     for (const [id, message] of Object.entries(errors)) {
@@ -393,10 +321,10 @@ export class MhaElement extends HTMLElement {
       const visible = name ? this.shown.has(name) : id === 'general' && panelShown;
       if (!visible && !lines.includes(message)) lines.push(message);
     }
-    const key = lines.join('\n');
+    const key = `${this.language}\n${lines.join('\n')}`;
     if (key === this.problemsKey) return;
     this.problemsKey = key;
-    replace(box, lines.map((text) => h('p', { class: 'hw-error', text })));
+    replace(box, lines.map((text) => h('p', { class: 'hw-error', text: translateError(text, this.language) })));
     box.hidden = lines.length === 0;
   }
 }
@@ -427,6 +355,9 @@ class MhaLesson extends MhaElement {
     // A constant from the build (the lesson page's own markup), never text from the host page.
     template.innerHTML = LESSON_MARKUP;
     frame.appendChild(document.importNode(template.content, true));
+    // The markup holds the lesson's English (the build wrote it in); another language's text
+    // goes in before its widgets draw.
+    if (this.language !== 'en') translateTree(frame, /** @type {string} */ (this.language));
     const article = frame.querySelector('.hw-article') || frame;
     article.appendChild(/** @type {HTMLElement} */ (this.exporter));
   }

@@ -18,6 +18,8 @@
 import { Lms } from '../shared/lms.js';
 import { DEFAULTS, parseHash, toHash } from '../shared/store.js';
 import { h } from '../shared/dom.js';
+import { onLanguageChange, resolveLanguage, t } from '../shared/i18n.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/lms.js').Failure} Failure */
@@ -32,16 +34,33 @@ export const POINTS = 20;
 const FORMAT = 1;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/** Every sentence the student may read from this file. */
+/**
+ * Every sentence the student may read from this file, as catalogue keys (course.*) and their
+ * parameters. The call and the platform's own error stay as the platform gave them.
+ */
 const STRINGS = {
-  failed: (/** @type {Failure} */ f) => `Your results could not be saved in the course platform (${f.call}: ${f.reason}). The lesson keeps working, but your answers may not reach the course's gradebook.`,
-  unreadable: 'Your earlier work could not be read back from the course platform, so the lesson starts afresh.',
-  tooLong: (/** @type {string} */ what, /** @type {number} */ length, /** @type {number} */ limit) => `${what} is too long for the course platform to keep (the saved work would take ${length} characters; it keeps ${limit}). It is kept in this browser only until it is shorter.`,
-  challenge: 'Your answer to the challenge',
-  settings: 'Your settings (with the labels of your tokens)',
-  dismiss: 'Close',
-  label: 'Course platform',
+  // The reason is the adapter's English (src/shared/lms.js), said in the page's language where
+  // src/shared/i18n-errors.js knows it; the platform's own error text inside it stays as it is.
+  failed: (/** @type {Failure} */ f) => ({ key: 'course.failed', params: { call: f.call, reason: f.reason }, messages: ['reason'] }),
+  unreadable: { key: 'course.unreadable', params: {} },
+  tooLong: (/** @type {string} */ what, /** @type {number} */ length, /** @type {number} */ limit) => ({ key: `course.tooLong.${what}`, params: { length, limit } }),
 };
+
+/**
+ * @typedef {{key: string, params: Record<string, unknown>, messages?: string[]}} Said  a sentence
+ *   for the learner: its key, its parameters, and which of them are messages to translate
+ */
+
+/**
+ * A sentence for the learner in a language.
+ * @param {Said} text
+ * @param {string} lang
+ */
+function said(text, lang) {
+  const params = { ...text.params };
+  for (const name of text.messages || []) params[name] = translateError(String(params[name]), lang);
+  return t(text.key, params, lang);
+}
 
 /**
  * @typedef {object} Work  what suspend_data keeps
@@ -215,9 +234,9 @@ export class Course {
     const limit = this.lms.suspendLimit;
     let work = this.work;
     let text = encodeWork(work);
-    for (const [part, what] of /** @type {const} */ ([['challenge', STRINGS.challenge], ['settings', STRINGS.settings]])) {
+    for (const part of /** @type {const} */ (['challenge', 'settings'])) {
       if (text.length <= limit) break;
-      this.say(`long-${part}`, STRINGS.tooLong(what, text.length, limit));
+      this.say(`long-${part}`, STRINGS.tooLong(part, text.length, limit));
       work = { ...work, [part]: part === 'challenge' ? null : '' };
       text = encodeWork(work);
     }
@@ -233,20 +252,36 @@ export class Course {
 
   /**
    * Tell the learner something, once per `key`, in a note fixed at the bottom of the window
-   * (the latest replaces the one shown).
+   * (the latest replaces the one shown), in the page's language; a change of language rewrites
+   * the note shown.
    * @param {string} key
-   * @param {string} text
+   * @param {Said} text  a catalogue key and its parameters
    */
   say(key, text) {
     if (this.said.has(key)) return;
     this.said.add(key);
     if (this.notice) this.notice.remove();
-    const close = h('button', { type: 'button', class: 'hw-button hw-button-quiet', text: STRINGS.dismiss });
-    this.notice = h('div', { class: 'hw-course-notice', role: 'alert', 'aria-label': STRINGS.label, 'data-testid': 'course-notice' }, [
-      h('p', { text }), close,
+    this.noticeText = text;
+    const lang = resolveLanguage(this.doc.body || this.doc.documentElement);
+    this.noticeLang = lang;
+    const close = h('button', { type: 'button', class: 'hw-button hw-button-quiet', text: t('course.dismiss', {}, lang) });
+    this.notice = h('div', { class: 'hw-course-notice', role: 'alert', 'aria-label': t('course.label', {}, lang), 'data-testid': 'course-notice' }, [
+      h('p', { text: said(text, lang) }), close,
     ]);
     close.addEventListener('click', () => { this.notice?.remove(); this.notice = null; });
     (this.doc.body || this.doc.documentElement).appendChild(this.notice);
+  }
+
+  /** The page's language changed: the note shown (if any) says the same in the new one. */
+  relocalize() {
+    if (!this.notice || !this.noticeText) return;
+    const lang = resolveLanguage(this.doc.body || this.doc.documentElement);
+    if (lang === this.noticeLang) return;
+    this.noticeLang = lang;
+    const [p, close] = /** @type {HTMLElement[]} */ ([...this.notice.children]);
+    p.textContent = said(this.noticeText, lang);
+    close.textContent = t('course.dismiss', {}, lang);
+    this.notice.setAttribute('aria-label', t('course.label', {}, lang));
   }
 }
 
@@ -277,6 +312,7 @@ export function startCourse(store, doc = document, total = 5) {
     const mastery = lms.masteryScore() ?? (Number.isFinite(given) && given >= 0 && given <= 100 ? given : DEFAULT_MASTERY);
     course = new Course(lms, store, doc, mastery, total);
     if (early) course.say('failed', STRINGS.failed(early));
+    onLanguageChange(() => course?.relocalize());
     if (!lms.started) return course;
     course.begin();
     doc.addEventListener('headwise-quiz', (e) => course?.answered(/** @type {CustomEvent} */ (e).detail));

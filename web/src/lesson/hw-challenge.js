@@ -7,22 +7,9 @@
 
 import { HwElement, define } from '../shared/element.js';
 import { h, replace } from '../shared/dom.js';
+import { relationTitle } from '../shared/relations.js';
 
 const STORAGE_KEY = 'headwise.challenge.answer';
-
-/** What the student reads under the label, by where the answer is kept. */
-const HINTS = {
-  browser: 'Write it before you look. It stays in this browser only.',
-  course: 'Write it before you look. Your course platform keeps it with your progress.',
-};
-
-/** The strings of the live paragraph, in one place. */
-const TEXT = {
-  heads: (/** @type {number} */ n) => (n === 1 ? '1 head' : `${n} heads`),
-  live: (/** @type {any} */ d, /** @type {string} */ eight, /** @type {string} */ one, /** @type {string} */ others) => `On this page, with a task of four relations at once (${d.relations[4].join(', ')}; seed ${d.seed}) and the same d_model and parameter count for every model, 8 heads reached ${eight} on the worst relation and 1 head only ${one} (${others}). `,
-  link: 'See the grid',
-  after: ': the single head does not run short of parameters, it runs short of softmaxes.',
-};
 
 class HwChallenge extends HwElement {
   build() {
@@ -39,7 +26,7 @@ class HwChallenge extends HwElement {
     const button = h('button', { type: 'button', class: 'hw-button', id: 'challenge-reveal', 'aria-expanded': 'false', 'aria-controls': 'challenge-discussion' });
     const label = () => {
       const open = !discussion.hidden;
-      button.textContent = open ? 'Hide the discussion' : answer.value.trim() ? 'Compare with the discussion' : 'Reveal the discussion without answering';
+      button.textContent = this.t(open ? 'challenge.hide' : answer.value.trim() ? 'challenge.compare' : 'challenge.reveal');
       button.setAttribute('aria-expanded', String(open));
     };
     answer.addEventListener('input', () => {
@@ -57,19 +44,31 @@ class HwChallenge extends HwElement {
     discussion.setAttribute('tabindex', '-1');
     label();
     const form = h('div', { class: 'hw-challenge-form' }, [
-      h('label', { for: 'challenge-answer', text: 'Your answer (two or three sentences)' }),
-      this.hint = h('p', { class: 'hw-hint', id: 'challenge-hint', text: HINTS.browser }),
+      h('label', { for: 'challenge-answer', text: this.t('challenge.answerLabel') }),
+      this.hint = h('p', { class: 'hw-hint', id: 'challenge-hint', text: this.t(this.inCourse ? 'challenge.hintCourse' : 'challenge.hintBrowser') }),
       answer,
       h('div', { class: 'hw-controls-actions' }, [button]),
     ]);
+    this.discussion = discussion;
     this.insertBefore(form, discussion.parentNode === this ? discussion : null);
     if (discussion.parentNode !== this) this.appendChild(discussion);
     if (this.restored) this.restore(this.restored.text);
     const live = /** @type {HTMLElement|null} */ (discussion.querySelector('[data-heads-live]'));
-    if (live) {
+    this.live = live;
+    if (live && !this.listening) {
+      // Once per element, however often it is built (relocalize keeps the flag and the last grid).
+      this.listening = true;
       live.setAttribute('data-testid', 'challenge-heads-live');
-      this.getRootNode().addEventListener('headwise-heads-grid', (event) => this.quote(live, /** @type {CustomEvent} */ (event).detail));
+      this.getRootNode().addEventListener('headwise-heads-grid', (event) => {
+        this.grid = /** @type {CustomEvent} */ (event).detail;
+        if (this.live) this.quote(this.live, this.grid);
+      });
     }
+    if (live && this.grid) this.quote(live, this.grid);
+  }
+
+  static get keep() {
+    return ['listening', 'grid', 'inCourse'];
   }
 
   /**
@@ -84,8 +83,15 @@ class HwChallenge extends HwElement {
     const eight = at(8);
     const one = at(1);
     if (!eight || !one) return;
-    const others = row.filter((c) => c.numHeads !== 1 && c.numHeads !== 8).map((c) => `${TEXT.heads(c.numHeads)} ${c.worst.toFixed(2)}`).join(', ');
-    replace(live, [TEXT.live(d, eight.worst.toFixed(2), one.worst.toFixed(2), others), h('a', { href: '#heads-needed', text: TEXT.link }), TEXT.after]);
+    const sep = this.t('common.listSeparator');
+    const others = row.filter((c) => c.numHeads !== 1 && c.numHeads !== 8)
+      .map((c) => this.t('challenge.live.other', { count: c.numHeads, worst: c.worst.toFixed(2) })).join(sep);
+    // The grid names its relations by the module's names; the relations are said in this language.
+    const relations = (d.names && d.names[4] ? d.names[4].map((name) => relationTitle(name, '', this.language)) : d.relations[4]).join(sep);
+    replace(live, this.tNodes('challenge.live.text', {
+      relations, seed: d.seed, eight: eight.worst.toFixed(2), one: one.worst.toFixed(2), others,
+      link: h('a', { href: '#heads-needed', text: this.t('challenge.live.link') }),
+    }));
     live.dataset.live = '';
   }
 
@@ -97,11 +103,24 @@ class HwChallenge extends HwElement {
     // Before the widget is built (the page's first load may build it later), kept until it is.
     this.restored = { text };
     if (!this.answer) return;
-    this.hint.textContent = HINTS.course;
+    this.inCourse = true;
+    this.hint.textContent = this.t('challenge.hintCourse');
     if (typeof text === 'string') {
       this.answer.value = text;
       this.label();
     }
+  }
+
+  /** @returns {any} */
+  saveState() {
+    return { ...super.saveState(), open: Boolean(this.discussion && !this.discussion.hidden) };
+  }
+
+  /** @param {any} state */
+  restoreState(state) {
+    super.restoreState(state);
+    if (state && this.discussion) this.discussion.hidden = !state.open;
+    if (this.label) this.label();
   }
 }
 

@@ -4,12 +4,15 @@
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { defaultLabel, labelOf } from '../shared/store.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
 
 /**
  * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
+ * The problem is in English, as the store keeps every message (src/shared/i18n-errors.js says it
+ * in the widget's language).
  * @param {HTMLInputElement} input
  * @returns {{value: number|null, problem: string|null}}
  */
@@ -66,12 +69,13 @@ export function numberField(id, label, hint) {
  * Show (or clear) an error message in a slot and mark the input invalid.
  * @param {HTMLElement} slot
  * @param {HTMLElement|null} input
- * @param {string|undefined|null} message
+ * @param {string|undefined|null} message  in English, as the module or the page made it
+ * @param {string} lang  the language to show it in (src/shared/i18n-errors.js)
  */
-export function showError(slot, input, message) {
+export function showError(slot, input, message, lang) {
   // Written only when it changes: every update passes here, and an attribute set again, even
   // to its own value, costs the sidebar a style and layout pass.
-  setText(slot, message || '');
+  setText(slot, message ? translateError(message, lang) : '');
   if (slot.hidden !== !message) slot.hidden = !message;
   if (input) {
     if (message) input.setAttribute('aria-invalid', 'true');
@@ -79,11 +83,12 @@ export function showError(slot, input, message) {
   }
 }
 
+/** Each number field: its id, its state field, and the keys of its label and hint. */
 const FIELDS = /** @type {const} */ ([
-  ['seed', 'seed', 'Seed', 'np.random.seed(seed): X and the weights are drawn from it.'],
-  ['tokens', 'tokens', 'Tokens (n)', 'Rows of X: how many tokens attend to each other.'],
-  ['d-model', 'dModel', 'd_model', 'Width of X and of Wq, Wk, Wv, Wo.'],
-  ['num-heads', 'numHeads', 'num_heads', 'How many chunks each of Q, K, V is split into.'],
+  ['seed', 'seed', 'controls.seed.label', 'controls.seed.hint'],
+  ['tokens', 'tokens', 'controls.tokens.label', 'controls.tokens.hint'],
+  ['d-model', 'dModel', 'controls.dModel.label', 'controls.dModel.hint'],
+  ['num-heads', 'numHeads', 'controls.numHeads.label', 'controls.numHeads.hint'],
 ]);
 
 class HwControls extends HwElement {
@@ -92,12 +97,12 @@ class HwControls extends HwElement {
     this.fields = {};
     const form = h('form', { class: 'hw-controls', id: 'settings', 'aria-labelledby': 'settings-title' });
     form.addEventListener('submit', (e) => e.preventDefault());
-    form.appendChild(h('h2', { id: 'settings-title', class: 'hw-controls-title', text: 'Settings' }));
-    form.appendChild(h('p', { class: 'hw-hint', text: 'Every number on the page is recomputed as you change these.' }));
+    form.appendChild(h('h2', { id: 'settings-title', class: 'hw-controls-title', text: this.t('controls.title') }));
+    form.appendChild(h('p', { class: 'hw-hint', text: this.t('controls.intro') }));
 
     const grid = h('div', { class: 'hw-controls-grid' });
     for (const [id, field, label, hint] of FIELDS) {
-      const { wrap, input, error } = numberField(id, label, hint);
+      const { wrap, input, error } = numberField(id, this.t(label), this.t(hint));
       input.addEventListener('input', () => this.onNumber(id, field, input));
       this.fields[id] = { input, error, field };
       grid.appendChild(wrap);
@@ -110,23 +115,23 @@ class HwControls extends HwElement {
     this.bias.addEventListener('change', () => this.store.set({ bias: this.bias.checked }, 'bias'));
     this.causal.addEventListener('change', () => this.store.set({ causal: this.causal.checked }, 'causal'));
     form.appendChild(h('div', { class: 'hw-checks' }, [
-      h('div', { class: 'hw-check' }, [this.bias, h('label', { for: 'bias', text: 'Bias terms (bq, bk, bv, bo)' })]),
-      h('div', { class: 'hw-check' }, [this.causal, h('label', { for: 'causal', text: 'Causal mask (token i sees tokens 0…i only)' })]),
+      h('div', { class: 'hw-check' }, [this.bias, h('label', { for: 'bias', text: this.t('controls.bias') })]),
+      h('div', { class: 'hw-check' }, [this.causal, h('label', { for: 'causal', text: this.t('controls.causal') })]),
     ]));
 
     // Query token.
     this.query = /** @type {HTMLSelectElement} */ (h('select', { id: 'query-token', name: 'query-token', autocomplete: 'off' }));
     this.query.addEventListener('change', () => this.store.set({ query: Number(this.query.value) }, 'query-token'));
     form.appendChild(h('div', { class: 'hw-field' }, [
-      h('label', { for: 'query-token', text: 'Query token (highlighted row)' }),
+      h('label', { for: 'query-token', text: this.t('controls.query') }),
       this.query,
     ]));
 
     // Token labels.
     this.labelsBox = h('div', { class: 'hw-labels', id: 'token-labels' });
     this.labelsDetails = /** @type {HTMLDetailsElement} */ (h('details', { class: 'hw-labels-details' }, [
-      h('summary', { text: 'Token labels' }),
-      h('p', { class: 'hw-hint', text: 'Names for the tokens, shown beside their index. X is random, so a label is only a name.' }),
+      h('summary', { text: this.t('controls.labels.title') }),
+      h('p', { class: 'hw-hint', text: this.t('controls.labels.hint') }),
       this.labelsBox,
     ]));
     this.labelsDetails.addEventListener('toggle', () => this.renderLabels(true));
@@ -135,10 +140,13 @@ class HwControls extends HwElement {
     this.general = h('p', { class: 'hw-error', 'data-error-for': 'general', role: 'alert' });
     form.appendChild(this.general);
 
-    const reset = h('button', { type: 'button', class: 'hw-button', id: 'reset', text: 'Back to the lesson\'s settings' });
+    // Its words depend on the store (see update), not read here: the page's store is made once
+    // the settings exist, so that a link to #settings finds them.
+    const reset = h('button', { type: 'button', class: 'hw-button', id: 'reset' });
+    this.resetButton = reset;
     reset.addEventListener('click', () => {
-      for (const id of Object.keys(this.fields)) this.store.setInputError(id, null);
       // An embedding page may give its store its own starting point (store.resetState).
+      for (const id of Object.keys(this.fields)) this.store.setInputError(id, null);
       const start = /** @type {any} */ (this.store).resetState;
       this.store.set(start ? { ...start, labels: start.labels.slice() } : { seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false, query: 0, labels: [] }, 'reset');
       this.refreshAll = true;
@@ -166,12 +174,14 @@ class HwControls extends HwElement {
     for (const [id, { input, error, field }] of Object.entries(this.fields)) {
       if (this.refreshAll) input.value = String(s[field]);
       else reflectNumber(input, /** @type {number|null} */ (s[field]));
-      showError(error, input, errors[id]);
+      showError(error, input, errors[id], this.language);
     }
     this.refreshAll = false;
+    // An embed's store has its own starting point: the button goes back to the host's settings.
+    setText(this.resetButton, this.t(/** @type {any} */ (store).resetState ? 'controls.resetStart' : 'controls.reset'));
     this.bias.checked = s.bias;
     this.causal.checked = s.causal;
-    showError(this.general, null, errors.general);
+    showError(this.general, null, errors.general, this.language);
 
     // The query menu lists the tokens of the last run that computed.
     const ex = store.experiment();
@@ -182,7 +192,8 @@ class HwControls extends HwElement {
       this.queryKey = labelsKey;
       const options = [];
       for (let i = 0; i < n; i += 1) {
-        options.push(h('option', { value: String(i), text: `${i} · ${labelOf(s, i)}` }));
+        // The index and the student's label: no words to translate.
+        options.push(h('option', { value: String(i), translate: 'no', text: `${i} · ${labelOf(s, i)}` }));
       }
       replace(this.query, options);
     }
@@ -223,7 +234,7 @@ class HwControls extends HwElement {
         labels[i] = input.value === '' ? defaultLabel(i) : input.value;
         this.store.set({ labels }, 'labels');
       });
-      rows.push(h('div', { class: 'hw-label-row' }, [h('label', { for: `label-${i}`, text: `Token ${i}` }), input]));
+      rows.push(h('div', { class: 'hw-label-row' }, [h('label', { for: `label-${i}`, text: this.t('controls.labels.token', { i }) }), input]));
     }
     replace(this.labelsBox, rows);
   }

@@ -31,8 +31,8 @@ function headCountsFor(d) {
 
 class HwExerciseDModel extends HwElement {
   build() {
-    const dm = numberField('ex2-d-model', 'Your d_model', 'Try 12, 64 or 768.');
-    const hd = numberField('ex2-heads', 'Try a head count', 'Pick one that does not divide your d_model to see it refused.');
+    const dm = numberField('ex2-d-model', this.t('ex2.dModel.label'), this.t('ex2.dModel.hint'));
+    const hd = numberField('ex2-heads', this.t('ex2.heads.label'), this.t('ex2.heads.hint'));
     this.dm = dm;
     this.hd = hd;
     dm.input.addEventListener('input', () => {
@@ -45,7 +45,7 @@ class HwExerciseDModel extends HwElement {
       this.store.setInputError('ex2-heads', problem);
       this.store.set({ ex2Heads: value }, 'ex2-heads');
     });
-    this.tableBox = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Parameter totals by head count' });
+    this.tableBox = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': this.t('ex2.region') });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex2-verdict', 'aria-live': 'polite' });
     this.tryResult = h('p', { class: 'hw-try', 'data-testid': 'ex2-try', 'aria-live': 'polite' });
     this.appendChild(h('div', { class: 'hw-ex-controls' }, [dm.wrap]));
@@ -82,7 +82,8 @@ class HwExerciseDModel extends HwElement {
         dError = messageOf(e);
       }
     }
-    showError(this.dm.error, this.dm.input, dError);
+    const lang = this.language;
+    showError(this.dm.error, this.dm.input, dError, lang);
     if (dError || rows.length === 0) {
       morph(this.tableBox, []);
       morph(this.verdict, []);
@@ -90,16 +91,18 @@ class HwExerciseDModel extends HwElement {
     } else {
       const equal = rows.every((r) => r.total === rows[0].total);
       this.verdict.dataset.equal = String(equal);
+      const params = { count: rows.length, dModel: s.ex2DModel, total: equal ? fmtInt(rows[0].total) : '' };
       morph(this.verdict, [
-        h('strong', { text: equal ? 'Never changes. ' : 'Changes! ' }),
-        `${rows.length} head count${rows.length === 1 ? '' : 's'} divide d_model = ${s.ex2DModel}; every one gives ${equal ? fmtInt(rows[0].total) : 'a different total'} parameters${bias ? ' (with bias)' : ' (without bias)'}.`,
+        h('strong', { text: this.t(equal ? 'ex2.never' : 'ex2.changes') }),
+        this.t('common.sentenceGap'),
+        this.t(`ex2.verdict.${equal ? 'same' : 'different'}.${bias ? 'with' : 'without'}`, params),
       ]);
       morph(this.tableBox, [h('table', { class: 'hw-table hw-ex2-table' }, [
-        h('caption', { text: `nn.MultiheadAttention(${s.ex2DModel}, num_heads, bias=${bias ? 'True' : 'False'})` }),
+        h('caption', { translate: 'no', text: `nn.MultiheadAttention(${s.ex2DModel}, num_heads, bias=${bias ? 'True' : 'False'})` }),
         h('thead', {}, [h('tr', {}, [
-          h('th', { scope: 'col', text: 'num_heads' }),
-          h('th', { scope: 'col', class: 'hw-num', text: 'd_head' }),
-          h('th', { scope: 'col', class: 'hw-num', text: 'Total parameters' }),
+          h('th', { scope: 'col', translate: 'no', text: 'num_heads' }),
+          h('th', { scope: 'col', class: 'hw-num', translate: 'no', text: 'd_head' }),
+          h('th', { scope: 'col', class: 'hw-num', text: this.t('ex2.totalHeader') }),
         ])]),
         h('tbody', {}, rows.map((r) => h('tr', { 'data-testid': 'ex2-row', 'data-heads': String(r.numHeads) }, [
           h('th', { scope: 'row', text: String(r.numHeads) }),
@@ -112,26 +115,26 @@ class HwExerciseDModel extends HwElement {
     // The head count the student tries.
     const hMissing = store.inputErrors['ex2-heads'];
     if (hMissing) {
-      showError(this.hd.error, this.hd.input, hMissing);
+      showError(this.hd.error, this.hd.input, hMissing, lang);
       morph(this.tryResult, []);
       return;
     }
     if (dMissing) {
-      showError(this.hd.error, this.hd.input, null);
+      showError(this.hd.error, this.hd.input, null, lang);
       morph(this.tryResult, []);
       return;
     }
     try {
       const c = store.memo(`pc|${s.ex2DModel}|${s.ex2Heads}|${bias}`, () => store.hw.parameterCount({ embedDim: s.ex2DModel, numHeads: s.ex2Heads, bias }));
-      showError(this.hd.error, this.hd.input, null);
+      showError(this.hd.error, this.hd.input, null, lang);
       this.tryResult.dataset.accepted = 'true';
-      morph(this.tryResult, [`Accepted: ${s.ex2Heads} head${s.ex2Heads === 1 ? '' : 's'} at d_model = ${s.ex2DModel} has ${fmtInt(c.total)} parameters, the same as every row above.`]);
+      morph(this.tryResult, [this.t('ex2.accepted', { count: /** @type {number} */ (s.ex2Heads), dModel: s.ex2DModel, total: fmtInt(c.total) })]);
     } catch (e) {
       const message = messageOf(e);
       // A problem with d_model itself is already shown beside the d_model field.
-      showError(this.hd.error, this.hd.input, dError ? null : message);
+      showError(this.hd.error, this.hd.input, dError ? null : message, lang);
       this.tryResult.dataset.accepted = 'false';
-      morph(this.tryResult, dError ? [] : ['Refused by the module, as PyTorch refuses it too: each head needs an equal share of d_model.']);
+      morph(this.tryResult, dError ? [] : [this.t('ex2.refused')]);
     }
   }
 }

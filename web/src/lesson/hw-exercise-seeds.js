@@ -17,7 +17,7 @@ const ROW_MAX_TOKENS = 16;
 class HwExerciseSeeds extends HwElement {
   build() {
     this.computes = ['experiment', 'ex1'];
-    const { wrap, input, error } = numberField('ex1-seed', 'Your seed', 'Any whole number from 0 to 4294967295.');
+    const { wrap, input, error } = numberField('ex1-seed', this.t('ex1.seed.label'), this.t('ex1.seed.hint'));
     this.input = input;
     this.error = error;
     input.addEventListener('input', () => {
@@ -30,9 +30,7 @@ class HwExerciseSeeds extends HwElement {
     this.appendChild(h('div', { class: 'hw-ex-controls' }, [wrap]));
     this.appendChild(this.context);
     this.appendChild(this.results);
-    if (typeof matchMedia === 'function') {
-      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.key = ''; this.refresh(); });
-    }
+    this.onTheme(() => { this.key = ''; this.refresh(); });
   }
 
   /** @param {Store} store */
@@ -49,27 +47,27 @@ class HwExerciseSeeds extends HwElement {
     if ((ex.state === 'pending' || ex.state === 'waiting') && this._blocks) return;  // the previous ones stay, dimmed
     this.key = key;
     this._blocks = blocksIn;
-    morph(this.context, [
-      `Same recipe as above with your seed: ${s.tokens} tokens, d_model = ${s.dModel}${s.bias ? ', with bias' : ''}${s.causal ? ', causal mask' : ''}; the rows shown are for query token ${s.query}. Tokens and d_model come from the settings.`,
-    ]);
+    const extras = `${s.bias ? this.t('ex1.context.bias') : ''}${s.causal ? this.t('ex1.context.causal') : ''}`;
+    morph(this.context, [this.t('ex1.context.text', { tokens: s.tokens, dModel: s.dModel, extras, query: s.query })]);
+    const lang = this.language;
     if (missing) {
-      showError(this.error, this.input, missing);
+      showError(this.error, this.input, missing, lang);
       morph(this.results, []);
       return;
     }
     if (mainMissing) {
-      showError(this.error, this.input, null);
-      morph(this.results, [h('p', { class: 'hw-hint', text: 'Enter the token count and d_model in the settings first.' })]);
+      showError(this.error, this.input, null, lang);
+      morph(this.results, [h('p', { class: 'hw-hint', text: this.t('ex1.mainMissing') })]);
       return;
     }
     if (ex.state === 'blocked') {
-      showError(this.error, this.input, null);
-      morph(this.results, [h('p', { class: 'hw-hint', 'data-testid': 'ex1-blocked', text: 'Exercise 1 uses the settings\' tokens and d_model: it runs once the settings above compute.' })]);
+      showError(this.error, this.input, null, lang);
+      morph(this.results, [h('p', { class: 'hw-hint', 'data-testid': 'ex1-blocked', text: this.t('ex1.blocked') })]);
       return;
     }
     if (ex.state === 'error') {
-      showError(this.error, this.input, null);
-      morph(this.results, [h('p', { class: 'hw-error', role: 'alert', text: ex.error || '' })]);
+      showError(this.error, this.input, null, lang);
+      morph(this.results, [h('p', { class: 'hw-error', role: 'alert', text: this.say(ex.error || '') })]);
       return;
     }
     if (!blocksIn) {
@@ -84,30 +82,29 @@ class HwExerciseSeeds extends HwElement {
         const message = b.error;
         if (/\bseed\b/.test(message.replace(/^[A-Za-z]+: /, ''))) seedError = message;
         return h('section', { class: 'hw-ex-block', 'data-heads': String(numHeads) }, [
-          h('h4', { text: `${numHeads} heads` }),
-          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `ex1-${numHeads}`, text: message }),
+          h('h4', { text: this.t('common.heads', { count: numHeads }) }),
+          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `ex1-${numHeads}`, text: this.say(message) }),
         ]);
       }
       const q = Math.min(s.query, b.tokens - 1);
       const pairs = b.pairs;
       const differing = pairs.filter((/** @type {any} */ p) => !p.allclose).length;
       const verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex1-verdict', 'data-heads': String(numHeads), 'data-same': String(pairs.every((/** @type {any} */ p) => p.allclose)) }, [
-        h('strong', { text: differing === pairs.length ? 'All different. ' : differing === 0 ? 'All the same. ' : 'Mixed. ' }),
-        `${differing} of ${pairs.length} pair${pairs.length === 1 ? '' : 's'} differ (`,
-        code('np.allclose'), ' is False for them).',
+        h('strong', { text: this.t(differing === pairs.length ? 'ex1.allDifferent' : differing === 0 ? 'ex1.allSame' : 'ex1.mixed') }),
+        this.t('common.sentenceGap'),
+        ...this.tNodes('ex1.differ', { differing, count: pairs.length, call: code('np.allclose') }),
       ]);
       return h('section', { class: 'hw-ex-block', 'data-heads': String(numHeads) }, [
-        h('h4', { text: `${numHeads} heads (d_head = ${b.dHead})` }),
-        b.weights && b.tokens <= ROW_MAX_TOKENS ? this.rowsTable(store, { tokens: b.tokens, numHeads, headWeights: b.weights }, q, dark) : h('p', { class: 'hw-hint', text: `Rows are shown for ${ROW_MAX_TOKENS} tokens or fewer; the verdicts below cover all ${b.tokens}.` }),
+        h('h4', { text: this.t('ex1.blockTitle', { count: numHeads, dHead: b.dHead }) }),
+        b.weights && b.tokens <= ROW_MAX_TOKENS ? this.rowsTable(store, { tokens: b.tokens, numHeads, headWeights: b.weights }, q, dark) : h('p', { class: 'hw-hint', text: this.t('ex1.rowsHidden', { max: ROW_MAX_TOKENS, tokens: b.tokens }) }),
         verdict,
-        h('ul', { class: 'hw-pair-list' }, pairs.map((/** @type {any} */ p) => h('li', { 'data-testid': 'ex1-pair', 'data-heads': String(numHeads), 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) }, [
-          `heads ${p.a} and ${p.b}: `,
-          h('strong', { text: p.allclose ? 'same' : 'different' }),
-          `, divergence ${divergenceText(p.meanJsDivergence)}`,
-        ]))),
+        h('ul', { class: 'hw-pair-list' }, pairs.map((/** @type {any} */ p) => h('li', { 'data-testid': 'ex1-pair', 'data-heads': String(numHeads), 'data-a': String(p.a), 'data-b': String(p.b), 'data-allclose': String(p.allclose) },
+          this.tNodes('ex1.pair', {
+            a: p.a, b: p.b, verdict: h('strong', { text: this.t(p.allclose ? 'heads.table.same' : 'heads.table.different') }), divergence: divergenceText(p.meanJsDivergence, this.language),
+          })))),
       ]);
     });
-    showError(this.error, this.input, seedError);
+    showError(this.error, this.input, seedError, this.language);
     morph(this.results, blocks);
   }
 
@@ -120,10 +117,10 @@ class HwExerciseSeeds extends HwElement {
    */
   rowsTable(store, run, q, dark) {
     const n = run.tokens;
-    const head = h('tr', {}, [h('th', { scope: 'col', text: `query ${q} → key` })]);
+    const head = h('tr', {}, [h('th', { scope: 'col', text: this.t('ex1.rowsCorner', { q }) })]);
     for (let j = 0; j < n; j += 1) head.appendChild(h('th', { scope: 'col' }, tokenHeader(store.state, j)));
     const rows = run.headWeights.map((/** @type {number[][]} */ w, /** @type {number} */ hd) => {
-      const tr = h('tr', { 'data-head': String(hd) }, [h('th', { scope: 'row', text: `head ${hd}` })]);
+      const tr = h('tr', { 'data-head': String(hd) }, [h('th', { scope: 'row', text: this.t('pipeline.diagram.head', { head: hd }) })]);
       for (let j = 0; j < n; j += 1) {
         const { bg, fg } = cellColors(w[q][j], dark);
         const td = h('td', { 'data-col': String(j), text: fmt3(w[q][j]) });
@@ -133,9 +130,9 @@ class HwExerciseSeeds extends HwElement {
       }
       return tr;
     });
-    return h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': `Query row, ${run.numHeads} heads` }, [
+    return h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': this.t('ex1.rowsRegion', { count: run.numHeads }) }, [
       h('table', { class: 'hw-weights hw-weights-rows', 'data-testid': 'ex1-rows', 'data-heads': String(run.numHeads) }, [
-        h('caption', { text: `Token ${q}'s attention in each of the ${run.numHeads} heads` }),
+        h('caption', { text: this.t('ex1.rowsCaption', { q, count: run.numHeads }) }),
         h('thead', {}, [head]),
         h('tbody', {}, rows),
       ]),

@@ -8,6 +8,7 @@ import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { tokenHeader } from '../shared/tokens.js';
 import { paintCell, prefersDark } from '../shared/color.js';
+import { t } from '../shared/i18n.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -26,13 +27,14 @@ const PREVIEW = 8;
  * @param {number} rowsAll
  * @param {number} colsAll
  * @param {string} caption
+ * @param {string} lang
  * @param {Record<string,string>} attrs
  * @param {(i: number) => (string|Node)[]} [rowHead]
  * @param {{row?: number, col?: number}} [mark] a row or column to outline
  * @param {number} [maxCols]
  * @returns {Table}
  */
-function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols = PREVIEW) {
+function preview(rowsAll, colsAll, caption, lang, attrs, rowHead, mark = {}, maxCols = PREVIEW) {
   const rows = Math.min(rowsAll, PREVIEW);
   const cols = Math.min(colsAll, maxCols);
   const head = h('tr', {}, [h('td', { class: 'hw-corner' })]);
@@ -52,7 +54,7 @@ function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols =
     cells.push(row);
     body.push(tr);
   }
-  const more = rowsAll > rows || colsAll > cols ? ` (first ${rows} × ${cols} of ${rowsAll} × ${colsAll})` : '';
+  const more = rowsAll > rows || colsAll > cols ? t('ex3.previewMore', { rows, cols, rowsAll, colsAll }, lang) : '';
   return {
     el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, [
       h('table', { class: 'hw-table hw-matrix', ...attrs }, [
@@ -71,20 +73,21 @@ function preview(rowsAll, colsAll, caption, attrs, rowHead, mark = {}, maxCols =
  * @param {Store} store
  * @param {number} n
  * @param {number} numHeads
+ * @param {string} lang
  * @returns {Table}  fill(aw (num_heads, n, n), q, dark)
  */
-function queryRows(store, n, numHeads) {
+function queryRows(store, n, numHeads, lang) {
   // The label w[0, h, q, :] may break in one place only, after "h," (Firefox narrows the
-  // column until it breaks where it can, and left ":]" alone on a line at 390 px).
+  // column until it breaks where it can, and left ":]" alone on a line at 390 px). It is code.
   const cornerQuery = h('span', { class: 'hw-corner-part' });
-  const corner = h('th', { scope: 'col' }, [h('span', { class: 'hw-corner-part', text: 'w[0, h,' }), ' ', cornerQuery]);
+  const corner = h('th', { scope: 'col', translate: 'no' }, [h('span', { class: 'hw-corner-part', text: 'w[0, h,' }), ' ', cornerQuery]);
   const head = h('tr', {}, [corner]);
   for (let j = 0; j < n; j += 1) head.appendChild(h('th', { scope: 'col' }, tokenHeader(store.state, j)));
   /** @type {HTMLElement[][]} */
   const cells = [];
   const rows = [];
   for (let hd = 0; hd < numHeads; hd += 1) {
-    const tr = h('tr', { 'data-head': String(hd) }, [h('th', { scope: 'row', text: `head ${hd}` })]);
+    const tr = h('tr', { 'data-head': String(hd) }, [h('th', { scope: 'row', text: t('pipeline.diagram.head', { head: hd }, lang) })]);
     const row = [];
     for (let j = 0; j < n; j += 1) row.push(tr.appendChild(h('td', { 'data-col': String(j) })));
     cells.push(row);
@@ -92,14 +95,14 @@ function queryRows(store, n, numHeads) {
   }
   const caption = h('caption');
   return {
-    el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'PyTorch per-head weights for the query token' }, [
+    el: h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': t('ex3.rowsRegion', {}, lang) }, [
       h('table', { class: 'hw-weights hw-weights-rows', 'data-testid': 'ex3-rows' }, [caption, h('thead', {}, [head]), h('tbody', {}, rows)]),
     ]),
     rows,
     fillRow(hd, aw, q = 0, dark = false) {
       if (hd === 0) {
         setText(cornerQuery, `${q}, :]`);
-        setText(caption, `PyTorch's per-head weights for query token ${q}`);
+        setText(caption, t('ex3.rowsCaption', { q }, lang));
       }
       cells[hd].forEach((td, j) => {
         const w = aw[hd][q][j];
@@ -117,9 +120,7 @@ class HwExerciseTorch extends HwElement {
     this.body = h('div', { class: 'hw-ex3' });
     this.appendChild(this.staleNote);
     this.appendChild(this.body);
-    if (typeof matchMedia === 'function') {
-      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.key = ''; this.refresh(); });
-    }
+    this.onTheme(() => { this.key = ''; this.refresh(); });
   }
 
   /** @param {Store} store */
@@ -139,7 +140,7 @@ class HwExerciseTorch extends HwElement {
     if (cc.state === 'error') {
       this.view = null;
       this.dropParts();
-      replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: cc.error || '' })]);
+      replace(this.body, [h('p', { class: 'hw-error', role: 'alert', text: this.say(cc.error || '') })]);
       return;
     }
     this.compute(store, /** @type {any} */ (cc.run), cc.value);
@@ -167,15 +168,16 @@ class HwExerciseTorch extends HwElement {
    */
   drawPacking(v, d, blocks, woDiff, bias) {
     morph(v.bands, blocks.map((bl) => h('div', { class: `hw-band hw-band-${bl.name.toLowerCase()}`, role: 'listitem' }, [
-      h('span', { class: 'hw-band-rows', text: `rows ${bl.from}–${bl.to}` }),
-      h('span', { class: 'hw-band-name', text: `${bl.name}ᵀ` }),
-      h('span', { class: 'hw-band-check', text: bl.diff === 0 ? 'exact copy' : `max |diff| ${pyRepr(bl.diff)}` }),
+      h('span', { class: 'hw-band-rows', text: this.t('ex3.bandRows', { from: bl.from, to: bl.to }) }),
+      h('span', { class: 'hw-band-name', translate: 'no', text: `${bl.name}ᵀ` }),
+      h('span', { class: 'hw-band-check', text: bl.diff === 0 ? this.t('ex3.exactCopy') : this.t('ex3.maxDiff', { diff: pyRepr(bl.diff) }) }),
     ])));
+    const gap = this.t('common.sentenceGap');
     morph(v.packText, [
-      code('in_proj_weight'), ` has shape ${shapeStr([3 * d, d])}: Wqᵀ, Wkᵀ and Wvᵀ stacked. `,
-      code('out_proj.weight'), ` ${shapeStr([d, d])} is Woᵀ (${woDiff === 0 ? 'an exact copy' : `max |diff| ${pyRepr(woDiff)}`}). `,
-      'They are transposed because PyTorch computes x·Wᵀ (a Linear layer stores its weight as (out, in)), while the lesson writes X @ Wq.',
-      bias ? ' The biases stack the same way: in_proj_bias is [bq, bk, bv] and out_proj.bias is bo.' : '',
+      ...this.tNodes('ex3.packIn', { name: code('in_proj_weight'), shape: shapeStr([3 * d, d]) }), gap,
+      ...this.tNodes(woDiff === 0 ? 'ex3.packOutExact' : 'ex3.packOutDiff', { name: code('out_proj.weight'), shape: shapeStr([d, d]), diff: pyRepr(woDiff) }), gap,
+      this.t('ex3.transposed'),
+      bias ? gap + this.t('ex3.biasStack') : '',
     ]);
   }
 
@@ -198,30 +200,31 @@ class HwExerciseTorch extends HwElement {
       this.shape = shape;
       this.dropParts();
       const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
+      const lang = this.language;
       const v = {
-        bands: h('div', { class: 'hw-stack', role: 'list', 'aria-label': `in_proj_weight, ${3 * d} × ${d}` }),
+        bands: h('div', { class: 'hw-stack', role: 'list', 'aria-label': this.t('ex3.bandsLabel', { rows: 3 * d, cols: d }) }),
         packText: h('p'),
         // in_proj_weight's first rows are Wqᵀ: its first d × d block is shown.
-        wq: preview(d, d, 'The lesson\'s Wq', { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 5),
-        inproj: preview(d, d, 'in_proj_weight, rows 0 onward (Wqᵀ)', { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 5),
-        manual: preview(n, d, 'Manual pipeline: mha_out', { 'data-testid': 'ex3-manual' }, labelRow),
-        torch: preview(n, d, 'PyTorch layout: attn_output', { 'data-testid': 'ex3-torch' }, labelRow),
+        wq: preview(d, d, this.t('ex3.previewWq'), lang, { 'data-testid': 'ex3-wq' }, undefined, { col: 0 }, 5),
+        inproj: preview(d, d, this.t('ex3.previewInProj'), lang, { 'data-testid': 'ex3-inproj' }, undefined, { row: 0 }, 5),
+        manual: preview(n, d, this.t('ex3.previewManual'), lang, { 'data-testid': 'ex3-manual' }, labelRow),
+        torch: preview(n, d, this.t('ex3.previewTorch'), lang, { 'data-testid': 'ex3-torch' }, labelRow),
         verdict: h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict' }),
-        rows: n <= 16 && awShape.depth <= 16 ? queryRows(store, n, awShape.depth) : null,
+        rows: n <= 16 && awShape.depth <= 16 ? queryRows(store, n, awShape.depth, lang) : null,
         perHead: h('div', { class: 'hw-perhead' }),
       };
       this.view = v;
       replace(this.body, [
-        h('h4', { text: 'How PyTorch packs the lesson\'s weights' }),
+        h('h4', { text: this.t('ex3.packingTitle') }),
         h('div', { class: 'hw-packing', 'data-testid': 'ex3-packing' }, [
           v.bands,
           v.packText,
-          h('p', { class: 'hw-hint', text: 'Read column 0 of the lesson\'s Wq down, then row 0 of in_proj_weight across: the same numbers.' }),
+          h('p', { class: 'hw-hint', text: this.t('ex3.readHint') }),
           h('div', { class: 'hw-side-by-side' }, [v.wq.el, v.inproj.el]),
         ]),
-        h('h4', { text: 'Both outputs on the same input' }),
+        h('h4', { text: this.t('ex3.outputsTitle') }),
         h('div', { class: 'hw-outputs' }, [v.manual.el, v.torch.el, v.verdict]),
-        h('h4', { text: 'Per-head weights' }),
+        h('h4', { text: this.t('ex3.perHeadTitle') }),
         v.perHead,
       ]);
     }
@@ -251,12 +254,14 @@ class HwExerciseTorch extends HwElement {
     const verdictKey = JSON.stringify([close, n, d, diff]);
     if (verdictKey !== v.verdictKey) {
       v.verdictKey = verdictKey;
+      const gap = this.t('common.sentenceGap');
       morph(v.verdict, [
-        h('strong', { text: close ? 'They match. ' : 'They differ. ' }),
-        'Largest |difference| over all ', `${n} × ${d}`, ' entries: ',
-        h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }),
-        '; ', code('np.allclose'), ` is ${close ? 'True' : 'False'}.`,
-        diff === 0 ? ' (Here the two paths even agree to the last bit.)' : ' (A difference this small is floating-point rounding from a different order of operations.)',
+        h('strong', { text: this.t(close ? 'ex3.match' : 'ex3.differ') }),
+        gap,
+        ...this.tNodes('ex3.verdict', {
+          n, d, diff: h('span', { class: 'hw-mono', 'data-testid': 'ex3-maxdiff', text: pyRepr(diff) }), call: code('np.allclose'), value: close ? 'True' : 'False',
+        }),
+        gap + this.t(diff === 0 ? 'ex3.lastBit' : 'ex3.rounding'),
       ]);
     }
 
@@ -272,26 +277,23 @@ class HwExerciseTorch extends HwElement {
       v.perHeadKey = perHeadKey;
       morph(v.perHead, [
         v.rows && v.rows.el,
-        h('p', {}, [
-          'With ', code('average_attn_weights=False'), ' and a batch of one, PyTorch returns per-head weights of shape ',
-          h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape4) }),
-          ` (batch, num_heads, n, n). Their largest difference from the manual heads' weights: `,
-          h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff' }), '.',
-        ]),
+        h('p', {}, this.tNodes('ex3.perHead', {
+          option: code('average_attn_weights=False'),
+          shape: h('strong', { class: 'hw-mono', 'data-testid': 'ex3-shape', text: shapeStr(shape4) }),
+          diff: h('span', { class: 'hw-mono', 'data-testid': 'ex3-weights-maxdiff' }),
+        })),
         divergence
-          ? h('p', { 'data-testid': 'ex3-divergence' }, [
-            'The structural check: PyTorch\'s heads differ from one another just as in exercise 1 — ',
-            divergent === divergence.length ? 'every pair differs' : `${divergent} of ${divergence.length} pairs differ`,
-            ' (heads 0 and 1: divergence ', h('span'), ').',
-          ])
-          : h('p', { class: 'hw-hint', text: awShape.depth < 2 ? 'With one head there is no cross-head comparison to make.' : 'Pairwise comparison is listed for 16 heads or fewer.' }),
+          ? h('p', { 'data-testid': 'ex3-divergence' }, this.tNodes(divergent === divergence.length ? 'ex3.structuralAll' : 'ex3.structuralSome', {
+            differing: divergent, count: divergence.length, divergence: h('span'),
+          }))
+          : h('p', { class: 'hw-hint', text: this.t(awShape.depth < 2 ? 'ex3.oneHead' : 'ex3.tooManyHeads') }),
       ]);
       // morph keeps the live nodes where the old sentences had the same shape: write into those.
       v.weightDiff = v.perHead.querySelector('[data-testid="ex3-weights-maxdiff"]');
       v.divergence = v.perHead.querySelector('[data-testid="ex3-divergence"] > span');
     }
     setText(v.weightDiff, pyRepr(check.weightDiff));
-    if (divergence) setText(v.divergence, divergenceText(divergence[0].meanJsDivergence));
+    if (divergence) setText(v.divergence, divergenceText(divergence[0].meanJsDivergence, this.language));
   }
 }
 

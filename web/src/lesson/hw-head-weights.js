@@ -8,6 +8,7 @@ import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
 import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
 import { tokenHeader, tokenText } from '../shared/tokens.js';
+import { t } from '../shared/i18n.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
@@ -24,25 +25,28 @@ const PRINT_MAX_TOKENS = 32;
 /**
  * A divergence as shown: the module's number, or "n/a" when it could not be computed (NaN).
  * @param {number} x
+ * @param {string} lang
  */
-export function divergenceText(x) {
-  return Number.isFinite(x) ? fmtSig(x) : 'n/a';
+export function divergenceText(x, lang) {
+  return Number.isFinite(x) ? fmtSig(x) : t('heads.table.notAvailable', {}, lang);
 }
 
 /**
  * A weight cell's tooltip: which query and key, and the exact weight.
  * @param {State} s
  * @param {HTMLElement} td  a cell with data-row, data-col and data-value
+ * @param {string} lang
  */
-function cellTitle(s, td) {
-  return `query ${tokenText(s, Number(td.dataset.row))} → key ${tokenText(s, Number(td.dataset.col))}: ${td.dataset.value}`;
+function cellTitle(s, td, lang) {
+  return t('heads.table.cellTitle', { query: tokenText(s, Number(td.dataset.row)), key: tokenText(s, Number(td.dataset.col)), value: td.dataset.value }, lang);
 }
 
 class HwHeadWeights extends HwElement {
   build() {
     this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
-    this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', 'aria-label': 'The query token\'s row of every head, printed as NumPy prints it' });
+    // What NumPy prints, character for character: never translated.
+    this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', translate: 'no', 'aria-label': this.t('heads.table.printoutLabel') });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
     this.pairsBox = h('div', { class: 'hw-pairs' });
     /** What the verdict's sentence says (it is rebuilt only when that changes). */
@@ -57,7 +61,7 @@ class HwHeadWeights extends HwElement {
     const tooltip = (/** @type {Event} */ e) => {
       const td = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('td[data-value]') : null);
       if (!td) return;
-      td.title = cellTitle(this.store.state, td);
+      td.title = cellTitle(this.store.state, td, this.language);
     };
     this.grid.addEventListener('pointerover', tooltip);
     this.grid.addEventListener('focusin', tooltip);
@@ -66,15 +70,18 @@ class HwHeadWeights extends HwElement {
     this.appendChild(h('div', { class: 'hw-heads-head' }, [this.legend, this.pager]));
     this.appendChild(this.grid);
     this.appendChild(this.pairsBox);
-    this.firstHead = 0;
+    // The page of heads shown survives a change of language (see keep).
+    if (this.firstHead === undefined) this.firstHead = 0;
     /** @type {{canvas: HTMLCanvasElement, head: number, weights: number[][], cursor: [number, number], readout: HTMLElement}[]} */
     this.canvases = [];
-    if (typeof matchMedia === 'function') {
-      matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
-        this.drawKey = '';
-        this.refresh();
-      });
-    }
+    this.onTheme(() => {
+      this.drawKey = '';
+      this.refresh();
+    });
+  }
+
+  static get keep() {
+    return ['firstHead'];
   }
 
   /** @param {Store} store */
@@ -85,7 +92,7 @@ class HwHeadWeights extends HwElement {
     if (!run) {
       replace(this.grid, []);
       this.shape = '';
-      this.verdict.textContent = ex.error ? 'Nothing to show until the settings are valid.' : '';
+      this.verdict.textContent = ex.error ? this.t('heads.table.nothing') : '';
       this.sentenceKey = '';
       return;
     }
@@ -119,7 +126,7 @@ class HwHeadWeights extends HwElement {
     const flag = same === null ? '' : String(same);
     if (this.verdict.dataset.same !== flag) this.verdict.dataset.same = flag;
     if (same === null) {
-      morph(this.verdict, [numHeads < 2 ? 'Only one head, so there is nothing to compare. Set num_heads to 2 or more.' : 'The heads could not be compared.']);
+      morph(this.verdict, [this.t(numHeads < 2 ? 'heads.table.oneHead' : 'heads.table.notCompared')]);
       replace(this.pairsBox, []);
       this.sentenceKey = '';
       this.pairRows = null;
@@ -129,25 +136,21 @@ class HwHeadWeights extends HwElement {
     const sentenceKey = `${same} ${numHeads} ${differing} ${pairs.length}`;
     if (sentenceKey !== this.sentenceKey) {
       this.sentenceKey = sentenceKey;
-      const sentence = [
-        h('strong', { text: `Same pattern? ${same ? 'Yes' : 'No'}.` }),
-        ' ',
-        code(`np.allclose(weights[0], weights[1])`),
-        ` is ${same ? 'True' : 'False'}`,
-      ];
-      if (numHeads > 2 && numHeads <= PAIRS_MAX_HEADS) {
-        sentence.push(differing === pairs.length
-          ? `; and all ${pairs.length} pairs of heads differ.`
-          : `; ${differing} of the ${pairs.length} pairs of heads differ.`);
-      } else {
-        sentence.push('.');
-      }
-      morph(this.verdict, sentence);
+      const params = {
+        answer: h('strong', { text: this.t(same ? 'heads.table.samePatternYes' : 'heads.table.samePatternNo') }),
+        call: code('np.allclose(weights[0], weights[1])'),
+        value: same ? 'True' : 'False',
+        differing,
+        count: pairs.length,
+      };
+      let key = 'heads.table.verdict';
+      if (numHeads > 2 && numHeads <= PAIRS_MAX_HEADS) key = differing === pairs.length ? 'heads.table.verdictAll' : 'heads.table.verdictSome';
+      morph(this.verdict, this.tNodes(key, params));
     }
 
     if (numHeads > PAIRS_MAX_HEADS) {
       this.pairRows = null;
-      morph(this.pairsBox, [h('p', { class: 'hw-hint', text: `With ${numHeads} heads there are too many pairs to list; choose ${PAIRS_MAX_HEADS} heads or fewer to compare every pair.` })]);
+      morph(this.pairsBox, [h('p', { class: 'hw-hint', text: this.t('heads.table.tooManyPairs', { numHeads, max: PAIRS_MAX_HEADS }) })]);
       return;
     }
     // The table is built once per number of pairs; a new seed writes into its cells.
@@ -161,18 +164,18 @@ class HwHeadWeights extends HwElement {
       }));
       for (const r of this.pairRows) r.tr.append(r.name, r.same, r.diff, r.divergence);
       const table = h('table', { class: 'hw-table hw-pairs-table', 'data-testid': 'pairs' }, [
-        h('caption', { text: 'Every pair of heads, same input' }),
+        h('caption', { text: this.t('heads.table.pairsCaption') }),
         h('thead', {}, [h('tr', {}, [
-          h('th', { scope: 'col', text: 'Heads' }),
-          h('th', { scope: 'col', text: 'allclose?' }),
-          h('th', { scope: 'col', class: 'hw-num', text: 'max |Δ|' }),
-          h('th', { scope: 'col', class: 'hw-num', text: 'Divergence' }),
+          h('th', { scope: 'col', text: this.t('heads.table.pairsHeads') }),
+          h('th', { scope: 'col', text: this.t('heads.table.pairsAllclose') }),
+          h('th', { scope: 'col', class: 'hw-num', text: this.t('heads.table.pairsMaxDiff') }),
+          h('th', { scope: 'col', class: 'hw-num', text: this.t('heads.table.pairsDivergence') }),
         ])]),
         h('tbody', {}, this.pairRows.map((r) => r.tr)),
       ]);
       replace(this.pairsBox, [
-        h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Pairs of heads' }, [table]),
-        h('p', { class: 'hw-hint', text: 'max |Δ| is the largest difference between any two corresponding weights. Divergence is the Jensen–Shannon divergence (in nats) between the two heads\' rows, averaged over the query tokens: 0 means identical distributions, ln 2 ≈ 0.693 means no overlap at all.' }),
+        h('div', { class: pairs.length > 10 ? 'hw-scroll hw-scroll-tall' : 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': this.t('heads.table.pairsRegion') }, [table]),
+        h('p', { class: 'hw-hint', text: this.t('heads.table.pairsHint') }),
       ]);
     }
     pairs.forEach((p, k) => {
@@ -180,11 +183,11 @@ class HwHeadWeights extends HwElement {
       setAttr(r.tr, 'data-a', String(p.a));
       setAttr(r.tr, 'data-b', String(p.b));
       setAttr(r.tr, 'data-allclose', String(p.allclose));
-      setText(r.name, `${p.a} and ${p.b}`);
-      setText(r.same, p.allclose ? 'same' : 'different');
+      setText(r.name, this.t('heads.table.pair', { a: p.a, b: p.b }));
+      setText(r.same, this.t(p.allclose ? 'heads.table.same' : 'heads.table.different'));
       setText(r.diff, fmtSig(p.maxAbsDiff));
-      setText(r.divergence, divergenceText(p.meanJsDivergence));
-      setAttr(r.divergence, 'title', Number.isFinite(p.meanJsDivergence) ? null : 'The module returned NaN for this divergence');
+      setText(r.divergence, divergenceText(p.meanJsDivergence, this.language));
+      setAttr(r.divergence, 'title', Number.isFinite(p.meanJsDivergence) ? null : this.t('heads.table.nanTitle'));
     });
   }
 
@@ -228,7 +231,7 @@ class HwHeadWeights extends HwElement {
       sw.style.color = fg;
       return sw;
     });
-    replace(this.legend, [h('span', { class: 'hw-legend-label', text: 'weight' }), ...stops]);
+    replace(this.legend, [h('span', { class: 'hw-legend-label', text: this.t('heads.table.legend') }), ...stops]);
   }
 
   /**
@@ -256,8 +259,8 @@ class HwHeadWeights extends HwElement {
     for (let head = this.firstHead; head < last; head += 1) {
       const weights = run.headWeights[head];
       const caption = [
-        h('span', { class: 'hw-head-name', text: `Head ${head}` }),
-        h('span', { class: 'hw-head-dims', text: ` · ${n}×${n}, d_head = ${run.dHead}` }),
+        h('span', { class: 'hw-head-name', text: this.t('heads.table.head', { head }) }),
+        h('span', { class: 'hw-head-dims', translate: 'no', text: ` · ${n}×${n}, d_head = ${run.dHead}` }),
       ];
       if (n <= TABLE_MAX_TOKENS) {
         figures.push(h('figure', { class: 'hw-head', 'data-head': String(head) }, [this.table(s, head, weights, caption, dark)]));
@@ -335,12 +338,12 @@ class HwHeadWeights extends HwElement {
       replace(this.pager, []);
       return;
     }
-    const prev = h('button', { type: 'button', class: 'hw-button', text: '← Previous heads', disabled: this.firstHead === 0 });
-    const next = h('button', { type: 'button', class: 'hw-button', text: 'Next heads →', disabled: last >= numHeads });
+    const prev = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.previous'), disabled: this.firstHead === 0 });
+    const next = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.next'), disabled: last >= numHeads });
     prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); this.drawKey = ''; this.refresh(); });
     next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; this.drawKey = ''; this.refresh(); });
     replace(this.pager, [
-      h('span', { 'aria-live': 'polite', text: `Heads ${this.firstHead}–${last - 1} of ${numHeads} ` }),
+      h('span', { 'aria-live': 'polite', text: `${this.t('heads.table.page', { first: this.firstHead, last: last - 1, count: numHeads })} ` }),
       prev, next,
     ]);
   }
@@ -357,12 +360,12 @@ class HwHeadWeights extends HwElement {
     /** @type {HTMLElement[][]} */
     const rows = [];
     const headRow = h('tr', {}, [h('td', { class: 'hw-corner' }, [
-      h('span', { class: 'hw-corner-q', text: 'query ↓' }), h('span', { class: 'hw-corner-k', text: 'key →' }),
+      h('span', { class: 'hw-corner-q', text: this.t('heads.table.cornerQuery') }), h('span', { class: 'hw-corner-k', text: this.t('heads.table.cornerKey') }),
     ])]);
     for (let j = 0; j < n; j += 1) headRow.appendChild(h('th', { scope: 'col', 'data-col': String(j) }, tokenHeader(s, j)));
     const body = [];
     for (let i = 0; i < n; i += 1) {
-      const rowHeader = h('th', { scope: 'row', class: 'hw-row-head', title: 'Click to make this the query token' }, tokenHeader(s, i));
+      const rowHeader = h('th', { scope: 'row', class: 'hw-row-head', title: this.t('heads.table.rowTitle') }, tokenHeader(s, i));
       rowHeader.addEventListener('click', () => this.store.set({ query: i }, 'query-token'));
       const tr = h('tr', { 'data-token': String(i) }, [rowHeader]);
       const row = [];
@@ -391,7 +394,7 @@ class HwHeadWeights extends HwElement {
       const w = weights[i][j];
       setText(td, fmt3(w));
       td.setAttribute('data-value', String(w));
-      if (td.hasAttribute('title')) td.title = cellTitle(s, td);  // a cell once hovered (see build)
+      if (td.hasAttribute('title')) td.title = cellTitle(s, td, this.language);  // a cell once hovered (see build)
       paintCell(td, w, dark);
     }));
   }
@@ -408,9 +411,9 @@ class HwHeadWeights extends HwElement {
     const scale = Math.max(1, Math.ceil(320 / n));
     const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', {
       class: 'hw-heatmap', 'data-head': String(head), width: String(n * scale), height: String(n * scale), tabindex: '0', role: 'img',
-      'aria-label': `Head ${head}: ${n} by ${n} attention weights. Arrow keys move through the cells; Enter makes the current row the query token.`,
+      'aria-label': this.t('heads.table.heatmapLabel', { head, n }),
     }));
-    const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: 'Hover or focus the map to read a weight.' });
+    const readout = h('output', { class: 'hw-readout', 'data-testid': 'readout', 'aria-live': 'polite', text: this.t('heads.table.readoutIdle') });
     // The colours, computed once per head, a few heads per task (paintBases): a big run's
     // heatmaps appear one after another instead of blocking the page.
     /** @type {any} */
@@ -419,7 +422,7 @@ class HwHeadWeights extends HwElement {
     const show = () => {
       const [i, j] = entry.cursor;
       if (i < 0) return;
-      readout.textContent = `Head ${head}: query ${tokenText(this.store.state, i)} → key ${tokenText(this.store.state, j)} = ${fmt3(weights[i][j])}`;
+      readout.textContent = this.t('heads.table.readout', { head, query: tokenText(this.store.state, i), key: tokenText(this.store.state, j), value: fmt3(weights[i][j]) });
       this.paint(entry);
     };
     canvas.addEventListener('mousemove', (e) => {
@@ -457,8 +460,8 @@ class HwHeadWeights extends HwElement {
     return h('figure', { class: 'hw-head hw-head-canvas', 'data-head': String(head) }, [
       h('figcaption', {}, caption),
       h('div', { class: 'hw-heatmap-axes' }, [
-        h('span', { class: 'hw-axis-k', text: `key → (0 … ${n - 1})` }),
-        h('span', { class: 'hw-axis-q', text: `query ↓ (0 … ${n - 1})` }),
+        h('span', { class: 'hw-axis-k', text: this.t('heads.table.axisKey', { last: n - 1 }) }),
+        h('span', { class: 'hw-axis-q', text: this.t('heads.table.axisQuery', { last: n - 1 }) }),
         canvas,
       ]),
       readout,

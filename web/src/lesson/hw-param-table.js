@@ -5,6 +5,8 @@ import { HwElement, define } from '../shared/element.js';
 import { h, morph, code } from '../shared/dom.js';
 import { fmtInt, shapeStr } from '../shared/format.js';
 import { messageOf } from '../shared/errors.js';
+import { t } from '../shared/i18n.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -14,15 +16,16 @@ export const HEAD_COUNTS = [1, 2, 4, 8];
  * One parameter table (a real <table> with headers).
  * @param {{total: number, tensors: {name: string, shape: number[], numel: number}[]}} count
  * @param {string} caption
+ * @param {string} lang
  * @param {Record<string, string>} [attrs]
  */
-export function paramTable(count, caption, attrs = {}) {
+export function paramTable(count, caption, lang, attrs = {}) {
   return h('table', { class: 'hw-table hw-param-table', ...attrs }, [
-    h('caption', { text: caption }),
+    h('caption', { translate: 'no', text: caption }),
     h('thead', {}, [h('tr', {}, [
-      h('th', { scope: 'col', text: 'Parameter' }),
-      h('th', { scope: 'col', text: 'Shape' }),
-      h('th', { scope: 'col', class: 'hw-num', text: 'Count' }),
+      h('th', { scope: 'col', text: t('params.table.parameter', {}, lang) }),
+      h('th', { scope: 'col', text: t('params.table.shape', {}, lang) }),
+      h('th', { scope: 'col', class: 'hw-num', text: t('params.table.count', {}, lang) }),
     ])]),
     h('tbody', {}, count.tensors.map((t) => h('tr', { 'data-name': t.name }, [
       h('th', { scope: 'row' }, [code(t.name)]),
@@ -30,7 +33,7 @@ export function paramTable(count, caption, attrs = {}) {
       h('td', { class: 'hw-num', text: fmtInt(t.numel) }),
     ]))),
     h('tfoot', {}, [h('tr', {}, [
-      h('th', { scope: 'row', colspan: '2', text: 'Total' }),
+      h('th', { scope: 'row', colspan: '2', text: t('params.table.total', {}, lang) }),
       h('td', { class: 'hw-num', 'data-testid': 'param-total', text: fmtInt(count.total) }),
     ])]),
   ]);
@@ -54,7 +57,7 @@ class HwParamTable extends HwElement {
     if (key === this.key) return;
     this.key = key;
     if (missing) {
-      morph(this.verdict, ['Enter a d_model (in the settings) to count the parameters.']);
+      morph(this.verdict, [this.t('params.table.missing')]);
       this.verdict.dataset.equal = '';
       return;
     }
@@ -64,11 +67,11 @@ class HwParamTable extends HwElement {
       try {
         const count = store.memo(`pc|${s.dModel}|${numHeads}|${s.bias}`, () => store.hw.parameterCount({ embedDim: s.dModel, numHeads, bias: s.bias }));
         counts.push({ numHeads, count });
-        return h('div', { class: 'hw-param-cell' }, [paramTable(count, `num_heads = ${numHeads}`, { 'data-testid': 'param-table', 'data-heads': String(numHeads) })]);
+        return h('div', { class: 'hw-param-cell' }, [paramTable(count, `num_heads = ${numHeads}`, this.language, { 'data-testid': 'param-table', 'data-heads': String(numHeads) })]);
       } catch (e) {
         return h('div', { class: 'hw-param-cell hw-param-refused', 'data-heads': String(numHeads) }, [
-          h('p', { class: 'hw-param-refused-title', text: `num_heads = ${numHeads}` }),
-          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `param-${numHeads}`, text: messageOf(e) }),
+          h('p', { class: 'hw-param-refused-title', translate: 'no', text: `num_heads = ${numHeads}` }),
+          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `param-${numHeads}`, text: translateError(messageOf(e), this.language) }),
         ]);
       }
     });
@@ -78,36 +81,37 @@ class HwParamTable extends HwElement {
     const equal = totals.length > 0 && totals.every((t) => t === totals[0]);
     this.verdict.dataset.equal = String(equal);
     if (counts.length === 0) {
-      morph(this.verdict, ['No head count could be built with this d_model; see the messages below.']);
+      morph(this.verdict, [this.t('params.table.none')]);
     } else {
+      const totals = counts.map((c) => this.t('params.table.totalFor', { total: fmtInt(c.count.total), count: c.numHeads })).join(this.t('common.listSeparator'));
+      const gap = this.t('common.sentenceGap');
       morph(this.verdict, [
-        h('strong', { text: equal ? 'Equal totals. ' : 'Totals differ. ' }),
-        `At d_model = ${s.dModel}${s.bias ? ' with' : ' without'} bias: `,
-        counts.map((c) => `${fmtInt(c.count.total)} (${c.numHeads} head${c.numHeads === 1 ? '' : 's'})`).join(', '),
-        counts.length < HEAD_COUNTS.length ? '. Head counts that do not divide d_model are refused by the module.' : '.',
+        h('strong', { text: this.t(equal ? 'params.table.equal' : 'params.table.differ') }),
+        gap + this.t(s.bias ? 'params.table.atWith' : 'params.table.atWithout', { dModel: s.dModel, totals })
+          + (counts.length < HEAD_COUNTS.length ? gap + this.t('params.table.refused') : ''),
       ]);
     }
 
     // Why: the same tensors whatever the head count.
     if (counts.length) {
-      const t = counts[0].count.tensors;
+      const tensors = counts[0].count.tensors;
       /** @param {string} name */
-      const find = (name) => t.find((x) => x.name === name);
+      const find = (name) => tensors.find((x) => x.name === name);
       const inW = find('in_proj_weight');
       const outW = find('out_proj.weight');
       const inB = find('in_proj_bias');
       const outB = find('out_proj.bias');
       const parts = [
         h('p', {}, [
-          'None of these shapes mentions the number of heads. ',
-          code('in_proj_weight'),
-          inW ? ` ${shapeStr(inW.shape)} is Wq, Wk and Wv stacked: three d_model × d_model matrices, ${fmtInt(inW.numel)} numbers. ` : ' ',
-          code('out_proj.weight'),
-          outW ? ` ${shapeStr(outW.shape)} is Wo, ${fmtInt(outW.numel)} more. ` : ' ',
-          inB && outB ? ['With bias, ', code('in_proj_bias'), ` ${shapeStr(inB.shape)} and `, code('out_proj.bias'), ` ${shapeStr(outB.shape)} add ${fmtInt(inB.numel + outB.numel)}. `] : '',
-          `Total: ${t.map((x) => fmtInt(x.numel)).join(' + ')} = ${fmtInt(counts[0].count.total)}.`,
-        ].flat()),
-        h('p', { text: 'Splitting into heads happens after the projections (a reshape of Q, K and V), and joining them happens before the output projection (another reshape). Reshapes have no parameters, so the head count changes how the projected numbers are grouped, never how many weights there are.' }),
+          ...this.tNodes('params.why.noHeads'), ' ',
+          ...(inW ? this.tNodes('params.why.inProj', { name: code('in_proj_weight'), shape: shapeStr(inW.shape), numel: fmtInt(inW.numel) }) : [code('in_proj_weight')]), ' ',
+          ...(outW ? this.tNodes('params.why.outProj', { name: code('out_proj.weight'), shape: shapeStr(outW.shape), numel: fmtInt(outW.numel) }) : [code('out_proj.weight')]), ' ',
+          ...(inB && outB ? [...this.tNodes('params.why.bias', {
+            inName: code('in_proj_bias'), inShape: shapeStr(inB.shape), outName: code('out_proj.bias'), outShape: shapeStr(outB.shape), numel: fmtInt(inB.numel + outB.numel),
+          }), ' '] : []),
+          this.t('params.why.total', { sum: tensors.map((x) => fmtInt(x.numel)).join(' + '), total: fmtInt(counts[0].count.total) }),
+        ]),
+        h('p', { text: this.t('params.why.reshape') }),
       ];
       morph(this.why, parts);
     } else {

@@ -10,20 +10,24 @@ import { h, morph } from '../shared/dom.js';
 const SHOWN_HEADS = 4;
 
 /**
- * @param {string} name
+ * @param {string} name  an array's name (Q, weights₀), or a word in the widget's language
  * @param {string} shape
  * @param {string} [kind]
+ * @param {boolean} [word]  the name is a word, not an identifier
  */
-function box(name, shape, kind = '') {
+function box(name, shape, kind = '', word = false) {
   return h('div', { class: `hw-box ${kind}` }, [
-    h('span', { class: 'hw-box-name', text: name }),
+    h('span', { class: 'hw-box-name', translate: word ? null : 'no', text: name }),
     h('span', { class: 'hw-box-shape', text: shape }),
   ]);
 }
 
-/** @param {string} text */
-function arrow(text) {
-  return h('div', { class: 'hw-arrow' }, [h('span', { text })]);
+/**
+ * @param {string} text
+ * @param {boolean} [formula]  the text is a formula (Q·Kᵀ, · Wo), not words
+ */
+function arrow(text, formula = false) {
+  return h('div', { class: 'hw-arrow' }, [h('span', { translate: formula ? 'no' : null, text })]);
 }
 
 class HwPipeline extends HwElement {
@@ -60,31 +64,31 @@ class HwPipeline extends HwElement {
 
     const columns = heads.map((head) => {
       if (head < 0) {
-        return h('div', { class: 'hw-head-col hw-head-col-elided', role: 'group', 'aria-label': `heads 2 to ${numHeads - 2}` }, [
-          h('span', { class: 'hw-elided', text: `… ${numHeads - 3} more …` }),
+        return h('div', { class: 'hw-head-col hw-head-col-elided', role: 'group', 'aria-label': this.t('pipeline.diagram.elidedLabel', { last: numHeads - 2 }) }, [
+          h('span', { class: 'hw-elided', text: this.t('pipeline.diagram.elided', { count: numHeads - 3 }) }),
         ]);
       }
       return h('div', { class: 'hw-head-col', 'data-head': String(head) }, [
-        h('p', { class: 'hw-head-col-title', text: `head ${head}` }),
+        h('p', { class: 'hw-head-col-title', text: this.t('pipeline.diagram.head', { head }) }),
         box(`Q${sub(head)} K${sub(head)} V${sub(head)}`, ndh, 'hw-box-split'),
-        arrow('softmax(Q·Kᵀ/√' + dh + ')'),
+        arrow('softmax(Q·Kᵀ/√' + dh + ')', true),
         box(`weights${sub(head)}`, `(${n}, ${n})`, 'hw-box-weights'),
-        arrow('· V' + sub(head)),
+        arrow('· V' + sub(head), true),
         box(`out${sub(head)}`, ndh, 'hw-box-split'),
       ]);
     });
 
     morph(this.diagram, [
       h('div', { class: 'hw-pipe-row' }, [box('X', nd, 'hw-box-input')]),
-      arrow(`· Wq, · Wk, · Wv   (each ${d} × ${d})${run.bias ? ' + bias' : ''}`),
+      arrow(this.t(run.bias ? 'pipeline.diagram.projectBias' : 'pipeline.diagram.project', { d })),
       h('div', { class: 'hw-pipe-row hw-pipe-qkv' }, [box('Q', nd), box('K', nd), box('V', nd)]),
-      arrow(`split the ${d} columns into ${numHeads} chunk${numHeads === 1 ? '' : 's'} of d_head = ${dh}`),
+      arrow(this.t('pipeline.diagram.split', { d, count: numHeads, dHead: dh })),
       h('div', { class: 'hw-pipe-row hw-pipe-heads' }, columns),
-      arrow(`concatenate the ${numHeads} outputs side by side`),
+      arrow(this.t('pipeline.diagram.concat', { count: numHeads })),
       h('div', { class: 'hw-pipe-row' }, [box('concat', nd)]),
-      arrow(`· Wo (${d} × ${d})${run.bias ? ' + bo' : ''}`),
-      h('div', { class: 'hw-pipe-row' }, [box('output', nd, 'hw-box-output')]),
-      h('figcaption', { class: 'hw-hint', text: `Shapes for the current settings: n = ${n} tokens, d_model = ${d}, num_heads = ${numHeads}, so d_head = ${dh}.${run.causal ? ' With the causal mask, each weights matrix is zero above its diagonal.' : ''}` }),
+      arrow(`· Wo (${d} × ${d})${run.bias ? ' + bo' : ''}`, true),
+      h('div', { class: 'hw-pipe-row' }, [box(this.t('pipeline.diagram.output'), nd, 'hw-box-output', true)]),
+      h('figcaption', { class: 'hw-hint', text: this.t(run.causal ? 'pipeline.diagram.captionCausal' : 'pipeline.diagram.caption', { n, d, numHeads, dHead: dh }) }),
     ]);
   }
 }

@@ -7,6 +7,7 @@ import { h, replace, setText, copyButton, code } from '../shared/dom.js';
 import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
 import { messageOf } from '../shared/errors.js';
+import { copyTexts, t } from '../shared/i18n.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -240,22 +241,23 @@ function torchOutput(run, check) {
 
 /**
  * A code block with its copy button, its expected output and (if `withNote`) a note under it,
- * built once; set() writes what changed.
+ * built once; set() writes what changed. The code and what it prints are never translated.
  * @param {string} id
  * @param {string} title
  * @param {boolean} withNote
+ * @param {string} lang
  */
-function block(id, title, withNote) {
+function block(id, title, withNote, lang) {
   const codeEl = h('code', { class: 'language-python' });
-  const output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0' });
+  const output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', translate: 'no' });
   const hint = h('p', { class: 'hw-hint' });
   let noteKey = '';
   return {
     el: h('section', { class: 'hw-code-block' }, [
       h('h3', { text: title }),
-      copyButton(codeEl, `Copy: ${title}`),
-      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [codeEl]),
-      h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
+      copyButton(codeEl, copyTexts(title, lang)),
+      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0', translate: 'no' }, [codeEl]),
+      h('p', { class: 'hw-output-label', text: t('python.prints', {}, lang) }),
       output,
       withNote ? hint : null,
     ]),
@@ -263,15 +265,15 @@ function block(id, title, withNote) {
      * Write the code, its output and the note under it (only what changed).
      * @param {string} source
      * @param {string} printed
-     * @param {(string|[string])[]} note  strings; a one-string array is shown as code
+     * @param {Node[]} note
+     * @param {string} noteKeyNow  what the note says (it is rebuilt only when this changes)
      */
-    set(source, printed, note) {
+    set(source, printed, note, noteKeyNow) {
       setText(codeEl, source);
       setText(output, printed);
-      const key = JSON.stringify(note);
-      if (key === noteKey) return;
-      noteKey = key;
-      replace(hint, note.map((part) => (typeof part === 'string' ? part : code(part[0]))));
+      if (noteKeyNow === noteKey) return;
+      noteKey = noteKeyNow;
+      replace(hint, note);
     },
   };
 }
@@ -285,12 +287,13 @@ class HwPython extends HwElement {
     this.appendChild(this.body);
     // Built once; an update writes text into the same nodes (so a copy button, a selection or
     // the focus stays where it was).
-    this.numpy = block('python-numpy', 'NumPy: the pipeline and the head comparison', true);
-    this.params = block('python-params', 'PyTorch: parameter counts', false);
-    this.torch = block('python-torch', 'PyTorch: exercise 3\'s cross-check', true);
+    const lang = this.language;
+    this.numpy = block('python-numpy', this.t('python.numpyTitle'), true, lang);
+    this.params = block('python-params', this.t('python.paramsTitle'), false, lang);
+    this.torch = block('python-torch', this.t('python.torchTitle'), true, lang);
     this.torchTooBig = h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: 'PyTorch: exercise 3\'s cross-check' }),
-      h('p', { class: 'hw-hint', text: 'Shown for d_model up to about 200; the comparison itself is in exercise 3 above.' }),
+      h('h3', { text: this.t('python.torchTitle') }),
+      h('p', { class: 'hw-hint', text: this.t('python.torchTooBig') }),
     ]);
     /** @type {boolean|null} */
     this.big = null;
@@ -316,18 +319,20 @@ class HwPython extends HwElement {
       this.big = big;
       replace(this.body, [this.numpy.el, this.params.el, big ? this.torchTooBig : this.torch.el]);
     }
-    this.numpy.set(numpyCode(run, query, true), numpyOutput(store, run, query),
-      ['Rounded weights print as NumPy prints them ("0." where the page writes "0"). Change the seed or num_heads at the top to redo exercise 1 by hand.']);
+    this.numpy.set(numpyCode(run, query, true), numpyOutput(store, run, query), this.tNodes('python.numpyNote'), 'numpy');
     // The parameter counts depend on d_model and bias alone: not rebuilt for a new seed.
     const paramsKey = `${run.dModel}|${run.bias}`;
     if (paramsKey !== this.paramsKey) {
-      this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), []);
+      this.params.set(paramsCode(run.dModel, run.bias), paramsOutput(store, run.dModel, run.bias), [], '');
       this.paramsKey = paramsKey;
     }
     if (big) return;
+    // While the cross-check computes, or where it failed, the block says so in words (outside
+    // the printout's own text, which is what Python prints).
+    const diff = check ? pyRepr(check.outputDiff) : '…';
     this.torch.set(torchCode(run),
-      check ? torchOutput(run, check) : cc && cc.state === 'error' ? cc.error || '' : 'Computing…',
-      [`The largest difference itself depends on the machine (the order in which its BLAS adds things up), so the script prints whether it is below ${RESIDUAL_BOUND} of the largest output. Between this page's two paths it is ${check ? pyRepr(check.outputDiff) : '…'}; `, ['print(diff)'], ' shows yours. ', ['dtype=torch.float64'], ' needs PyTorch 1.12 or later.']);
+      check ? torchOutput(run, check) : cc && cc.state === 'error' ? this.say(cc.error || '') : this.t('python.computing'),
+      this.tNodes('python.torchNote', { bound: RESIDUAL_BOUND, diff, print: code('print(diff)'), dtype: code('dtype=torch.float64') }), diff);
   }
 }
 

@@ -2,7 +2,7 @@
 // is chosen; each answer can be revealed. Numbers quoted come from the module (the lesson's run).
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, code } from '../shared/dom.js';
+import { h, replace } from '../shared/dom.js';
 import { lessonFacts } from '../shared/facts.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -15,68 +15,32 @@ import { lessonFacts } from '../shared/facts.js';
  * @property {(string|Node)[]} answer  the explanation shown on reveal
  */
 
+/** Each question's right option (counted from 0); the words are the catalogue's quiz.qN.*. */
+const RIGHT = [1, 2, 2, 1, 2];
+
 /**
+ * The five questions in a language: prompt, options (text and why) and the answer shown on
+ * reveal, from the catalogue's quiz.q1 … quiz.q5 (options o1 … o4, in the order shown).
  * @param {Record<string, string>} f lesson facts
+ * @param {(key: string, params?: Record<string, unknown>) => Node[]} tn  tNodes in the quiz's language
+ * @param {(key: string, params?: Record<string, unknown>) => string} tt  t in the quiz's language
  * @returns {Question[]}
  */
-function questions(f) {
-  return [
-    {
-      id: 'q1',
-      prompt: ['Where do the queries, keys and values of each head come from?'],
-      options: [
-        { text: ['Each head owns its own d_model × d_model matrices Wq, Wk and Wv.'], why: 'That would multiply the weights by the number of heads. The layer keeps a single set.' },
-        { text: ['One shared Wq, Wk, Wv at full width; Q, K and V are then cut into equal column chunks.'], correct: true, why: 'Yes: project once at full width, then split.' },
-        { text: ['The tokens are shared out among the heads, so each head sees only part of the sequence.'], why: 'Every head sees every token. What is divided is the feature columns.' },
-        { text: ['Every head uses all of Q, K and V, and only the softmax step is repeated per head.'], why: 'Then every head would produce the same weights. Each head works on its own slice of the columns.' },
-      ],
-      answer: ['A single, shared set of projections computed at the full width d_model, split into equal-sized per-head chunks afterwards. There are no separate matrices per head.'],
-    },
-    {
-      id: 'q2',
-      prompt: ['How do the parameter counts of ', code('nn.MultiheadAttention(8, num_heads=2, bias=False)'), ' and ', code('nn.MultiheadAttention(8, num_heads=1, bias=False)'), ' compare?'],
-      options: [
-        { text: ['The 2-head layer has twice as many, one set of matrices per head.'], why: 'Doubling would need a second set of matrices, and there is only one.' },
-        { text: ['The 2-head layer has half as many, since each head is half as wide.'], why: 'The matrices stay d_model × d_model whatever the head count.' },
-        { text: [`They are identical: ${f['params-2']} parameters each.`], correct: true, why: 'Yes. The head count never enters a parameter shape.' },
-        { text: ['The 2-head layer has a few more, to perform the split into heads.'], why: 'The split is a reshape, and a reshape has no parameters.' },
-      ],
-      answer: [`Identical: ${f['params-2']} for both (checked by the module above). More heads add no parameters; they only change how the projected output is divided up during attention.`],
-    },
-    {
-      id: 'q3',
-      prompt: ['On the lesson\'s input (seed 7), what did head 0 and head 1 do with query token 0?'],
-      options: [
-        { text: ['Exactly the same weights, because both heads use the same projection matrices.'], why: 'They share the matrices but use different columns of them, and np.allclose says False.' },
-        { text: ['Nearly the same weights; the only differences are small amounts of numerical noise.'], why: 'The difference is not noise: the two rows put their weight on different tokens.' },
-        { text: [`Head 0 split it between tokens 2 and 3 (${f['h0-t2']}, ${f['h0-t3']}); head 1 gave token 4 ${f['h1-t4-pct']}.`], correct: true, why: 'Yes: same token, same input, two different patterns.' },
-        { text: ['Both heads put nearly all of their attention on token 0 itself, the query token.'], why: 'Look at the head tables with the lesson\'s settings: neither row peaks at token 0.' },
-      ],
-      answer: [`They can differ, and here they did: for the same query token and the same input, head 0 divided its attention between tokens 2 and 3 (${f['h0-t2']}, ${f['h0-t3']}) while head 1 gave ${f['h1-t4-pct']} of its weight to token 4.`],
-    },
-    {
-      id: 'q4',
-      prompt: ['If splitting into heads leaves the parameter count unchanged, what does it change?'],
-      options: [
-        { text: ['Q, K and V become num_heads times wider, so that each head gets a full copy.'], why: 'Q, K and V keep their shape (n, d_model); they are only cut into pieces.' },
-        { text: ['How many independent softmaxes run, and the width of the subspace behind each one.'], correct: true, why: 'Yes: one softmax over d_model-wide scores becomes h softmaxes over d_model/h-wide ones.' },
-        { text: ['The output gains num_heads times as many columns, one block for every head.'], why: 'Concatenating h chunks of d_model/h columns gives back d_model columns.' },
-        { text: ['Nothing at all: it is only a different way of writing the very same computation.'], why: 'The head tables show otherwise: separate softmaxes give separate patterns.' },
-      ],
-      answer: ['How many independent softmaxes there are, and what each works over: instead of one softmax whose scores come from the full d_model-dimensional space, there are num_heads smaller ones, each over a d_model / num_heads-dimensional subspace.'],
-    },
-    {
-      id: 'q5',
-      prompt: ['What must be true of d_model and num_heads?'],
-      options: [
-        { text: ['num_heads must be a power of two, such as 1, 2, 4 or 8.'], why: 'Three heads at d_model = 12 is fine; try it in exercise 2.' },
-        { text: ['num_heads must not be larger than the number of tokens n.'], why: 'The head count and the token count are unrelated: one splits columns, the other counts rows.' },
-        { text: ['d_model must be exactly divisible by num_heads.'], correct: true, why: 'Yes: every head gets an equal chunk of d_model / num_heads columns.' },
-        { text: ['d_model must be at least 64 for the split to work.'], why: 'The lesson itself uses d_model = 8.' },
-      ],
-      answer: ['d_model must divide evenly by num_heads, because each head takes an equal-sized chunk of d_model / num_heads dimensions from the projected Q, K and V. The module (and PyTorch) refuse anything else.'],
-    },
-  ];
+function questions(f, tn, tt) {
+  const facts = { params: f['params-2'], h0t2: f['h0-t2'], h0t3: f['h0-t3'], h1t4pct: f['h1-t4-pct'] };
+  return RIGHT.map((right, qi) => {
+    const q = `quiz.q${qi + 1}`;
+    return {
+      id: `q${qi + 1}`,
+      prompt: tn(`${q}.prompt`, facts),
+      options: [0, 1, 2, 3].map((oi) => ({
+        text: tn(`${q}.o${oi + 1}.text`, facts),
+        correct: oi === right,
+        why: tt(`${q}.o${oi + 1}.why`, facts),
+      })),
+      answer: tn(`${q}.answer`, facts),
+    };
+  });
 }
 
 class HwQuiz extends HwElement {
@@ -95,7 +59,13 @@ class HwQuiz extends HwElement {
     this.results = {};
     /** @type {((oi: number) => void)[]} shows question qi answered with option oi, without reporting it */
     this.show = [];
-    const qs = questions(lessonFacts(store));
+    /** @type {(() => void)[]} reveals question qi's answer */
+    this.reveals = [];
+    /** @type {(() => boolean)[]} whether question qi's answer is revealed */
+    this.revealed = [];
+    /** @type {Record<number, number>} question number (1–5) → the option chosen last */
+    this.chosen = {};
+    const qs = questions(lessonFacts(store), (k, p) => this.tNodes(k, p), (k, p) => this.t(k, p));
     replace(this.list, qs.map((q, qi) => this.question(q, qi)));
     this.updateScore(qs.length);
     if (this.restored) this.restore(this.restored);
@@ -124,9 +94,9 @@ class HwQuiz extends HwElement {
     const legendId = `${q.id}-legend`;
     const feedback = h('p', { class: 'hw-feedback', 'data-testid': 'quiz-feedback', 'data-question': String(qi + 1), 'aria-live': 'polite' });
     const answer = h('div', { class: 'hw-answer', 'data-testid': 'quiz-answer', 'data-question': String(qi + 1), hidden: true }, [
-      h('p', {}, [h('strong', { text: 'Answer. ' }), ...q.answer]),
+      h('p', {}, [h('strong', { text: this.t('quiz.answer') }), this.t('common.sentenceGap'), ...q.answer]),
     ]);
-    const reveal = h('button', { type: 'button', class: 'hw-button hw-button-quiet', 'aria-expanded': 'false', 'aria-controls': `${q.id}-answer`, text: 'Show the answer' });
+    const reveal = h('button', { type: 'button', class: 'hw-button hw-button-quiet', 'aria-expanded': 'false', 'aria-controls': `${q.id}-answer`, text: this.t('quiz.show') });
     answer.id = `${q.id}-answer`;
     const options = q.options.map((o, oi) => {
       const id = `${q.id}-o${oi}`;
@@ -149,8 +119,9 @@ class HwQuiz extends HwElement {
       if (!input.checked) input.checked = true;
       const ok = Boolean(o.correct);
       this.results[q.id] = ok;
+      this.chosen[qi + 1] = oi;
       feedback.dataset.correct = String(ok);
-      replace(feedback, [h('strong', { text: ok ? 'Correct. ' : 'Not quite. ' }), o.why]);
+      replace(feedback, [h('strong', { text: this.t(ok ? 'quiz.correct' : 'quiz.notQuite') }), this.t('common.sentenceGap'), o.why]);
       this.updateScore(5);
     };
     this.show[qi] = show;
@@ -158,12 +129,15 @@ class HwQuiz extends HwElement {
       h('legend', { id: legendId }, [h('span', { class: 'hw-qnum', text: `${qi + 1}. ` }), ...q.prompt]),
       ...options,
     ]);
-    reveal.addEventListener('click', () => {
+    const toggle = () => {
       answer.hidden = !answer.hidden;
-      reveal.textContent = answer.hidden ? 'Show the answer' : 'Hide the answer';
+      reveal.textContent = this.t(answer.hidden ? 'quiz.show' : 'quiz.hide');
       reveal.setAttribute('aria-expanded', String(!answer.hidden));
       fieldset.classList.toggle('hw-revealed', !answer.hidden);
-    });
+    };
+    reveal.addEventListener('click', toggle);
+    this.reveals[qi] = () => { if (answer.hidden) toggle(); };
+    this.revealed[qi] = () => !answer.hidden;
     return h('li', { class: 'hw-quiz-item' }, [fieldset, feedback, h('div', { class: 'hw-controls-actions' }, [reveal]), answer]);
   }
 
@@ -200,7 +174,19 @@ class HwQuiz extends HwElement {
   updateScore(total) {
     const answered = Object.keys(this.results).length;
     const right = Object.values(this.results).filter(Boolean).length;
-    this.score.textContent = answered === 0 ? `${total} questions. Choose an option to check yourself.` : `${right} of ${total} correct so far (${answered} answered).`;
+    this.score.textContent = answered === 0 ? this.t('quiz.scoreNone', { total }) : this.t('quiz.score', { right, total, answered });
+  }
+
+  /** The answers chosen and the answers revealed, to draw them again in another language. */
+  saveState() {
+    return { chosen: { ...(this.chosen || {}) }, revealed: (this.revealed || []).map((f) => f()) };
+  }
+
+  /** @param {any} state */
+  restoreState(state) {
+    if (!state || !this.rendered) return;
+    if (Object.keys(state.chosen).length) this.restore(state.chosen);
+    state.revealed.forEach((/** @type {boolean} */ on, /** @type {number} */ qi) => { if (on && this.reveals[qi]) this.reveals[qi](); });
   }
 }
 

@@ -12,7 +12,7 @@ class HwReferenceTable extends HwElement {
   build() {
     this.computes = ['experiment'];
     this.staleNote = h('p', { class: 'hw-stale', role: 'status', hidden: true });
-    this.box = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': 'Reference table' });
+    this.box = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': this.t('reference.region') });
     this.appendChild(this.staleNote);
     this.appendChild(this.box);
   }
@@ -33,7 +33,7 @@ class HwReferenceTable extends HwElement {
       try {
         return fmtInt(store.memo(`pc|${d}|${heads}|${run.bias}`, () => store.hw.parameterCount({ embedDim: d, numHeads: heads, bias: run.bias })).total);
       } catch (e) {
-        return messageOf(e);
+        return this.say(messageOf(e));
       }
     };
     const t1 = total(1);
@@ -50,26 +50,23 @@ class HwReferenceTable extends HwElement {
       h('td', { 'data-col': 'multi' }, multi),
     ]);
     const table = h('table', { class: 'hw-table hw-reference', 'data-testid': 'reference-table' }, [
-      h('caption', { text: `One head versus ${numHeads} heads at d_model = ${d}` }),
+      h('caption', { text: this.t('reference.caption', { count: numHeads, d }) }),
       h('thead', {}, [h('tr', {}, [
-        h('th', { scope: 'col', text: 'Quantity' }),
-        h('th', { scope: 'col', text: `Single head (d_k = d_model = ${d})` }),
-        h('th', { scope: 'col', text: `${numHeads} head${numHeads === 1 ? '' : 's'} (d_head = d_model / ${numHeads} = ${run.dHead})` }),
+        h('th', { scope: 'col', text: this.t('reference.quantity') }),
+        h('th', { scope: 'col', text: this.t('reference.single', { d }) }),
+        h('th', { scope: 'col', text: this.t('reference.multi', { count: numHeads, dHead: run.dHead }) }),
       ])]),
       h('tbody', {}, [
-        row('Wq, Wk, Wv, Wo shapes', [`${d} × ${d} each`], [`${d} × ${d} each (unchanged)`], 'shapes'),
-        row(`Total parameters (${run.bias ? 'with' : 'without'} bias)`, [t1], [th, t1 === th ? ' (the same)' : ''], 'params'),
-        row('Independent softmax computations', ['1'], [String(numHeads)], 'softmaxes'),
-        row('Dimension each softmax works over (the query·key space its scores come from)', [String(d)], [String(run.dHead)], 'dimension'),
-        row('Attention weights produced', [`one ${run.tokens} × ${run.tokens} matrix`], [`${numHeads} ${numHeads === 1 ? 'matrix' : 'matrices'} of ${run.tokens} × ${run.tokens}`], 'weights'),
+        row(this.t('reference.shapes'), [this.t('reference.shapesSingle', { d })], [this.t('reference.shapesMulti', { d })], 'shapes'),
+        row(this.t(run.bias ? 'reference.paramsWith' : 'reference.paramsWithout'), [t1], [th, t1 === th ? this.t('reference.same') : ''], 'params'),
+        row(this.t('reference.softmaxes'), ['1'], [String(numHeads)], 'softmaxes'),
+        row(this.t('reference.dimension'), [String(d)], [String(run.dHead)], 'dimension'),
+        row(this.t('reference.weights'), [this.t('reference.weightsSingle', { n: run.tokens })], [this.t('reference.weightsMulti', { count: numHeads, n: run.tokens })], 'weights'),
       ]),
     ]);
     morph(this.box, [table]);
     if (!this.note) {
-      this.note = h('p', { class: 'hw-hint' }, [
-        'Each softmax runs along a row of scores, one per key token; the "dimension" above is the width of the query and key vectors those scores are dot products of. The parameter counts come from ',
-        code('parameterCount'), ' in the module, the same numbers as the table above.',
-      ]);
+      this.note = h('p', { class: 'hw-hint' }, this.tNodes('reference.note', { method: code('parameterCount') }));
       this.appendChild(this.note);
     }
   }

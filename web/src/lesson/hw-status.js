@@ -16,10 +16,10 @@ class HwStatus extends HwElement {
     const store = this.store;
     const messages = [];
     if (store.loadError) {
-      messages.push(h('p', { class: 'hw-error', 'data-testid': 'load-error', text: `The computation module could not be started, so the numbers on this page are missing: ${store.loadError}` }));
+      messages.push(h('p', { class: 'hw-error', 'data-testid': 'load-error', text: this.t('status.notStarted', { reason: this.say(store.loadError) }) }));
     }
     if (store.notice) {
-      messages.push(h('p', { class: 'hw-notice', 'data-testid': 'hash-notice', text: store.notice }));
+      messages.push(h('p', { class: 'hw-notice', 'data-testid': 'hash-notice', text: this.say(store.notice) }));
     }
     replace(this.box, messages);
     if (this.hidden !== (messages.length === 0)) this.hidden = messages.length === 0;
@@ -36,6 +36,8 @@ class HwVersion extends HwElement {
 
   refresh() {
     const hw = this.store.hw;
+    // The module's name and version, as it reports them: an identifier, not a sentence.
+    if (!this.hasAttribute('translate')) this.setAttribute('translate', 'no');
     setText(this, hw ? `headwise ${hw.version}` : '');
   }
 }

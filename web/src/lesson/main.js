@@ -1,10 +1,13 @@
 // Entry point: registers every Headwise element and starts the shared store (URL hash + the
-// WASM module). The same bundle serves the lesson page and any page that embeds one element.
+// WASM module) in the page's language. The same bundle serves the lesson page and any page that
+// embeds one element.
 // The training section's elements come from dist/train.js, loaded when the reader nears them
 // (src/train/loader.js).
 
-// First: the lesson page's first load holds every widget as it is defined, and starts them in
-// slices, nearest the reader first (first-load.js).
+// First: the page's language is known before any widget draws (src/lesson/language.js); then
+// the lesson page's first load holds every widget as it is defined, and starts them in slices,
+// nearest the reader first (first-load.js).
+import { followStore } from './language.js';
 import './first-load.js';
 import './hw-controls.js';
 import './hw-pipeline.js';
@@ -29,6 +32,7 @@ import { watchPrint } from './print.js';
 const BASE = scriptBase('app.js');
 
 const store = getStore();
+followStore(store);
 // In a SCORM package with its LMS there (course.js); nothing anywhere else.
 startCourse(store);
 watchPrint();

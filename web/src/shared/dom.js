@@ -158,7 +158,8 @@ function patch(a, b) {
  * @param {string} text
  */
 export function code(text) {
-  return h('code', { text });
+  // Code is never translated (by the page, or by a browser's translation tool).
+  return h('code', { translate: 'no', text });
 }
 
 let uid = 0;
@@ -175,16 +176,18 @@ export function uniqueId(prefix) {
  * A "Copy" button for the text of `source`.
  * Falls back to selecting the text when the clipboard is unavailable (e.g. file://).
  * @param {HTMLElement} source
- * @param {string} label accessible name, e.g. "Copy the NumPy code"
+ * @param {{label: string, copy: string, copied: string, selected: string}} text  in the page's
+ *   language: the button's accessible name ("Copy: NumPy code"), its text, and what it says
+ *   once the text is copied, or only selected
  */
-export function copyButton(source, label) {
+export function copyButton(source, text) {
   const status = h('span', { class: 'hw-copy-status', role: 'status' });
-  const button = h('button', { type: 'button', class: 'hw-button hw-copy', 'aria-label': label, text: 'Copy' });
+  const button = h('button', { type: 'button', class: 'hw-button hw-copy', 'aria-label': text.label, text: text.copy });
   button.addEventListener('click', async () => {
-    const text = source.textContent || '';
+    const content = source.textContent || '';
     try {
-      await navigator.clipboard.writeText(text);
-      status.textContent = 'Copied.';
+      await navigator.clipboard.writeText(content);
+      status.textContent = text.copied;
     } catch {
       const range = document.createRange();
       range.selectNodeContents(source);
@@ -193,7 +196,7 @@ export function copyButton(source, label) {
         sel.removeAllRanges();
         sel.addRange(range);
       }
-      status.textContent = 'Selected: press Ctrl+C (⌘C) to copy.';
+      status.textContent = text.selected;
     }
     setTimeout(() => { status.textContent = ''; }, 4000);
   });

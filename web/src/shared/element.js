@@ -6,6 +6,8 @@
 import { getStore } from './store.js';
 import { h, morph } from './dom.js';
 import { messageOf } from './errors.js';
+import { onLanguageChange, resolveLanguage, setAutoLang, t, tNodes } from './i18n.js';
+import { translateError } from './i18n-errors.js';
 
 /** @typedef {import('./store.js').Store} Store */
 
@@ -26,6 +28,40 @@ export class HwElement extends HTMLElement {
     this.computes = [];
     /** @type {Set<Element>} parts drawn through drawPart, watched for the window */
     this._parts = new Set();
+    /** the language this widget is drawn in (src/shared/i18n.js resolveLanguage) */
+    this._lang = 'en';
+  }
+
+  /** The language this widget is drawn in. */
+  get language() {
+    return this._lang;
+  }
+
+  /**
+   * A string of this widget's language (src/shared/i18n.js t).
+   * @param {string} key
+   * @param {Record<string, unknown>} [params]
+   */
+  t(key, params) {
+    return t(key, params, this._lang);
+  }
+
+  /**
+   * A string of this widget's language as nodes, for values with markup (src/shared/i18n.js tNodes).
+   * @param {string} key
+   * @param {Record<string, unknown>} [params]
+   */
+  tNodes(key, params) {
+    return tNodes(key, params, this._lang);
+  }
+
+  /**
+   * A message of the module or the page (English, as the module and the error routing know it),
+   * as this widget shows it: in its language where src/shared/i18n-errors.js knows the message.
+   * @param {string} message
+   */
+  say(message) {
+    return translateError(message, this._lang);
   }
 
   /** @returns {Store} */
@@ -59,23 +95,121 @@ export class HwElement extends HTMLElement {
   /** Build the skeleton (once), listen to the store, and draw. */
   start() {
     if (!this._built) {
-      if (!(/** @type {typeof HwElement} */ (this.constructor)).inline) {
-        this.classList.add('hw-widget');
-        this._status = h('p', { class: 'hw-widget-status', role: 'status' });
-        this.appendChild(this._status);
-      }
-      this.build();
-      this._built = true;
+      // What the page put inside the element (the challenge's discussion): kept when the widget
+      // is drawn again in another language.
+      this._authored = new Set(this.childNodes);
+      this._lang = resolveLanguage(this);
+      this.setUp();
     }
     this.store.addEventListener('change', this._onChange);
     watchView(this);
+    watchLanguage(this);
     this.refresh();
+  }
+
+  /** Build the skeleton (the widget's frame, its status line, then build()). */
+  setUp() {
+    if (!(/** @type {typeof HwElement} */ (this.constructor)).inline) {
+      this.classList.add('hw-widget');
+      setAutoLang(this, this._lang);
+      this._status = h('p', { class: 'hw-widget-status', role: 'status' });
+      this.appendChild(this._status);
+    }
+    this.build();
+    this._built = true;
   }
 
   disconnectedCallback() {
     if (this._store) this._store.removeEventListener('change', this._onChange);
     unwatchView(this);
+    unwatchLanguage(this);
     this.dropParts();
+  }
+
+  /**
+   * Draw the widget again in the language it now resolves to (a language switched on the page, a
+   * `lang` attribute set on it or above it), in place: the same element, a new skeleton, and what
+   * the student did carried over (saveState / restoreState: what they typed, chose and opened).
+   * Fields listed in the class's static `keep` survive; every other field of the instance is
+   * dropped, so that the widget draws everything anew. Does nothing when the language is the same.
+   */
+  relocalize() {
+    const lang = resolveLanguage(this);
+    if (!this._built || lang === this._lang || (/** @type {typeof HwElement} */ (this.constructor)).inline) return;
+    const state = this.saveState();
+    this.dropParts();
+    const authored = /** @type {Set<Node>} */ (this._authored);
+    for (const child of [...this.childNodes]) if (!authored.has(child)) this.removeChild(child);
+    const keep = new Set([...BASE_FIELDS, ...(/** @type {typeof HwElement} */ (this.constructor)).keep]);
+    for (const field of Object.keys(this)) if (!keep.has(field)) delete /** @type {any} */ (this)[field];
+    this._status = null;
+    this.computes = [];
+    this._parts = new Set();
+    this._lang = lang;
+    this.setUp();
+    this.refresh();
+    this.restoreState(state);
+    this.dispatchEvent(new CustomEvent('headwise-relocalized', { bubbles: true, composed: true }));
+  }
+
+  /** Instance fields that survive relocalize() (a run, a page of heads); none by default. @returns {string[]} */
+  static get keep() {
+    return [];
+  }
+
+  /**
+   * What the student has done in this widget that the store does not hold, before it is drawn
+   * again: by default the value of every field with an id (what they typed, even when it does not
+   * read as a number), which <details> are open, and where the focus is.
+   * @returns {any}
+   */
+  saveState() {
+    /** @type {Record<string, {value: string, checked: boolean}>} */
+    const fields = {};
+    for (const el of this.querySelectorAll('input[id], textarea[id], select[id]')) {
+      const f = /** @type {HTMLInputElement} */ (el);
+      fields[f.id] = { value: f.value, checked: f.checked };
+    }
+    const open = [...this.querySelectorAll('details')].map((d) => /** @type {HTMLDetailsElement} */ (d).open);
+    const root = /** @type {Document|ShadowRoot} */ (this.getRootNode());
+    const focused = root.activeElement && this.contains(root.activeElement) ? root.activeElement.id : '';
+    return { fields, open, focused };
+  }
+
+  /**
+   * Put back what saveState() kept, into the widget drawn anew (without input events: the store
+   * already holds the settings).
+   * @param {any} state
+   */
+  restoreState(state) {
+    if (!state) return;
+    for (const [id, { value, checked }] of Object.entries(/** @type {Record<string, {value: string, checked: boolean}>} */ (state.fields || {}))) {
+      const f = /** @type {HTMLInputElement|null} */ (this.querySelector(`#${cssId(id)}`));
+      if (!f) continue;
+      if (f.type === 'checkbox' || f.type === 'radio') f.checked = checked;
+      else if (f.value !== value) f.value = value;
+    }
+    [...this.querySelectorAll('details')].forEach((d, i) => {
+      if (state.open && state.open[i] && !(/** @type {HTMLDetailsElement} */ (d).open)) /** @type {HTMLDetailsElement} */ (d).open = true;
+    });
+    if (state.focused) {
+      const f = /** @type {HTMLElement|null} */ (this.querySelector(`#${cssId(state.focused)}`));
+      if (f) f.focus({ preventScroll: true });
+    }
+  }
+
+  /**
+   * Call `redraw` when the system's colour scheme changes (registered once per element, however
+   * often it is built).
+   * @param {() => void} redraw
+   */
+  onTheme(redraw) {
+    this._onTheme = redraw;
+    if (this._themeWatched || typeof matchMedia !== 'function') return;
+    this._themeWatched = true;
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => {
+      if (this._onTheme) this._onTheme();
+    });
   }
 
   /**
@@ -115,8 +249,8 @@ export class HwElement extends HTMLElement {
     const store = this.store;
     if (!store.hw) {
       this.setStatus(store.loadError
-        ? `The computation module could not be loaded: ${store.loadError}`
-        : 'Loading the computation module…', Boolean(store.loadError));
+        ? this.t('status.loadFailed', { reason: this.say(store.loadError) })
+        : this.t('status.loading'), Boolean(store.loadError));
       this.toggleAttribute('data-ready', false);
       return;
     }
@@ -127,7 +261,7 @@ export class HwElement extends HTMLElement {
       this.showBusy(store);
     } catch (e) {
       console.error(`${this.localName}:`, e);
-      this.setStatus(`Something went wrong while drawing this part: ${messageOf(e)}`, true);
+      this.setStatus(this.t('status.drawFailed', { reason: this.say(messageOf(e)) }), true);
     }
   }
 
@@ -142,7 +276,7 @@ export class HwElement extends HTMLElement {
     if (pending) this.setAttribute('aria-busy', 'true');
     else this.removeAttribute('aria-busy');
     this.toggleAttribute('data-computing', Boolean(label));
-    if (label) this.setStatus(`Computing ${label}…`);
+    if (label) this.setStatus(this.t('status.computing', { what: this.t(label.key, label.params) }));
   }
 
   /**
@@ -161,11 +295,11 @@ export class HwElement extends HTMLElement {
    * Mark the widget as showing the last valid settings while the current ones are invalid.
    * @param {HTMLElement} slot  where the notice goes
    * @param {boolean} stale
-   * @param {string} [what]
+   * @param {string} [what]  what is shown, in the widget's language
    */
-  markStale(slot, stale, what = 'the last valid settings') {
+  markStale(slot, stale, what = this.t('status.lastValid')) {
     this.toggleAttribute('data-stale', stale);
-    morph(slot, stale ? [h('span', { text: `Showing ${what}. Fix the setting marked in red to update this part.` })] : []);
+    morph(slot, stale ? [h('span', { text: this.t('status.stale', { what }) })] : []);
     if (slot.hidden !== !stale) slot.hidden = !stale;
   }
 
@@ -377,6 +511,46 @@ function contextStore(node) {
     n = n.parentNode || n.host || null;
   }
   return null;
+}
+
+// Widgets follow the language of the page and of their ancestors: when a `lang` changes (or the
+// lesson's switcher sets the page's), every widget whose language it changes is drawn again.
+/** Non-inline widgets on the page (in shadow roots too), for relocalizeAll. @type {Set<HwElement>} */
+const widgets = new Set();
+/** The fields every widget keeps through relocalize(). */
+const BASE_FIELDS = ['_store', '_onChange', '_authored', '_built', '_lang', '_themeWatched', '_onTheme'];
+let languageWatched = false;
+
+/** @param {HwElement} el */
+function watchLanguage(el) {
+  if ((/** @type {typeof HwElement} */ (el.constructor)).inline) return;
+  widgets.add(el);
+  if (!languageWatched) {
+    languageWatched = true;
+    onLanguageChange(relocalizeAll);
+  }
+}
+
+/** @param {HwElement} el */
+function unwatchLanguage(el) {
+  widgets.delete(el);
+}
+
+/** Draw again every widget whose language has changed (see HwElement.relocalize). */
+export function relocalizeAll() {
+  for (const w of [...widgets]) {
+    if (!w.isConnected) continue;
+    try {
+      w.relocalize();
+    } catch (e) {
+      console.error(`${w.localName}:`, e);
+    }
+  }
+}
+
+/** @param {string} id */
+function cssId(id) {
+  return typeof CSS !== 'undefined' && CSS.escape ? CSS.escape(id) : id.replace(/[^\w-]/g, '\\$&');
 }
 
 /**

@@ -7,6 +7,7 @@ import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
 import { installTasks } from './compute-tasks.js';
 import { fmtInt } from './format.js';
+import { TAG_FORM } from './i18n.js';
 
 /** Computations estimated below this (ms) run at once, on the main thread, in the update. */
 export const SYNC_MS = 4;
@@ -36,6 +37,8 @@ let storeIds = 0;
  * @property {number|null} headsSeed  "How many heads does it take?": the seed of every model
  * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
  *   separated by commas ("previous,first,two-back")
+ * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
+ *   when none was: the page then follows the browser's (src/lesson/language.js)
  */
 
 /** @type {Readonly<State>} */
@@ -55,6 +58,7 @@ export const DEFAULTS = Object.freeze({
   trainTask: 'previous-and-first',
   headsSeed: 1,
   headsRelations: 'previous,first,two-back',
+  lang: '',
 });
 
 /** The lesson's own run, used by prose that quotes it. */
@@ -137,6 +141,9 @@ export function parseHash(hash) {
       const form = TEXT_FORMS[textByKey[key]];
       if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
       /** @type {any} */ (state)[textByKey[key]] = value;
+    } else if (key === 'lang') {
+      if (!TAG_FORM.test(value) || value.length > 35) throw new Error('"lang" must be a language tag such as es or zh-CN');
+      state.lang = value;
     } else if (key === 'query') {
       if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');
       state.query = Number(value);
@@ -149,6 +156,18 @@ export function parseHash(hash) {
     }
   }
   return state;
+}
+
+/**
+ * The language a hash asks for, read on its own (for a hash whose other settings cannot be read):
+ * its one `lang`, when that is a language tag; '' otherwise.
+ * @param {string} hash
+ */
+export function langOf(hash) {
+  const text = hash.replace(/^#/, '');
+  if (text.length > MAX_HASH_LENGTH) return '';
+  const values = new URLSearchParams(text).getAll('lang').map((v) => v.trim());
+  return values.length === 1 && TAG_FORM.test(values[0]) && values[0].length <= 35 ? values[0] : '';
 }
 
 /**
@@ -172,6 +191,8 @@ export function toHash(state) {
   state.labels.forEach((l, i) => {
     if (l !== undefined && l !== null && l !== defaultLabel(i)) p.set(`label.${i}`, l);
   });
+  // Only a language the reader chose: a link without one follows its reader's browser.
+  if (state.lang) p.set('lang', state.lang);
   return p.toString();
 }
 
@@ -184,12 +205,15 @@ export function toHash(state) {
  * @property {boolean} [pending]    the result for the current state is being computed
  */
 
+/** @typedef {{key: string, params: Record<string, unknown>}} Label */
+
 /**
  * @typedef {object} Slot  one computation of the page for the current state
  * @property {string|null} key
  * @property {boolean} pending
  * @property {{ok: boolean, value?: any, error?: any}|null} result
- * @property {string} label      what is being computed, e.g. "512 × 768, 12 heads"
+ * @property {Label|null} label  what is being computed ("512 × 768, 12 heads"), as a key of the
+ *   catalogues and its parameters: the widget that shows it says it in its language
  * @property {number} since      when it started (performance.now())
  * @property {boolean} [shown]   its progress is shown (it has been pending for BUSY_AFTER_MS)
  */
@@ -279,7 +303,9 @@ export class Store extends EventTarget {
       this.state = parseHash(window.location.hash);
       this.notice = null;
     } catch (e) {
-      this.state = { ...DEFAULTS, labels: [] };
+      // The defaults, in the language the link asks for if it asks for one plainly: a student
+      // whose link is mistyped reads why in their own language.
+      this.state = { ...DEFAULTS, labels: [], lang: langOf(window.location.hash) };
       this.notice = `This link's settings could not be read (${messageOf(e)}), so the page shows the lesson's defaults instead.`;
     }
     this.inputErrors = {};
@@ -381,7 +407,7 @@ export class Store extends EventTarget {
    * @param {number} cost       estimated milliseconds
    * @param {string} method     a task of compute-tasks.js or a module method
    * @param {any} options
-   * @param {string} label      shown while it computes: "computing <label>…"
+   * @param {Label} label       shown while it computes: "Computing <label>…"
    * @param {() => string|null} [refuse]  a reason not to start it, asked once the mode is known
    * @returns {Slot}
    */
@@ -389,7 +415,7 @@ export class Store extends EventTarget {
     let slot = this._slots[name];
     if (!slot) {
       // Stryker disable next-line ObjectLiteral,StringLiteral: the slot's shape; every field is set below before it is read
-      slot = { key: null, pending: false, result: null, label: '', since: 0 };
+      slot = { key: null, pending: false, result: null, label: null, since: 0 };
       this._slots[name] = slot;
     }
     if (slot.key === key) return slot;
@@ -453,7 +479,7 @@ export class Store extends EventTarget {
   /**
    * What is being computed for `names`, once it has taken longer than BUSY_AFTER_MS.
    * @param {string[]} names
-   * @returns {{pending: boolean, label: string|null}}
+   * @returns {{pending: boolean, label: Label|null}}
    */
   busy(names) {
     const now = performance.now();
@@ -505,7 +531,7 @@ export class Store extends EventTarget {
     const key = JSON.stringify([s.seed, s.tokens, s.dModel, s.numHeads, s.bias, s.causal]);
     const cost = forwardCost(Number(s.tokens), Number(s.dModel), Number(s.numHeads));
     const slot = this.computed('experiment', key, cost, 'lessonRun', this.mainOptions(),
-      `${s.tokens} × ${s.dModel}, ${s.numHeads} head${s.numHeads === 1 ? '' : 's'}`,
+      { key: 'status.what.run', params: { tokens: s.tokens, dModel: s.dModel, count: s.numHeads } },
       () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
     // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
     if (slot.pending || !slot.result) return { result: null, error: null, errorFor: null, lastGood: this._lastGood, pending: true };
@@ -544,7 +570,7 @@ export class Store extends EventTarget {
     const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
     const slot = this.computed('ex1', key, cost, 'seedsRun',
       { seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, headCounts: EX1_HEAD_COUNTS, bias: s.bias, causal: s.causal },
-      `exercise 1 at ${s.tokens} × ${s.dModel}`,
+      { key: 'status.what.ex1', params: { tokens: s.tokens, dModel: s.dModel } },
       () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
     // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
     if (slot.pending || !slot.result) return { state: 'pending', lastGood: last };
@@ -563,7 +589,7 @@ export class Store extends EventTarget {
     const run = main.result;
     const key = JSON.stringify([run.seed, run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
     const cost = 1.3 * forwardCost(run.tokens, run.dModel, run.numHeads);
-    const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), `the PyTorch cross-check at ${run.tokens} × ${run.dModel}`);
+    const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), { key: 'status.what.ex3', params: { tokens: run.tokens, dModel: run.dModel } });
     // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
     if (slot.pending || !slot.result) return { state: 'pending', run };
     if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), run };

@@ -15,7 +15,8 @@ export function tokenHeader(state, i) {
   const label = labelOf(state, i);
   return [
     h('span', { class: 'hw-tok-idx', text: String(i) }),
-    h('span', { class: 'hw-tok-label', dir: 'auto', title: label, text: label }),
+    // The student's own name for the token (t3 by default): never translated.
+    h('span', { class: 'hw-tok-label', dir: 'auto', translate: 'no', title: label, text: label }),
   ];
 }
 

@@ -37,9 +37,11 @@ export class Curves {
    * @param {number[]} o.yTicks
    * @param {(y: number) => string} o.yFormat
    * @param {SeriesDef[]} o.series
+   * @param {string} o.xLabel     the x axis's name, "step"
    */
-  constructor({ title, testid, yMax, yTicks, yFormat, series }) {
+  constructor({ title, testid, yMax, yTicks, yFormat, series, xLabel }) {
     this.yMax = yMax;
+    this.xLabel = xLabel;
     this.xMax = 1;
     this.svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'hw-curve-svg', role: 'img', 'aria-label': title });
     this.grid = s('g', { class: 'hw-curve-grid' });
@@ -89,7 +91,7 @@ export class Curves {
     for (const t of ticks) {
       this.xAxis.appendChild(s('text', { x: this.px(t), y: y + 13, 'text-anchor': t === 0 ? 'start' : t === this.xMax ? 'end' : 'middle' }, String(t)));
     }
-    this.xAxis.appendChild(s('text', { x: (PAD.left + W - PAD.right) / 2, y: H - 2, 'text-anchor': 'middle', class: 'hw-curve-xlabel' }, 'step'));
+    this.xAxis.appendChild(s('text', { x: (PAD.left + W - PAD.right) / 2, y: H - 2, 'text-anchor': 'middle', class: 'hw-curve-xlabel' }, this.xLabel));
     this.drawn = this.drawn.map(() => -1);
     for (const p of this.paths) p.setAttribute('d', '');
   }

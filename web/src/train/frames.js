@@ -15,7 +15,7 @@ export class FrameDrawer {
    * @param {string} o.name          the measure's name, "hw-train draw"
    * @param {() => void} o.draw
    * @param {() => boolean} o.busy   whether the models are training now
-   * @param {(message: string) => void} o.fail  show a drawing error
+   * @param {(message: string) => void} o.fail  show a drawing error (the error's own message)
    */
   constructor({ name, draw, busy, fail }) {
     this.name = name;
@@ -46,18 +46,10 @@ export class FrameDrawer {
         measure(this.name, t0);
       } catch (e) {
         console.error(`${this.name}:`, e);
-        this.fail(`Something went wrong while drawing this part: ${messageOf(e)}`);
+        this.fail(messageOf(e));
       }
     });
   }
-}
-
-/**
- * Call `redraw` when the system's colour scheme changes (the tables' colours follow it).
- * @param {() => void} redraw
- */
-export function onThemeChange(redraw) {
-  if (typeof matchMedia === 'function') matchMedia('(prefers-color-scheme: dark)').addEventListener('change', redraw);
 }
 
 /**

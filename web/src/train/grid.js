@@ -13,6 +13,7 @@ import { openTrainer } from './runner.js';
 import { SLICE_BUDGET_MS, measure, nextSlice, perStore, probeTokens } from './session.js';
 import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
 import { messageOf } from '../shared/errors.js';
+import { SOURCE, t } from '../shared/i18n.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 /** @typedef {import('./python.js').Evaluation} Evaluation */
@@ -166,13 +167,15 @@ export function headsNeeded(row, solved) {
  * @param {number} rows  D
  * @param {{numHeads: number, worst: number|null}[]} row  in head order, all done
  * @param {number} solved
+ * @param {string} [lang]
  */
-export function cliffSentence(rows, row, solved) {
+export function cliffSentence(rows, row, solved, lang = SOURCE) {
   const need = headsNeeded(row, solved);
-  const rel = rows === 1 ? '1 relation' : `${rows} relations`;
-  const list = row.map((c) => `${c.numHeads === 1 ? '1 head' : `${c.numHeads} heads`} ${(/** @type {number} */ (c.worst)).toFixed(2)}`).join(', ');
-  if (need === null) return `${rel}: no head count here solves ${rows === 1 ? 'it' : 'them all'}: ${list}`;
-  return `${rel} need${rows === 1 ? 's' : ''} ${need === 1 ? '1 head' : `${need} heads`}: ${list}`;
+  const heads = (/** @type {number} */ n) => t('common.heads', { count: n }, lang);
+  const list = row.map((c) => t('train.summary.item', { heads: heads(c.numHeads), value: (/** @type {number} */ (c.worst)).toFixed(2) }, lang))
+    .join(t('common.listSeparator', {}, lang));
+  if (need === null) return t('headsNeeded.cliffNone', { count: rows, list }, lang);
+  return t('headsNeeded.cliff', { count: rows, heads: heads(need), list }, lang);
 }
 
 export class GridSession extends EventTarget {

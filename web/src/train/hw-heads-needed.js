@@ -15,56 +15,18 @@ import { cellColors, paintCell, prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession, onThemeChange } from './frames.js';
+import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule, sourceOf } from './session.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources, rulePhrase } from './timeline.js';
-import { a3, headsWord } from './verdict.js';
+import { a3, headsWord, perRelation, titleOf } from './verdict.js';
+import { relationDescription, relationTitle } from '../shared/relations.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./grid.js').GridSession} GridSession */
 /** @typedef {import('./grid.js').Cell} Cell */
 
-
-/** The strings a person sees, in one place. */
-const TEXT = {
-  relations: 'Relations the task asks for',
-  relationsHint: `Each position must predict one token per relation; choose 1 to ${MAX_RELATIONS}.`,
-  tooMany: (/** @type {string} */ name) => `"${name}" not added: at most ${MAX_RELATIONS} relations (uncheck one first)`,
-  seed: 'Seed',
-  seedHint: 'np.random.seed(seed): every model\'s initial weights and batches.',
-  run: 'Train 1, 2, 4 and 8 heads',
-  grid: 'Train the whole grid (1 to 4 relations)',
-  reset: 'Reset',
-  probe: 'Probe sequence',
-  probeHint: (/** @type {string} */ first, /** @type {string} */ last, /** @type {number} */ n) => `Letters ${first} to ${last}, at most ${n}: every table redraws on it.`,
-  about: (/** @type {any} */ s) => `Sequences of ${s.seqLen} tokens from ${s.vocab} letters; d_model ${s.dModel} for every model; Adam, learning rate ${s.learningRate}, batches of ${s.batchSize}, ${s.steps} steps each. Every model starts from np.random.seed(${s.seed}); within a row only the split into heads differs, so a row's models have the same parameter count.`,
-  corner: 'relations \\ heads',
-  rowHead: (/** @type {number} */ d, /** @type {string} */ names) => `${d}: ${names}`,
-  params: (/** @type {number} */ n) => `${n} parameters each`,
-  gridCaption: 'Worst relation\'s held-out accuracy of each model (open a cell to look inside it)',
-  cellLabel: (/** @type {Cell} */ c, /** @type {string} */ value) => `${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)}: ${value}`,
-  waiting: 'not trained',
-  counter: (/** @type {number} */ done, /** @type {number} */ total, /** @type {Cell|null} */ c, /** @type {number} */ steps) => (c
-    ? `model ${done + 1} of ${total} (${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)}) · step ${c.step} of ${steps}`
-    : `${done} of ${total} models trained`),
-  took: (/** @type {number} */ ms) => ` · ${(ms / 1000).toFixed(1)} s`,
-  cellTitle: (/** @type {Cell} */ c, /** @type {number} */ dModel) => `${c.rows} relation${c.rows > 1 ? 's' : ''}, ${headsWord(c.numHeads)} · d_model ${dModel}, d_head ${dModel / c.numHeads} · ${c.parameters} parameters`,
-  cellNotYet: 'Not trained yet: press a train button above.',
-  cellResult: (/** @type {Cell} */ c) => `Held-out accuracy per relation: ${c.relations.map((r, k) => `${r.title} ${a3(/** @type {any} */ (c.evaluation).relationAccuracy[k])}`).join(', ')}.`,
-  cellStep: (/** @type {Cell} */ c) => {
-    const last = c.loss.length - 1;
-    return last >= 0 ? `step ${c.steps[last]}: loss ${c.loss[last].toFixed(3)}, accuracy ${c.accuracy[last].toFixed(3)} (training batch)` : 'step 0';
-  },
-  tablesHint: (/** @type {string} */ probe) => `Each table is one head's attention on the probe ${probe}: row i is position i; the cells where a relation's answer sits are outlined.`,
-  ablation: 'What switching each head off costs: the drop in each relation\'s held-out accuracy',
-  ablationHead: (/** @type {number} */ head) => `head ${head} off`,
-  ablationNone: 'Available once the model is trained.',
-  loss: 'Loss on each training batch (this row)',
-  accuracy: 'Accuracy on each training batch (this row)',
-  error: (/** @type {string} */ m) => `Training stopped: ${m}`,
-};
 
 /** A value as a grid cell shows it. @param {number} x */
 const cell2 = (x) => x.toFixed(2);
@@ -73,12 +35,12 @@ class HwHeadsNeeded extends HwElement {
   build() {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: 'heads-relations', 'aria-describedby': 'heads-relations-hint heads-relations-error' }, [
-      h('legend', { text: TEXT.relations }),
+      h('legend', { text: this.t('headsNeeded.relations') }),
     ]);
     this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
-    this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: TEXT.relationsHint });
+    this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
     this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
-    const seed = numberField('heads-seed', TEXT.seed, TEXT.seedHint);
+    const seed = numberField('heads-seed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
     seed.input.min = '0';
@@ -87,12 +49,12 @@ class HwHeadsNeeded extends HwElement {
       this.store.setInputError('heads-seed', problem);
       this.store.set({ headsSeed: value }, 'heads-seed');
     });
-    const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); });
+    const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
 
-    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'heads-run', 'data-testid': 'heads-run', text: TEXT.run });
-    this.gridButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-grid', 'data-testid': 'heads-grid', text: TEXT.grid });
-    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-reset', 'data-testid': 'heads-reset', text: TEXT.reset });
+    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'heads-run', 'data-testid': 'heads-run', text: this.t('headsNeeded.run') });
+    this.gridButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-grid', 'data-testid': 'heads-grid', text: this.t('headsNeeded.grid') });
+    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-reset', 'data-testid': 'heads-reset', text: this.t('train.run.reset') });
     this.runButton.addEventListener('click', () => this.session && this.session.start(false));
     this.gridButton.addEventListener('click', () => this.session && this.session.start(true));
     this.resetButton.addEventListener('click', () => {
@@ -118,17 +80,17 @@ class HwHeadsNeeded extends HwElement {
     this.timeline = new Timeline('heads-timeline', () => {
       this.shownKey = '';
       this.schedule();
-    });
+    }, this.language);
 
     this.appendChild(h('div', { class: 'hw-train-controls' }, [
       h('div', { class: 'hw-train-fields' }, [h('div', { class: 'hw-heads-relations-wrap' }, [this.relationBox, this.relationHint, this.relationError]), seed.wrap, pace.wrap]),
-      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': 'Training' }, [this.runButton, this.gridButton, this.resetButton, this.counter]),
+      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.gridButton, this.resetButton, this.counter]),
       this.runError,
     ]));
     this.appendChild(this.about);
     this.appendChild(this.gridBox);
     this.appendChild(this.cliff);
-    this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'heads-probe', text: TEXT.probe }), this.probeInput, this.probeHint, this.probeError]));
+    this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'heads-probe', text: this.t('headsNeeded.probe') }), this.probeInput, this.probeHint, this.probeError]));
     this.appendChild(this.cellBox);
 
     /** @type {GridSession|null} */
@@ -136,13 +98,33 @@ class HwHeadsNeeded extends HwElement {
     this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
-      fail: (m) => this.setStatus(m, true),
+      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
     });
-    this.onSession = () => this.schedule();
-    onThemeChange(() => {
+    // Kept when the section is drawn again in another language (see keep).
+    if (!this.onSession) this.onSession = () => this.schedule();
+    this.onTheme(() => {
       this.layoutKey = '';
       this.schedule();
     });
+  }
+
+  static get keep() {
+    return ['onSession'];
+  }
+
+  /** @returns {any} */
+  saveState() {
+    return { ...super.saveState(), timeline: this.timeline ? this.timeline.index : null };
+  }
+
+  /** @param {any} state */
+  restoreState(state) {
+    super.restoreState(state);
+    if (!state) return;
+    if (this.timeline) this.timeline.index = state.timeline;
+    // A probe the student was still typing (and its message, now in this language).
+    const typed = state.fields && state.fields['heads-probe'];
+    if (typed && this.session && this.session.settings && typed.value !== this.probeText()) this.readProbe();
   }
 
   /** @param {Store} store */
@@ -156,12 +138,13 @@ class HwHeadsNeeded extends HwElement {
     const s = store.state;
     reflectNumber(this.seedInput, s.headsSeed);
     const missing = store.inputErrors['heads-seed'];
-    showError(this.seedError, this.seedInput, missing || null);
+    const lang = this.language;
+    showError(this.seedError, this.seedInput, missing || null, lang);
     if (this.relationChecks.length === 0) {
       try {
         this.buildRelations(session);
       } catch (e) {
-        this.setStatus(`This module cannot build tasks from relations: ${messageOf(e)}`, true);
+        this.setStatus(this.t('headsNeeded.cannotBuild', { reason: this.say(messageOf(e)) }), true);
         return;
       }
     }
@@ -172,12 +155,12 @@ class HwHeadsNeeded extends HwElement {
       this.configKey = key;
       try {
         session.ensure(s.headsRelations, /** @type {number} */ (s.headsSeed));
-        showError(this.relationError, null, null);
-        showError(this.runError, null, null);
+        showError(this.relationError, null, null, lang);
+        showError(this.runError, null, null, lang);
       } catch (e) {
         const message = messageOf(e);
-        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message);
-        else showError(this.relationError, this.relationBox, message);
+        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message, lang);
+        else showError(this.relationError, this.relationBox, message, lang);
       }
     }
     this.schedule();
@@ -190,7 +173,10 @@ class HwHeadsNeeded extends HwElement {
       const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', value: r.name, 'data-testid': 'heads-relation', autocomplete: 'off' }));
       box.addEventListener('change', () => this.toggleRelation(box));
       this.relationChecks.push(box);
-      this.relationBox.appendChild(h('label', { class: 'hw-check', title: r.description }, [box, ` ${r.title} `, h('code', { text: r.rule })]));
+      const lang = this.language;
+      this.relationBox.appendChild(h('label', { class: 'hw-check', title: relationDescription(r.name, r.description, lang) }, [
+        box, ` ${relationTitle(r.name, r.title, lang)} `, h('code', { translate: 'no', text: r.rule }),
+      ]));
     }
   }
 
@@ -202,17 +188,18 @@ class HwHeadsNeeded extends HwElement {
   toggleRelation(box) {
     const list = String(this.store.state.headsRelations).split(',').filter(Boolean);
     const next = box.checked ? [...list.filter((n) => n !== box.value), box.value] : list.filter((n) => n !== box.value);
+    const lang = this.language;
     if (next.length > MAX_RELATIONS) {
       box.checked = false;
-      showError(this.relationError, this.relationBox, TEXT.tooMany(box.value));
+      showError(this.relationError, this.relationBox, `"${box.value}" not added: at most ${MAX_RELATIONS} relations (uncheck one first)`, lang);
       return;
     }
     if (next.length === 0) {
       box.checked = true;
-      showError(this.relationError, this.relationBox, 'choose at least one relation: this one stays until you pick another');
+      showError(this.relationError, this.relationBox, 'choose at least one relation: this one stays until you pick another', lang);
       return;
     }
-    showError(this.relationError, this.relationBox, null);
+    showError(this.relationError, this.relationBox, null, lang);
     this.store.set({ headsRelations: next.join(',') }, 'heads-relations');
   }
 
@@ -222,11 +209,19 @@ class HwHeadsNeeded extends HwElement {
     if (!session || !session.settings) return;
     try {
       const tokens = parseProbe(this.probeInput.value, session.settings);
-      showError(this.probeError, this.probeInput, null);
+      showError(this.probeError, this.probeInput, null, this.language);
       if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens);
     } catch (e) {
-      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe, ${this.probeText()}.`);
+      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe, ${this.probeText()}.`, this.language);
     }
+  }
+
+  /**
+   * "3 relations", in this widget's language.
+   * @param {number} n
+   */
+  relationsWord(n) {
+    return this.t('headsNeeded.relationsCount', { count: n });
   }
 
   /** The session's probe as letters. */
@@ -251,8 +246,8 @@ class HwHeadsNeeded extends HwElement {
     this.layoutKey = key;
     this.layoutCells = session.cells;
     this.dark = dark;
-    setText(this.about, TEXT.about(st));
-    setText(this.probeHint, TEXT.probeHint(st.tokenLabels[0], st.tokenLabels[st.tokenLabels.length - 1], st.seqLen));
+    setText(this.about, this.t('headsNeeded.about', st));
+    setText(this.probeHint, this.t('headsNeeded.probeHint', { first: st.tokenLabels[0], last: st.tokenLabels[st.tokenLabels.length - 1], n: st.seqLen }));
     const heads = st.headCounts;
     /** @type {Map<string, HTMLButtonElement>} */
     this.cellButtons = new Map();
@@ -263,7 +258,10 @@ class HwHeadsNeeded extends HwElement {
       const params = h('span', { class: 'hw-heads-params' });
       this.paramCells.set(d, params);
       return h('tr', { 'data-rows': d }, [
-        h('th', { scope: 'row' }, [TEXT.rowHead(d, row[0].relations.map((r) => r.title).join(', ')), h('br'), params]),
+        h('th', { scope: 'row' }, [
+          this.t('headsNeeded.rowHead', { count: d, relations: row[0].relations.map((r) => titleOf(r, this.language)).join(this.t('common.listSeparator')) }),
+          h('br'), params,
+        ]),
         ...row.map((c) => {
           const b = /** @type {HTMLButtonElement} */ (h('button', { type: 'button', class: 'hw-heads-cell-button', 'data-cell': c.key, 'data-testid': 'heads-cell-button', 'aria-pressed': 'false' }));
           b.addEventListener('click', () => {
@@ -276,8 +274,8 @@ class HwHeadsNeeded extends HwElement {
       ]);
     }));
     replace(this.gridBox, [h('table', { class: 'hw-heads-grid', 'data-testid': 'heads-grid-table' }, [
-      h('caption', { text: TEXT.gridCaption }),
-      h('thead', {}, [h('tr', {}, [h('th', { scope: 'col', text: TEXT.corner }), ...heads.map((n) => h('th', { scope: 'col', text: headsWord(n) }))])]),
+      h('caption', { text: this.t('headsNeeded.gridCaption') }),
+      h('thead', {}, [h('tr', {}, [h('th', { scope: 'col', text: this.t('headsNeeded.corner') }), ...heads.map((n) => h('th', { scope: 'col', text: headsWord(n, this.language) }))])]),
       body,
     ])]);
     this.drawnCells = new Map();
@@ -295,13 +293,16 @@ class HwHeadsNeeded extends HwElement {
     this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'waiting'));
     for (const box of this.relationChecks) box.disabled = running || box.hasAttribute('data-locked');
     this.relationBox.toggleAttribute('data-running', running);
-    showError(this.runError, null, session.error ? TEXT.error(session.error) : null);
+    showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
 
     const plan = session.plan(session.full);
     const done = plan.filter((c) => c.status === 'done').length;
     const current = plan.find((c) => c.status === 'training' || c.status === 'evaluating') || null;
-    const took = session.finishedAt ? TEXT.took(session.finishedAt - session.startedAt) : '';
-    setText(this.counter, `${TEXT.counter(done, plan.length, current, st.steps)}${took}`);
+    const counter = current
+      ? this.t('headsNeeded.counterModel', { model: done + 1, models: plan.length, relations: this.relationsWord(current.rows), heads: headsWord(current.numHeads, this.language), step: current.step, steps: st.steps })
+      : this.t('headsNeeded.counterDone', { done, models: plan.length });
+    const took = session.finishedAt ? this.t('headsNeeded.took', { seconds: ((session.finishedAt - session.startedAt) / 1000).toFixed(1) }) : '';
+    setText(this.counter, `${counter}${took}`);
     this.counter.dataset.done = String(done);
     this.dataset.status = session.status;
     this.toggleAttribute('data-running', running);
@@ -316,7 +317,9 @@ class HwHeadsNeeded extends HwElement {
         drawn.set(key, state);
         b.textContent = text;
         b.dataset.status = c.status;
-        b.setAttribute('aria-label', TEXT.cellLabel(c, c.status === 'done' ? text : c.status === 'waiting' ? TEXT.waiting : text));
+        b.setAttribute('aria-label', this.t('headsNeeded.cellLabel', {
+          relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, this.language), value: c.status === 'waiting' ? this.t('headsNeeded.waiting') : text,
+        }));
         if (c.status === 'done') paintCell(b, /** @type {number} */ (c.worst), Boolean(this.dark));
         else {
           b.style.backgroundColor = '';
@@ -326,7 +329,7 @@ class HwHeadsNeeded extends HwElement {
     }
     for (const [d, el] of /** @type {Map<number, HTMLElement>} */ (this.paramCells)) {
       const p = session.row(d).find((c) => c.parameters)?.parameters;
-      setText(el, p ? TEXT.params(p) : '');
+      setText(el, p ? this.t('headsNeeded.params', { parameters: p }) : '');
     }
     const shown = session.shown();
     for (const [key, b] of /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons)) {
@@ -336,11 +339,11 @@ class HwHeadsNeeded extends HwElement {
 
     // The cliff of every finished row, in words.
     const lines = session.shownRows().map((d) => session.row(d)).filter((row) => row.every((c) => c.status === 'done'))
-      .map((row) => cliffSentence(row[0].rows, row, st.solved));
+      .map((row) => cliffSentence(row[0].rows, row, st.solved, this.language));
     const cliffKey = lines.join('|');
     if (cliffKey !== this.cliffKey) {
       this.cliffKey = cliffKey;
-      replace(this.cliff, lines.map((text) => h('li', { text: `${text}.` })));
+      replace(this.cliff, lines.map((text) => h('li', { text: this.t('common.sentenceEnd', { text }) })));
       this.announce();
     }
     const allDone = plan.length > 0 && plan.every((c) => c.status === 'done');
@@ -362,8 +365,10 @@ class HwHeadsNeeded extends HwElement {
       const row = session.row(d);
       if (row.length && row.every((c) => c.status === 'done')) rows[d] = row.map((c) => ({ numHeads: c.numHeads, worst: /** @type {number} */ (c.worst) }));
     }
-    const names = Object.fromEntries(Object.keys(rows).map((d) => [d, session.row(Number(d))[0].relations.map((r) => r.title)]));
-    this.dispatchEvent(new CustomEvent('headwise-heads-grid', { bubbles: true, composed: true, detail: { seed: st.seed, rows, relations: names } }));
+    const relationsOf = (/** @type {string} */ d, /** @type {'title'|'name'} */ field) => session.row(Number(d))[0].relations.map((r) => r[field]);
+    const titles = Object.fromEntries(Object.keys(rows).map((d) => [d, relationsOf(d, 'title')]));
+    const names = Object.fromEntries(Object.keys(rows).map((d) => [d, relationsOf(d, 'name')]));
+    this.dispatchEvent(new CustomEvent('headwise-heads-grid', { bubbles: true, composed: true, detail: { seed: st.seed, rows, relations: titles, names } }));
   }
 
   /**
@@ -393,9 +398,11 @@ class HwHeadsNeeded extends HwElement {
       this.ablationBox = h('div', { class: 'hw-heads-ablation', 'data-testid': 'heads-ablation' });
       this.ablationKey = '';
       const row = session.row(c.rows);
-      const series = row.map((m, i) => ({ label: headsWord(m.numHeads), cls: SERIES[i] }));
-      this.loss = new Curves({ title: TEXT.loss, testid: 'heads-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series });
-      this.acc = new Curves({ title: TEXT.accuracy, testid: 'heads-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series });
+      const lang = this.language;
+      const series = row.map((m, i) => ({ label: headsWord(m.numHeads, lang), cls: SERIES[i] }));
+      const xLabel = this.t('train.curves.step');
+      this.loss = new Curves({ title: this.t('headsNeeded.loss'), testid: 'heads-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series, xLabel });
+      this.acc = new Curves({ title: this.t('headsNeeded.accuracy'), testid: 'heads-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series, xLabel });
       this.loss.setX(st.steps);
       this.acc.setX(st.steps);
       this.curveRow = row;
@@ -405,19 +412,28 @@ class HwHeadsNeeded extends HwElement {
         this.cellStats,
         this.cellResult,
         h('div', { class: 'hw-train-curves' }, [this.loss.figure, this.acc.figure]),
-        h('ul', { class: 'hw-train-legend', 'aria-label': 'Models' }, row.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads)]))),
+        h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') }, row.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads, lang)]))),
         this.timeline.wrap,
-        h('p', { class: 'hw-hint', text: TEXT.tablesHint(labels.join(' ')) }),
-        h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [k ? ', ' : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${rulePhrase(r)} (${r.rule})` })])),
+        h('p', { class: 'hw-hint', text: this.t('headsNeeded.tablesHint', { probe: labels.join(' ') }) }),
+        h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [
+          k ? this.t('common.listSeparator') : '',
+          h('span', { class: `hw-rel-key hw-rel-${k}`, text: this.t('train.about.rule', { relation: rulePhrase(r, lang), rule: r.rule }) }),
+        ])),
         this.headsBox,
         this.ablationBox,
       ]);
       this.cellBox.dataset.cell = c.key;
       this.shownKey = '';
     }
-    setText(/** @type {HTMLElement} */ (this.cellTitle), TEXT.cellTitle(c, st.dModel));
-    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'waiting' ? TEXT.cellNotYet : TEXT.cellStep(c));
-    setText(/** @type {HTMLElement} */ (this.cellResult), c.evaluation ? TEXT.cellResult(c) : '');
+    const lang = this.language;
+    setText(/** @type {HTMLElement} */ (this.cellTitle), this.t('headsNeeded.cellTitle', {
+      relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, lang), dModel: st.dModel, dHead: st.dModel / c.numHeads, parameters: c.parameters,
+    }));
+    const last = c.loss.length - 1;
+    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'waiting' ? this.t('headsNeeded.cellNotYet')
+      : last >= 0 ? this.t('headsNeeded.cellStep', { step: c.steps[last], loss: c.loss[last].toFixed(3), accuracy: c.accuracy[last].toFixed(3) }) : this.t('headsNeeded.stepZero'));
+    setText(/** @type {HTMLElement} */ (this.cellResult), c.evaluation
+      ? this.t('headsNeeded.cellResult', { values: perRelation(c.relations, (k) => a3(/** @type {any} */ (c.evaluation).relationAccuracy[k]), lang) }) : '');
     /** @type {Cell[]} */ (this.curveRow).forEach((m, i) => {
       /** @type {Curves} */ (this.loss).update(i, m.steps, m.loss);
       /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
@@ -431,19 +447,19 @@ class HwHeadsNeeded extends HwElement {
       this.retaking = ticket;
       session.retake(c).then(() => {
         if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, messageOf(e)));
+      }, (e) => showError(this.runError, null, messageOf(e), this.language));
     }
     const rowsUnique = /** @type {any} */ (this.rowsUnique);
     const snaps = current ? c.snapshots : [];
     const points = snaps.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rowsUnique) }));
-    const settled = points.length > 1 ? settledSentence(settledSteps(points, c.relations.length), c.relations) : '';
-    this.timeline.update(snaps.map((sn) => sn.step), settled);
+    const settled = points.length > 1 ? settledSentence(settledSteps(points, c.relations.length), c.relations, lang) : '';
+    this.timeline.update(snaps.map((sn) => sn.step), settled ? [settled] : []);
     const index = this.timeline.index;
     const tables = /** @type {HeadTable[]} */ (this.tables);
     const args = /** @type {any} */ (this.tableArgs);
     if (tables.length < args.numHeads) {
       const head = tables.length;
-      const t = new HeadTable({ head, labels: args.labels, sources: args.sources });
+      const t = new HeadTable({ head, labels: args.labels, sources: args.sources, lang: this.language });
       tables.push(t);
       /** @type {HTMLElement} */ (this.headsBox).appendChild(h('div', { class: 'hw-train-head', 'data-head': head }, [t.table]));
       this.schedule();
@@ -464,14 +480,14 @@ class HwHeadsNeeded extends HwElement {
       this.ablationKey = ablationKey;
       const box = /** @type {HTMLElement} */ (this.ablationBox);
       if (!c.evaluation || c.ablations.length !== c.numHeads) {
-        replace(box, [h('p', { class: 'hw-hint', text: `${TEXT.ablation}. ${TEXT.ablationNone}` })]);
+        replace(box, [h('p', { class: 'hw-hint', text: `${this.t('common.sentenceEnd', { text: this.t('headsNeeded.ablation') })}${this.t('common.sentenceGap')}${this.t('headsNeeded.ablationNone')}` })]);
       } else {
         const base = c.evaluation.relationAccuracy;
         replace(box, [h('table', { class: 'hw-weights hw-heads-ablation-table', 'data-testid': 'heads-ablation-table' }, [
-          h('caption', { text: TEXT.ablation }),
-          h('thead', {}, [h('tr', {}, [h('td', { class: 'hw-corner' }), ...c.relations.map((r) => h('th', { scope: 'col', text: r.title }))])]),
+          h('caption', { text: this.t('headsNeeded.ablation') }),
+          h('thead', {}, [h('tr', {}, [h('td', { class: 'hw-corner' }), ...c.relations.map((r) => h('th', { scope: 'col', text: titleOf(r, lang) }))])]),
           h('tbody', {}, c.ablations.map((e, head) => h('tr', {}, [
-            h('th', { scope: 'row', text: TEXT.ablationHead(head) }),
+            h('th', { scope: 'row', text: this.t('headsNeeded.ablationHead', { head }) }),
             ...c.relations.map((_, r) => {
               const drop = base[r] - e.relationAccuracy[r];
               const td = h('td', { 'data-head': head, 'data-rel': r, text: drop.toFixed(2) });

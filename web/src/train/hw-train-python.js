@@ -7,6 +7,7 @@
 
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, copyButton, code } from '../shared/dom.js';
+import { copyTexts } from '../shared/i18n.js';
 import { messageOf } from '../shared/errors.js';
 import { awaitTrainingModule, sessionFor } from './session.js';
 import { gridFor } from './grid.js';
@@ -24,14 +25,14 @@ import { headsWord } from './verdict.js';
  * @property {ModelResult[]|null} results  the final results, once the run is done
  * @property {boolean} busy              the run is training now
  * @property {boolean} started           some steps are trained
- * @property {string} where              the section's name, for "(in …)"
+ * @property {string} where              the section's name (a key of the catalogues), for "(in …)"
  * @property {string} href
  * @property {() => void} run            train it
  */
 
 /** A PyTorch script block fed by one of the training sections' runs. */
 class PythonBlock extends HwElement {
-  /** @returns {{id: string, title: string}} */
+  /** @returns {{id: string, title: string}} the block's id and its title's key */
   get block() {
     throw new Error('a PythonBlock says which block it is');
   }
@@ -39,29 +40,33 @@ class PythonBlock extends HwElement {
   build() {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
-    const { id, title } = this.block;
+    const { id, title: titleKey } = this.block;
+    const title = this.t(titleKey);
     this.codeEl = h('code', { class: 'language-python' });
     /** @type {object|null} the settings the script was written for */
     this.codeFor = null;
-    this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0' });
+    // The script and what it prints are never translated.
+    this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', translate: 'no' });
     this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${id}-pending` });
     this.heading = h('h3', { text: title });
     this.appendChild(h('section', { class: 'hw-code-block' }, [
       this.heading,
-      copyButton(this.codeEl, `Copy: ${title}`),
-      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0' }, [this.codeEl]),
-      h('p', { class: 'hw-output-label', text: 'It prints (computed on this page):' }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
       this.output,
       this.pending,
-      h('p', { class: 'hw-hint' }, [
-        'Float64 throughout, the weights and batches drawn by NumPy as the page draws them, so the run is the page\'s, step for step. ',
-        'Accuracies are exact fractions of the held-out targets; losses and weights are rounded so that the last bits of your BLAS cannot show. ',
-        'It needs NumPy and PyTorch 1.12 or later (', code('dtype=torch.float64'), ') and takes a few seconds.',
-      ]),
+      h('p', { class: 'hw-hint' }, this.tNodes('python.train.hint', { dtype: code('dtype=torch.float64') })),
     ]));
-    this.onSession = () => this.refresh();
+    // Kept when the block is drawn again in another language (see keep): the runs it listens to
+    // call the same function.
+    if (!this.onSession) this.onSession = () => this.refresh();
     /** @type {Set<EventTarget>} */
-    this.heard = new Set();
+    if (!this.heard) this.heard = new Set();
+  }
+
+  static get keep() {
+    return ['onSession', 'heard'];
   }
 
   /**
@@ -92,13 +97,15 @@ class PythonBlock extends HwElement {
     } catch (e) {
       sc = messageOf(e);
     }
+    // In the store's English, or the module's: said in this block's language.
+    if (typeof sc === 'string') sc = this.say(sc);
     if (sc === null) {
       awaitTrainingModule(this);
       return;
     }
     const { id } = this.block;
     if (typeof sc === 'string') {
-      replace(this.pending, [h('p', { class: 'hw-hint', text: `No training script for these settings: ${sc}` })]);
+      replace(this.pending, [h('p', { class: 'hw-hint', text: this.t('python.train.none', { reason: sc }) })]);
       this.pendingStatus = '';
       return;
     }
@@ -118,15 +125,13 @@ class PythonBlock extends HwElement {
     if (done) {
       replace(this.pending, []);
     } else if (this.pendingStatus !== status) {
-      const button = h('button', { type: 'button', class: 'hw-button', 'data-testid': `${id}-run`, text: sc.started ? 'Finish the training' : 'Run the training' });
+      const button = h('button', { type: 'button', class: 'hw-button', 'data-testid': `${id}-run`, text: this.t(sc.started ? 'python.train.finish' : 'python.train.run') });
       button.addEventListener('click', sc.run);
       replace(this.pending, [
-        h('p', { class: 'hw-hint' }, [
-          `What it prints appears here once the page's own run reaches step ${sc.settings.steps} `,
-          h('a', { href: sc.href, text: `(in "${sc.where}")` }),
-          '.',
-        ]),
-        sc.busy ? h('p', { class: 'hw-hint', text: 'Training…' }) : button,
+        h('p', { class: 'hw-hint' }, this.tNodes('python.train.pending', {
+          steps: sc.settings.steps, link: h('a', { href: sc.href, text: this.t('python.train.where', { section: this.t(sc.where) }) }),
+        })),
+        sc.busy ? h('p', { class: 'hw-hint', text: this.t('python.train.training') }) : button,
       ]);
     }
     this.pendingStatus = status;
@@ -135,7 +140,7 @@ class PythonBlock extends HwElement {
 
 class HwTrainPython extends PythonBlock {
   get block() {
-    return { id: 'python-train', title: 'PyTorch: train the models of "Watch heads specialise"' };
+    return { id: 'python-train', title: 'python.train.title' };
   }
 
   /** @param {Store} store */
@@ -153,7 +158,7 @@ class HwTrainPython extends PythonBlock {
         : null,
       busy: session.status === 'running' || session.status === 'finishing',
       started: session.step > 0,
-      where: 'Watch heads specialise',
+      where: 'train.title',
       href: '#train',
       run: () => session.start(),
     };
@@ -162,7 +167,7 @@ class HwTrainPython extends PythonBlock {
 
 class HwHeadsPython extends PythonBlock {
   get block() {
-    return { id: 'python-heads', title: 'PyTorch: train the model of the grid cell shown in "How many heads does it take?"' };
+    return { id: 'python-heads', title: 'python.heads.title' };
   }
 
   /** @param {Store} store */
@@ -185,7 +190,7 @@ class HwHeadsPython extends PythonBlock {
         },
       };
     }
-    this.heading.textContent = `PyTorch: train the grid's model of ${c.rows} relation${c.rows > 1 ? 's' : ''} with ${headsWord(c.numHeads)} ("How many heads does it take?")`;
+    this.heading.textContent = this.t('python.heads.cellTitle', { relations: this.t('headsNeeded.relationsCount', { count: c.rows }), heads: headsWord(c.numHeads, this.language) });
     return {
       settings: this.cellSettings.settings,
       results: c.status === 'done'
@@ -193,7 +198,7 @@ class HwHeadsPython extends PythonBlock {
         : null,
       busy: grid.status === 'running',
       started: c.step > 0,
-      where: 'How many heads does it take?',
+      where: 'headsNeeded.title',
       href: '#heads-needed',
       run: () => grid.start(c.rows !== st.relations.length),
     };

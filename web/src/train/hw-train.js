@@ -13,10 +13,11 @@ import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession, onThemeChange } from './frames.js';
+import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule, sessionFor, sourceOf } from './session.js';
-import { a3, headsWord, modelVerdict, relationPhrase, summary } from './verdict.js';
+import { a3, headsWord, modelVerdict, perRelation, relationPhrase, summary } from './verdict.js';
+import { taskTitle } from '../shared/relations.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
@@ -47,11 +48,11 @@ class HwTrain extends HwElement {
     }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
     const taskWrap = h('div', { class: 'hw-field' }, [
-      h('label', { for: 'train-task', text: 'Task' }),
+      h('label', { for: 'train-task', text: this.t('train.task.label') }),
       this.taskSelect,
-      h('p', { class: 'hw-hint', id: 'train-task-hint', text: 'What every position must predict.' }),
+      h('p', { class: 'hw-hint', id: 'train-task-hint', text: this.t('train.task.hint') }),
     ]);
-    const seed = numberField('train-seed', 'Seed', 'np.random.seed(seed): initial weights and batches.');
+    const seed = numberField('train-seed', this.t('train.seed.label'), this.t('train.seed.hint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
     seed.input.min = '0';
@@ -61,13 +62,13 @@ class HwTrain extends HwElement {
       this.store.set({ trainSeed: value }, 'train-seed');
     });
 
-    const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); });
+    const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
-    this.timeline = new Timeline('train-timeline', () => this.schedule());
+    this.timeline = new Timeline('train-timeline', () => this.schedule(), this.language);
 
-    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'train-run', 'data-testid': 'train-run', text: 'Train' });
-    this.stepButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-step', 'data-testid': 'train-step-once', text: 'Step' });
-    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-reset', 'data-testid': 'train-reset', text: 'Reset' });
+    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'train-run', 'data-testid': 'train-run', text: this.t('train.run.train') });
+    this.stepButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-step', 'data-testid': 'train-step-once', text: this.t('train.run.step') });
+    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-reset', 'data-testid': 'train-reset', text: this.t('train.run.reset') });
     this.runButton.addEventListener('click', () => {
       const s = this.session;
       if (!s) return;
@@ -82,14 +83,14 @@ class HwTrain extends HwElement {
     this.runError = h('p', { class: 'hw-error', 'data-error-for': 'train', role: 'alert', hidden: true });
 
     this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'train-about' });
-    this.legend = h('ul', { class: 'hw-train-legend', 'aria-label': 'Models' });
+    this.legend = h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') });
     this.curveBox = h('div', { class: 'hw-train-curves' });
     this.modelsBox = h('div', { class: 'hw-train-models' });
     this.verdict = h('div', { class: 'hw-train-verdict', 'data-testid': 'train-verdict', 'aria-live': 'polite', hidden: true });
 
     this.appendChild(h('div', { class: 'hw-train-controls' }, [
       h('div', { class: 'hw-train-fields' }, [taskWrap, seed.wrap, pace.wrap]),
-      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': 'Training' }, [this.runButton, this.stepButton, this.resetButton, this.counter]),
+      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.stepButton, this.resetButton, this.counter]),
       this.runError,
     ]));
     this.appendChild(this.about);
@@ -104,13 +105,15 @@ class HwTrain extends HwElement {
     this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
-      fail: (m) => this.setStatus(m, true),
+      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
     });
     /** the model whose attention tables are drawn first when several wait (see draw) */
     this.tableTurn = 0;
-    this.onSession = () => this.schedule();
+    // Kept when the section is drawn again in another language (see keep): the session's
+    // listener stays the same function, and a section already near stays near.
+    if (!this.onSession) this.onSession = () => this.schedule();
     // The trainers are made when the section comes near the viewport (see TrainSession.prepare).
-    this.near = typeof IntersectionObserver !== 'function';
+    if (this.near === undefined) this.near = typeof IntersectionObserver !== 'function';
     if (!this.near) {
       const watch = new IntersectionObserver((entries) => {
         if (!entries.some((e) => e.isIntersecting)) return;
@@ -120,10 +123,25 @@ class HwTrain extends HwElement {
       }, { rootMargin: '600px 0px' });
       watch.observe(this);
     }
-    onThemeChange(() => {
+    this.onTheme(() => {
       this.layoutKey = '';
       this.schedule();
     });
+  }
+
+  static get keep() {
+    return ['onSession', 'near'];
+  }
+
+  /** @returns {any} */
+  saveState() {
+    return { ...super.saveState(), timeline: this.timeline ? this.timeline.index : null };
+  }
+
+  /** @param {any} state */
+  restoreState(state) {
+    super.restoreState(state);
+    if (state && this.timeline) this.timeline.index = state.timeline;
   }
 
   /** @param {Store} store */
@@ -142,25 +160,27 @@ class HwTrain extends HwElement {
       try {
         tasks = session.hw.trainingTasks();
       } catch (e) {
-        this.setStatus(`This module cannot train: ${messageOf(e)}`, true);
+        this.setStatus(this.t('train.cannotTrain', { reason: this.say(messageOf(e)) }), true);
         return;
       }
-      for (const t of tasks) this.taskSelect.appendChild(h('option', { value: t.name, text: t.title }));
+      for (const t of tasks) this.taskSelect.appendChild(h('option', { value: t.name, text: taskTitle(t.name, t.title, this.language) }));
     }
     if (this.taskSelect.value !== s.trainTask) this.taskSelect.value = s.trainTask;
-    showError(this.seedError, this.seedInput, missing || null);
+    const lang = this.language;
+    showError(this.seedError, this.seedInput, missing || null, lang);
     const key = JSON.stringify([s.trainTask, s.trainSeed]);
     if (!missing && key !== this.configKey) {
       this.configKey = key;
       try {
         session.ensure(s.trainTask, /** @type {number} */ (s.trainSeed));
         if (this.near) session.prepare();
-        showError(this.seedError, this.seedInput, null);
-        showError(this.runError, null, null);
+        showError(this.seedError, this.seedInput, null, lang);
+        showError(this.runError, null, null, lang);
       } catch (e) {
         const message = messageOf(e);
-        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message);
-        else showError(this.runError, null, message);
+        this.configError = message;
+        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message, lang);
+        else showError(this.runError, null, message, lang);
         session.dispose();
       }
     }
@@ -190,23 +210,24 @@ class HwTrain extends HwElement {
     this.layoutModels = session.models;
     this.dark = dark;
     const models = session.models;
-    const series = models.map((m, i) => ({ label: headsWord(m.numHeads), cls: SERIES[i] }));
-    const rules = st.relations.map((r) => `${relationPhrase(r)} (${r.rule})`).join(' and ');
-    replace(this.about, [
-      `${st.title}: at every position i the model predicts ${st.relations.length} tokens, ${rules}. `,
-      `Sequences of ${st.seqLen} tokens from ${st.vocab} letters; d_model ${st.dModel}; `,
-      `Adam, learning rate ${st.learningRate}, batches of ${st.batchSize}, ${st.steps} steps. `,
-      'All models start from the same weights (np.random.seed) and see the same batches; only the split into heads differs.',
-    ]);
+    const lang = this.language;
+    const series = models.map((m, i) => ({ label: headsWord(m.numHeads, lang), cls: SERIES[i] }));
+    const rule = (/** @type {any} */ r) => this.t('train.about.rule', { relation: relationPhrase(r, lang), rule: r.rule });
+    const rules = st.relations.map(rule).join(this.t('common.and'));
+    replace(this.about, [this.t('train.about.text', {
+      task: taskTitle(st.task, st.title, lang), count: st.relations.length, rules, seqLen: st.seqLen, vocab: st.vocab, dModel: st.dModel,
+      learningRate: st.learningRate, batchSize: st.batchSize, steps: st.steps,
+    })]);
+    const xLabel = this.t('train.curves.step');
     this.loss = new Curves({
-      title: 'Loss on each training batch', testid: 'train-loss', yMax: Math.max(1, Math.ceil(Math.log(st.vocab) * 1.25)),
-      yTicks: [0, 1, 2, 3].filter((y) => y <= Math.ceil(Math.log(st.vocab) * 1.25)), yFormat: String, series,
+      title: this.t('train.curves.loss'), testid: 'train-loss', yMax: Math.max(1, Math.ceil(Math.log(st.vocab) * 1.25)),
+      yTicks: [0, 1, 2, 3].filter((y) => y <= Math.ceil(Math.log(st.vocab) * 1.25)), yFormat: String, series, xLabel,
     });
-    this.acc = new Curves({ title: 'Accuracy on each training batch', testid: 'train-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: (y) => String(y), series });
+    this.acc = new Curves({ title: this.t('train.curves.accuracy'), testid: 'train-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: (y) => String(y), series, xLabel });
     this.loss.setX(st.steps);
     this.acc.setX(st.steps);
     replace(this.curveBox, [this.loss.figure, this.acc.figure]);
-    replace(this.legend, models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads)])));
+    replace(this.legend, models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads, lang)])));
 
     // The models' blocks (their tables are most of the section's boxes) are built one per frame
     // by draw(): built all at once with the section, the section's first frame was the page's
@@ -215,12 +236,11 @@ class HwTrain extends HwElement {
     /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: string, drawnOff: any}[]} */
     this.blocks = [];
     const probeText = labels.join(' ');
-    replace(this.modelsBox, [h('p', { class: 'hw-hint hw-train-probe' }, [
-      `Each table is one head's attention on the probe sequence ${probeText}: row i is position i, each row adds up to 1 (a position sees only itself and earlier ones). `,
-      'The answers are outlined: ',
-      ...st.relations.flatMap((r, k) => [k ? (k === st.relations.length - 1 ? ' and ' : ', ') : '', h('span', { class: `hw-rel-key hw-rel-${k}`, text: `${relationPhrase(r)} (${r.rule})` })]),
-      '. Switch a head off to see what the model loses without it (while paused, or after training).',
-    ])]);
+    const answers = st.relations.flatMap((r, k) => [
+      k ? this.t(k === st.relations.length - 1 ? 'common.and' : 'common.listSeparator') : '',
+      h('span', { class: `hw-rel-key hw-rel-${k}`, text: rule(r) }),
+    ]);
+    replace(this.modelsBox, [h('p', { class: 'hw-hint hw-train-probe' }, this.tNodes('train.probe', { probe: probeText, answers }))]);
   }
 
   /**
@@ -233,7 +253,7 @@ class HwTrain extends HwElement {
     const i = this.blocks.length;
     const m = session.models[i];
     const { labels, sources } = probeOf(st);
-    const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources }));
+    const tables = Array.from({ length: m.numHeads }, (_, head) => new HeadTable({ head, labels, sources, lang: this.language }));
     const switches = tables.map((_, head) => {
       const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-head': head, 'data-testid': 'train-head-switch', autocomplete: 'off' }));
       box.checked = true;
@@ -247,13 +267,14 @@ class HwTrain extends HwElement {
     const ablation = h('p', { class: 'hw-train-ablation', 'data-testid': 'train-ablation' });
     const verdict = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'train-model-verdict', hidden: true });
     this.blocks.push({ tables, stats, ablation, verdict, switches, drawnStep: '', drawnOff: null });
-    this.modelsBox.appendChild(h('section', { class: `hw-train-model ${SERIES[i]}`, 'data-heads': m.numHeads, 'aria-label': headsWord(m.numHeads) }, [
-      h('h3', {}, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), `${headsWord(m.numHeads)}`, h('span', { class: 'hw-head-dims', text: ` · d_head ${st.dModel / m.numHeads}` })]),
+    const heads = headsWord(m.numHeads, this.language);
+    this.modelsBox.appendChild(h('section', { class: `hw-train-model ${SERIES[i]}`, 'data-heads': m.numHeads, 'aria-label': heads }, [
+      h('h3', {}, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), heads, h('span', { class: 'hw-head-dims', translate: 'no', text: ` · d_head ${st.dModel / m.numHeads}` })]),
       stats,
       verdict,
       h('div', { class: 'hw-train-heads' }, tables.map((t, head) => h('div', { class: 'hw-train-head', 'data-head': head }, [
         t.table,
-        h('label', { class: 'hw-check hw-train-switch' }, [switches[head], ` head ${head} on`]),
+        h('label', { class: 'hw-check hw-train-switch' }, [switches[head], ` ${this.t('train.switch', { head })}`]),
       ]))),
       ablation,
     ]));
@@ -268,11 +289,11 @@ class HwTrain extends HwElement {
     const running = status === 'running' || status === 'finishing';
     // Only when it changes: this runs every frame while training, and WebKit drops a click whose
     // button's text node is replaced between press and release (every click held a frame or more).
-    setText(this.runButton, status === 'running' ? (session.pausing ? 'Pausing…' : 'Pause') : session.step > 0 && !session.finished ? 'Resume' : 'Train');
+    setText(this.runButton, this.t(status === 'running' ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
     this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
     this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
     this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
-    setText(this.counter, `step ${session.step} of ${st.steps}${status === 'finishing' ? ' · evaluating…' : ''}`);
+    setText(this.counter, this.t(status === 'finishing' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }));
     this.counter.dataset.step = String(session.step);
     // The attention tables: one model's per frame. A model's tables all change when its
     // attention is probed, and the models are probed together; redrawing every model's tables in
@@ -311,8 +332,9 @@ class HwTrain extends HwElement {
     this.toggleAttribute('data-trained', session.step > 0);
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
-    if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem);
-    showError(this.runError, null, session.error && !seedProblem ? `Training stopped: ${session.error}` : null);
+    const lang = this.language;
+    if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem, lang);
+    showError(this.runError, null, session.error && !seedProblem ? `Training stopped: ${session.error}` : null, lang);
 
     session.models.forEach((m, i) => {
       this.loss.update(i, m.steps, m.loss);
@@ -321,8 +343,8 @@ class HwTrain extends HwElement {
       if (!b) return;  // built in a coming frame
       const last = m.loss.length - 1;
       setText(b.stats, last >= 0
-        ? `step ${m.steps[last]}: loss ${m.loss[last].toFixed(3)}, accuracy ${m.accuracy[last].toFixed(3)} (training batch) · ${m.parameters} parameters`
-        : `not trained yet · ${m.parameters || '…'} parameters`);
+        ? this.t('train.stats', { step: m.steps[last], loss: m.loss[last].toFixed(3), accuracy: m.accuracy[last].toFixed(3), parameters: m.parameters })
+        : this.t('train.statsNone', { parameters: m.parameters || '…' }));
       if (i === turn) {
         const w = wanted(i);
         b.drawnStep = w.key;
@@ -338,13 +360,14 @@ class HwTrain extends HwElement {
         b.drawnOff = m.offEvaluation;
         const e = m.offEvaluation;
         const off = [...m.off].sort((x, y) => x - y);
+        const values = e ? perRelation(st.relations, (k) => a3(e.relationAccuracy[k]), lang) : '';
         b.ablation.textContent = e
-          ? `${off.length ? `With head${off.length > 1 ? 's' : ''} ${off.join(', ')} off` : 'All heads on'}, held-out accuracy: ${st.relations.map((r, k) => `${r.title} ${a3(e.relationAccuracy[k])}`).join(', ')}.`
+          ? (off.length ? this.t('train.ablation.off', { count: off.length, heads: off.join(', '), values }) : this.t('train.ablation.none', { values }))
           : '';
       }
       if (m.evaluation && m.ablations.length === m.numHeads) {
-        const v = modelVerdict(st.relations, m.numHeads, m.evaluation, m.ablations);
-        setText(b.verdict, `${v.headline}${v.ablation ? ` ${v.ablation}` : ''}`);
+        const v = modelVerdict(st.relations, m.numHeads, m.evaluation, m.ablations, lang);
+        setText(b.verdict, `${v.headline}${v.ablation ? `${this.t('common.sentenceGap')}${v.ablation}` : ''}`);
         b.verdict.hidden = false;
         b.verdict.toggleAttribute('data-specialised', v.specialised);
       } else {
@@ -354,14 +377,16 @@ class HwTrain extends HwElement {
 
     if (status === 'done') {
       const lines = session.models.map((m) => {
-        const v = modelVerdict(st.relations, m.numHeads, /** @type {any} */ (m.evaluation), m.ablations);
-        return h('li', { 'data-heads': m.numHeads }, [h('strong', { text: `${headsWord(m.numHeads)}: ` }), v.heads]);
+        const v = modelVerdict(st.relations, m.numHeads, /** @type {any} */ (m.evaluation), m.ablations, lang);
+        return h('li', { 'data-heads': m.numHeads }, this.tNodes('train.verdict.line', { heads: h('strong', { text: this.t('train.verdict.lineHeads', { heads: headsWord(m.numHeads, lang) }) }), verdict: v.heads }));
       });
       const key = lines.map((l) => l.textContent).join('|');
       if (key !== this.verdictKey) {
         this.verdictKey = key;
+        const after = this.t('train.after', { steps: st.steps, seconds: (session.elapsedMs / 1000).toFixed(1) });
+        const all = summary(session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation) })), lang);
         replace(this.verdict, [
-          h('p', { class: 'hw-verdict', text: `After ${st.steps} steps (${(session.elapsedMs / 1000).toFixed(1)} s of training). ${summary(session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation) })))}` }),
+          h('p', { class: 'hw-verdict', text: `${after}${this.t('common.sentenceGap')}${all}` }),
           h('ul', {}, lines),
         ]);
       }
@@ -388,11 +413,12 @@ class HwTrain extends HwElement {
     const key = `${steps.length}|${steps[steps.length - 1]}|${this.timeline.index}`;
     if (key === this.timelineKey) return;
     this.timelineKey = key;
+    const lang = this.language;
     const sentences = models.filter((m) => m.numHeads > 1 && m.snapshots.length > 1).map((m) => {
       const list = settledSteps(m.snapshots.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rows) })), st.relations.length);
-      return `${headsWord(m.numHeads)}: ${settledSentence(list, st.relations)}`;
+      return this.t('train.timeline.model', { heads: headsWord(m.numHeads, lang), settled: settledSentence(list, st.relations, lang) });
     });
-    this.timeline.update(steps, sentences.join('. '));
+    this.timeline.update(steps, sentences);
   }
 }
 

@@ -8,7 +8,8 @@
 // train.js does not bundle the page's shared code again: the store, the element base, the DOM
 // helpers, the Compute class and the controls' helpers come from the bundle that loads it, through
 // HOST (web/build.mjs maps train.js's imports of src/shared/ and src/lesson/ onto it). So the
-// training section's elements read the page's one store, as every other element does.
+// training section's elements read the page's one store, as every other element does, and its
+// words come from the page's catalogues (src/shared/i18n.js), which train.js does not carry.
 //
 //   watchTraining(document, base, {styles: true})  // the page: train.css too
 //   watchTraining(shadowFrame, base)               // an embed (its stylesheet has those rules)
@@ -18,8 +19,11 @@ import * as compute from '../shared/compute.js';
 import * as dom from '../shared/dom.js';
 import * as element from '../shared/element.js';
 import * as errors from '../shared/errors.js';
+import * as i18n from '../shared/i18n.js';
 import * as moduleLoader from '../shared/module-loader.js';
+import * as relations from '../shared/relations.js';
 import * as controls from '../lesson/hw-controls.js';
+import { translateError } from '../shared/i18n-errors.js';
 
 /** The elements train.js defines. */
 export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python'];
@@ -35,7 +39,9 @@ const HOST = {
   'shared/dom.js': dom,
   'shared/element.js': element,
   'shared/errors.js': errors,
+  'shared/i18n.js': i18n,
   'shared/module-loader.js': moduleLoader,
+  'shared/relations.js': relations,
   'lesson/hw-controls.js': controls,
 };
 
@@ -78,21 +84,40 @@ function loadStyles(base) {
 }
 
 /**
- * A line in each undefined training element until train.js defines it (or an error if it fails).
+ * A line in each undefined training element until train.js defines it (or an error if it fails),
+ * in the element's language (and again in a new one, should it change meanwhile).
  * @param {Element} el
- * @param {string} text
- * @param {boolean} isError
+ * @param {string|null} error  why train.js could not be loaded (English), or null while it loads
  */
-function placeholder(el, text, isError) {
+function placeholder(el, error) {
   let line = /** @type {HTMLElement|null} */ (el.querySelector(':scope > [data-hw-train-loading]'));
   if (!line) {
     line = dom.h('p', { class: 'hw-widget-status', role: 'status', 'data-hw-train-loading': '', 'data-testid': 'train-loading' });
     el.appendChild(line);
   }
-  line.textContent = text;
-  line.classList.toggle('hw-error', isError);
-  if (isError) line.setAttribute('role', 'alert');
+  const shown = line;
+  const write = () => {
+    const lang = i18n.resolveLanguage(el);
+    shown.textContent = error === null ? i18n.t('status.trainLoading', {}, lang)
+      : i18n.t('status.trainFailed', { reason: translateError(error, lang) }, lang);
+  };
+  write();
+  placeholders.set(shown, write);
+  if (!placeholdersWatched) {
+    placeholdersWatched = true;
+    i18n.onLanguageChange(() => {
+      for (const [line, rewrite] of placeholders) {
+        if (line.isConnected) rewrite();
+        else placeholders.delete(line);
+      }
+    });
+  }
+  line.classList.toggle('hw-error', error !== null);
+  if (error !== null) line.setAttribute('role', 'alert');
 }
+/** The loading lines shown, and how to write each in its element's language. @type {Map<HTMLElement, () => void>} */
+const placeholders = new Map();
+let placeholdersWatched = false;
 
 /**
  * Load the training section when one of its elements under `root` comes near the viewport or
@@ -113,13 +138,13 @@ export function watchTraining(root, base, { styles = false, loaded } = {}) {
     if (watch) watch.disconnect();
     for (const el of els) {
       for (const type of ['pointerdown', 'focusin', 'keydown']) el.removeEventListener(type, start);
-      if (!customElements.get(el.localName)) placeholder(el, 'Loading the training module…', false);
+      if (!customElements.get(el.localName)) placeholder(el, null);
     }
     if (styles) loadStyles(base);
     loadTraining(base).then(() => {
       if (loaded) loaded();
     }).catch((e) => {
-      for (const el of els) placeholder(el, `The training module could not be loaded: ${errors.messageOf(e)}`, true);
+      for (const el of els) placeholder(el, errors.messageOf(e));
     });
   };
   if (typeof IntersectionObserver !== 'function') {

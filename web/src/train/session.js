@@ -509,11 +509,11 @@ export const sessionFor = perStore((training) => new TrainSession(training));
 /**
  * Until the training module has loaded: the element says so, starts the load, and refreshes when
  * it settles (or shows why it failed).
- * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void}} el
+ * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void, t: (key: string, params?: Record<string, unknown>) => string, say: (message: string) => string}} el
  */
 export function awaitTrainingModule(el) {
-  el.setStatus('Loading the training module…');
+  el.setStatus(el.t('status.trainLoading'));
   trainingModule().then(() => el.refresh(), (e) => {
-    el.setStatus(`The training module could not be loaded: ${messageOf(e)}`, true);
+    el.setStatus(el.t('status.trainFailed', { reason: el.say(messageOf(e)) }), true);
   });
 }

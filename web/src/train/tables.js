@@ -5,6 +5,7 @@
 
 import { h } from '../shared/dom.js';
 import { cellColors } from '../shared/color.js';
+import { t } from '../shared/i18n.js';
 
 /**
  * A weight as a cell shows it: two decimals without the leading zero; "1" and "0" at the ends.
@@ -22,20 +23,24 @@ export class HeadTable {
    * @param {number} o.head
    * @param {string[]} o.labels  the probe's token labels
    * @param {number[][]} o.sources  sources[i][r]: relation r's source position at i (-1: none)
+   * @param {string} o.lang      the language of its words
    */
-  constructor({ head, labels, sources }) {
+  constructor({ head, labels, sources, lang }) {
     const n = labels.length;
     this.n = n;
-    this.caption = h('caption', {}, [h('span', { class: 'hw-head-name', text: `head ${head}` })]);
+    this.caption = h('caption', {}, [h('span', { class: 'hw-head-name', text: t('pipeline.diagram.head', { head }, lang) })]);
     const headRow = h('tr', {}, [h('td', { class: 'hw-corner', 'aria-hidden': 'true' })]);
-    for (let j = 0; j < n; j += 1) headRow.appendChild(h('th', { scope: 'col', title: `key position ${j}`, text: labels[j] }));
+    // The probe's tokens are letters of the task's vocabulary: names, never translated.
+    for (let j = 0; j < n; j += 1) headRow.appendChild(h('th', { scope: 'col', title: t('train.table.key', { j }, lang), translate: 'no', text: labels[j] }));
     const body = h('tbody');
     /** @type {HTMLElement[][]} */
     this.cells = [];
     /** @type {string[][]} what each cell shows now */
     this.shown = [];
     for (let i = 0; i < n; i += 1) {
-      const tr = h('tr', {}, [h('th', { scope: 'row', title: `query position ${i}` }, [h('span', { class: 'hw-tok-idx', text: String(i) }), ' ', h('span', { class: 'hw-tok-label', text: labels[i] })])]);
+      const tr = h('tr', {}, [h('th', { scope: 'row', title: t('train.table.query', { i }, lang) }, [
+        h('span', { class: 'hw-tok-idx', text: String(i) }), ' ', h('span', { class: 'hw-tok-label', translate: 'no', text: labels[i] }),
+      ])]);
       const row = [];
       for (let j = 0; j < n; j += 1) {
         const rels = sources[i].map((src, r) => (src === j ? r : -1)).filter((r) => r >= 0);

@@ -5,6 +5,8 @@
 
 import { h, setText } from '../shared/dom.js';
 import { FOLLOWS, sourceOf } from './session.js';
+import { SOURCE, t } from '../shared/i18n.js';
+import { relationPhrase } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 
@@ -16,31 +18,22 @@ export const REAL_TIME_MS = 15000;
 /** Snapshots kept per model and run (and so the timeline's resolution). */
 export const SNAPSHOTS = 50;
 
-/** The strings a person sees, in one place. */
-export const TEXT = {
-  pace: 'Pace',
-  paceHint: 'Real time spreads the run over about 15 s so you can follow it; fast trains as fast as it can.',
-  paces: { real: 'Real time', fast: 'Fast' },
-  timeline: 'Timeline',
-  timelineHint: 'Drag to look back through training: the tables show the attention at that step.',
-  atStep: (/** @type {number} */ step, /** @type {boolean} */ last) => `step ${step}${last ? ' (the latest)' : ''}`,
-  settled: (/** @type {number} */ head, /** @type {string} */ what, /** @type {number} */ step) => `head ${head} settled on ${what} near step ${step}`,
-  notSettled: (/** @type {string} */ what, /** @type {number} */ best, /** @type {number} */ head) => `no head settled on ${what} (at most ${best.toFixed(2)}, head ${head})`,
-};
-
 /**
- * A relation as a sentence names it, from its rule: "the previous token", "the token two back",
- * "the first token".
- * @param {Relation} r
+ * A relation as a sentence names it: "the previous token", "the token two back", "the first
+ * token"; by its name from the catalogues (relation.<name>.phrase), and for a relation they do
+ * not know, in English from its rule.
+ * @param {{rule: string, name?: string}} r
+ * @param {string} [lang]
  */
-export function rulePhrase(r) {
+export function rulePhrase(r, lang = SOURCE) {
+  let english = r.name || r.rule;
   const back = /^x\[i-(\d+)\]$/.exec(r.rule);
   const words = ['', 'previous', 'two', 'three', 'four', 'five', 'six'];
-  if (back) return Number(back[1]) === 1 ? 'the previous token' : `the token ${words[Number(back[1])] || back[1]} back`;
   const fixed = /^x\[(\d+)\]$/.exec(r.rule);
   const nth = ['first', 'second', 'third', 'fourth', 'fifth'];
-  if (fixed) return Number(fixed[1]) < nth.length ? `the ${nth[Number(fixed[1])]} token` : `the token at position ${fixed[1]}`;
-  return r.name;
+  if (back) english = Number(back[1]) === 1 ? 'the previous token' : `the token ${words[Number(back[1])] || back[1]} back`;
+  else if (fixed) english = Number(fixed[1]) < nth.length ? `the ${nth[Number(fixed[1])]} token` : `the token at position ${fixed[1]}`;
+  return r.name ? relationPhrase(r.name, english, lang) : english;
 }
 
 /**
@@ -140,27 +133,30 @@ export function settledSteps(points, relations) {
  * The settled steps in words: "head 1 settled on the first token near step 140".
  * @param {ReturnType<typeof settledSteps>} list
  * @param {Relation[]} relations
+ * @param {string} [lang]
  */
-export function settledSentence(list, relations) {
+export function settledSentence(list, relations, lang = SOURCE) {
   return list.filter((s) => !Number.isNaN(s.focus)).map((s) => (s.step !== null
-    ? TEXT.settled(s.head, rulePhrase(relations[s.relation]), s.step)
-    : TEXT.notSettled(rulePhrase(relations[s.relation]), s.focus, s.head))).join('; ');
+    ? t('timeline.settled', { head: s.head, relation: rulePhrase(relations[s.relation], lang), step: s.step }, lang)
+    : t('timeline.notSettled', { relation: rulePhrase(relations[s.relation], lang), focus: s.focus.toFixed(2), head: s.head }, lang)))
+    .join(t('common.clauseSeparator', {}, lang));
 }
 
 /**
  * A pace control: a select whose change calls `onChange(pace)`.
  * @param {string} id
  * @param {(pace: Pace) => void} onChange
+ * @param {string} lang
  */
-export function paceField(id, onChange) {
+export function paceField(id, onChange, lang) {
   const select = /** @type {HTMLSelectElement} */ (h('select', { id, name: id, 'aria-describedby': `${id}-hint`, autocomplete: 'off', 'data-testid': id }));
-  for (const p of PACES) select.appendChild(h('option', { value: p, text: TEXT.paces[p] }));
+  for (const p of PACES) select.appendChild(h('option', { value: p, text: t(`pace.${p}`, {}, lang) }));
   select.value = 'fast';
   select.addEventListener('change', () => onChange(/** @type {Pace} */ (select.value)));
   const wrap = h('div', { class: 'hw-field hw-pace' }, [
-    h('label', { for: id, text: TEXT.pace }),
+    h('label', { for: id, text: t('pace.label', {}, lang) }),
     select,
-    h('p', { class: 'hw-hint', id: `${id}-hint`, text: TEXT.paceHint }),
+    h('p', { class: 'hw-hint', id: `${id}-hint`, text: t('pace.hint', {}, lang) }),
   ]);
   return { wrap, select };
 }
@@ -172,16 +168,18 @@ export class Timeline {
   /**
    * @param {string} id
    * @param {(index: number|null) => void} onScrub  null: follow the latest snapshot
+   * @param {string} lang
    */
-  constructor(id, onScrub) {
+  constructor(id, onScrub, lang) {
+    this.lang = lang;
     this.input = /** @type {HTMLInputElement} */ (h('input', {
       type: 'range', id, min: '0', max: '0', step: '1', value: '0', 'aria-describedby': `${id}-hint`, 'data-testid': id, autocomplete: 'off',
     }));
     this.at = h('output', { for: id, class: 'hw-timeline-step', 'data-testid': `${id}-step` });
     this.sentence = h('p', { class: 'hw-timeline-settled', 'data-testid': `${id}-settled`, 'aria-live': 'polite' });
     this.wrap = h('div', { class: 'hw-timeline' }, [
-      h('div', { class: 'hw-timeline-row' }, [h('label', { for: id, text: TEXT.timeline }), this.input, this.at]),
-      h('p', { class: 'hw-hint', id: `${id}-hint`, text: TEXT.timelineHint }),
+      h('div', { class: 'hw-timeline-row' }, [h('label', { for: id, text: t('timeline.label', {}, lang) }), this.input, this.at]),
+      h('p', { class: 'hw-hint', id: `${id}-hint`, text: t('timeline.hint', {}, lang) }),
       this.sentence,
     ]);
     /** the snapshot shown; null: the latest */
@@ -196,7 +194,7 @@ export class Timeline {
 
   /**
    * @param {number[]} steps  the snapshots' steps
-   * @param {string} settled  the settled sentence ('' while there is none)
+   * @param {string[]} settled  the settled sentences (one per model; none while there are none)
    */
   update(steps, settled) {
     this.count = steps.length;
@@ -205,9 +203,10 @@ export class Timeline {
     const shown = this.index === null ? steps.length - 1 : Math.min(this.index, steps.length - 1);
     if (this.index === null && this.input.value !== max) this.input.value = max;
     this.input.disabled = steps.length < 2;
-    setText(this.at, steps.length ? TEXT.atStep(steps[Math.max(0, shown)], shown === steps.length - 1) : '');
-    this.at.dataset.step = steps.length ? String(steps[Math.max(0, shown)]) : '';
-    setText(this.sentence, settled ? `${settled}.` : '');
+    const step = steps[Math.max(0, shown)];
+    setText(this.at, steps.length ? t(shown === steps.length - 1 ? 'timeline.atLatest' : 'timeline.at', { step }, this.lang) : '');
+    this.at.dataset.step = steps.length ? String(step) : '';
+    setText(this.sentence, settled.map((text) => t('common.sentenceEnd', { text }, this.lang)).join(t('common.sentenceGap', {}, this.lang)));
   }
 
   /** Back to following the latest snapshot. */

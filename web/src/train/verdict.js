@@ -5,6 +5,8 @@
 
 import { FOLLOWS } from './session.js';
 import { pyFixed } from './python.js';
+import { SOURCE, t } from '../shared/i18n.js';
+import { relationPhrase as phraseOf, relationTitle } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 /** @typedef {import('./python.js').Evaluation} Evaluation */
@@ -22,16 +24,51 @@ import { pyFixed } from './python.js';
 /**
  * A relation as a sentence names it: "the previous token", "the token two back".
  * @param {Relation} r
+ * @param {string} [lang]
  */
-export function relationPhrase(r) {
-  return /\btoken$/.test(r.title) ? `the ${r.title}` : `the token ${r.title}`;
+export function relationPhrase(r, lang = SOURCE) {
+  return phraseOf(r.name, /\btoken$/.test(r.title) ? `the ${r.title}` : `the token ${r.title}`, lang);
 }
 
 /**
- * @param {number} h
+ * A relation's short title in a language ("previous token").
+ * @param {Relation} r
+ * @param {string} [lang]
  */
-export function headsWord(h) {
-  return h === 1 ? '1 head' : `${h} heads`;
+export function titleOf(r, lang = SOURCE) {
+  return relationTitle(r.name, r.title, lang);
+}
+
+/**
+ * "1 head", "2 heads".
+ * @param {number} h
+ * @param {string} [lang]
+ */
+export function headsWord(h, lang = SOURCE) {
+  return t('common.heads', { count: h }, lang);
+}
+
+/**
+ * "previous token 0.233, first token 1.000": a value per relation.
+ * @param {Relation[]} relations
+ * @param {(i: number) => string} value
+ * @param {string} lang
+ */
+export function perRelation(relations, value, lang) {
+  return relations.map((r, i) => t('train.verdict.relationValue', { relation: titleOf(r, lang), value: value(i) }, lang)).join(t('common.listSeparator', {}, lang));
+}
+
+/**
+ * Clauses as one sentence: joined, the full stop added (and the first letter made upper case,
+ * where asked).
+ * @param {string[]} clauses
+ * @param {string} lang
+ * @param {boolean} [capitalise]
+ */
+function sentence(clauses, lang, capitalise = false) {
+  const text = clauses.join(t('common.clauseSeparator', {}, lang));
+  const first = capitalise ? text.charAt(0).toLocaleUpperCase(lang === 'qps-ploc' ? SOURCE : lang) : text.charAt(0);
+  return t('common.sentenceEnd', { text: first + text.slice(1) }, lang);
 }
 
 /** A weight or accuracy as the verdict writes it. @param {number} x */
@@ -81,35 +118,38 @@ export function specialised(list) {
  * @param {number} numHeads
  * @param {Evaluation} evaluation
  * @param {Evaluation[]} ablations
+ * @param {string} [lang]
  * @returns {{headline: string, heads: string, ablation: string, specialised: boolean}}
  */
-export function modelVerdict(relations, numHeads, evaluation, ablations) {
+export function modelVerdict(relations, numHeads, evaluation, ablations, lang = SOURCE) {
   const list = assignments(evaluation, ablations, relations.length);
-  const acc = relations.map((r, i) => `${r.title} ${a3(evaluation.relationAccuracy[i])}`).join(', ');
-  const headline = `${headsWord(numHeads)}: held-out accuracy ${a3(evaluation.accuracy)} (${acc}).`;
+  const tr = (/** @type {string} */ key, /** @type {Record<string, unknown>} */ params) => t(key, params, lang);
+  const phrase = (/** @type {number} */ r) => relationPhrase(relations[r], lang);
+  const acc = perRelation(relations, (i) => a3(evaluation.relationAccuracy[i]), lang);
+  const headline = tr('train.verdict.headline', { heads: headsWord(numHeads, lang), accuracy: a3(evaluation.accuracy), relations: acc });
   if (numHeads === 1) {
-    const split = relations.map((r, i) => `${r.title} ${w2(evaluation.headFocus[0][i])}`).join(', ');
+    const split = perRelation(relations, (i) => w2(evaluation.headFocus[0][i]), lang);
     const one = list.find((a) => a.follows);
     return {
       headline,
       heads: one
-        ? `Its one head follows ${relationPhrase(relations[one.relation])} (${w2(one.focus)}); its weight on each: ${split}.`
-        : `Its one head splits its weight between the positions it needs: ${split}.`,
+        ? tr('train.verdict.oneFollows', { relation: phrase(one.relation), focus: w2(one.focus), split })
+        : tr('train.verdict.oneSplits', { split }),
       ablation: '',
       specialised: false,
     };
   }
   const heads = list.map((a) => (a.follows
-    ? `head ${a.head} follows ${relationPhrase(relations[a.relation])}: ${w2(a.focus)}`
-    : `no head settles on ${relationPhrase(relations[a.relation])} (at most ${w2(a.focus)}, head ${a.head})`)).join('; ');
+    ? tr('train.verdict.follows', { head: a.head, relation: phrase(a.relation), focus: w2(a.focus) })
+    : tr('train.verdict.noneSettles', { relation: phrase(a.relation), focus: w2(a.focus), head: a.head })));
   const ablation = list.filter((a) => a.follows).map((a) => {
-    const others = relations.length > 1 && a.othersAfter !== null ? `, the other relation's stays at ${a3(a.othersAfter)}` : '';
-    return `switching head ${a.head} off drops ${relationPhrase(relations[a.relation])} to ${a3(/** @type {number} */ (a.drop))}${others}`;
-  }).join('; ');
+    const params = { head: a.head, relation: phrase(a.relation), drop: a3(/** @type {number} */ (a.drop)), others: a.othersAfter === null ? '' : a3(a.othersAfter) };
+    return tr(relations.length > 1 && a.othersAfter !== null ? 'train.verdict.ablationOthers' : 'train.verdict.ablation', params);
+  });
   return {
     headline,
-    heads: `${heads}.`,
-    ablation: ablation ? `${ablation.charAt(0).toUpperCase()}${ablation.slice(1)}.` : '',
+    heads: sentence(heads, lang),
+    ablation: ablation.length ? sentence(ablation, lang, true) : '',
     specialised: specialised(list),
   };
 }
@@ -117,9 +157,14 @@ export function modelVerdict(relations, numHeads, evaluation, ablations) {
 /**
  * The section's one-line summary across models at the same parameter count.
  * @param {{numHeads: number, parameters: number, evaluation: Evaluation}[]} models
+ * @param {string} [lang]
  */
-export function summary(models) {
+export function summary(models, lang = SOURCE) {
   const params = new Set(models.map((m) => m.parameters));
-  const same = params.size === 1 ? `Same ${models[0].parameters} parameters each` : `Parameters: ${models.map((m) => `${headsWord(m.numHeads)} ${m.parameters}`).join(', ')}`;
-  return `${same}; held-out accuracy: ${models.map((m) => `${headsWord(m.numHeads)} ${a3(m.evaluation.accuracy)}`).join(', ')}.`;
+  const sep = t('common.listSeparator', {}, lang);
+  const item = (/** @type {number} */ h, /** @type {string|number} */ value) => t('train.summary.item', { heads: headsWord(h, lang), value }, lang);
+  const same = params.size === 1
+    ? t('train.summary.same', { parameters: models[0].parameters }, lang)
+    : t('train.summary.parameters', { list: models.map((m) => item(m.numHeads, m.parameters)).join(sep) }, lang);
+  return t('train.summary.text', { parameters: same, accuracy: models.map((m) => item(m.numHeads, a3(m.evaluation.accuracy))).join(sep) }, lang);
 }

@@ -1,0 +1,525 @@
+// Languages, in every engine: the lesson from file:// in each shipped language (its <html lang>,
+// its switcher, a heading and an error in that language, and every number exactly as in English);
+// #lang= kept in the permalink; the browser's languages followed where the address chooses none; an
+// unknown language shown in English with one warning. In the pseudo-language qps-ploc, with every
+// widget brought to life (an error, the quiz answered and revealed, the challenge revealed, both
+// training sections trained, a grid cell opened), no text and no label outside its ⟦ ⟧ markers but
+// code, numbers and names (translate="no"); the same for web components and the iframe page. A
+// change of language keeps what the student did and where they were. The embeds follow lang=, a
+// course page's <html lang> and their own lang, also when it changes. No page scrolls sideways at
+// 390 or 1280 px in any language. Screenshots of each language go to tests/browser/artifacts/i18n/
+// (unless HEADWISE_SCREENSHOTS=0).
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import {
+  DIST, ENGINE, ROOT, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, openPage, reachTraining, settle, shareBrowser, typeInto, waitReady,
+} from './helpers.mjs';
+import { t } from '../../web/src/shared/i18n.js';
+
+const SHOTS = process.env.HEADWISE_SCREENSHOTS === '0' ? null : join(ROOT, 'tests', 'browser', 'artifacts', 'i18n', ENGINE);
+if (SHOTS) mkdirSync(SHOTS, { recursive: true });
+
+/** The shipped catalogues, by tag. */
+const CATALOGUES = Object.fromEntries(readdirSync(join(ROOT, 'web', 'i18n')).filter((f) => f.endsWith('.json'))
+  .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', f), 'utf8'))]));
+const LANGUAGES = Object.keys(CATALOGUES).sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+/** What each language shows for a key (the catalogue's, or English where it has none yet). */
+const say = (key, params, lang) => t(key, params, lang);
+
+const HTML = 'text/html; charset=utf-8';
+const JS = 'text/javascript; charset=utf-8';
+const INDEX = readFileSync(join(DIST, 'index.html'), 'utf8');
+/** The lesson page with scripts of the test's own first in <head> (the page's CSP admits its own files). */
+const lessonWith = (...scripts) => INDEX.replace('<meta charset="utf-8">', `<meta charset="utf-8">${scripts.map((s) => `<script src="/${s}"></script>`).join('')}`);
+const component = (body, lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course</title>`
+  + `<script src="/headwise-elements.js" defer></script></head><body>${body}</body></html>`;
+
+let browser;
+let server;
+shareBrowser((b, s) => { browser = b; server = s; }, {
+  pages: {
+    // A reader whose browser asks for French, then Mexican Spanish, then English.
+    '/browser-languages.js': { type: JS, body: "Object.defineProperty(navigator, 'languages', { get: () => ['fr-FR', 'es-MX', 'en-US'] });" },
+    '/record-warnings.js': { type: JS, body: 'window.__warnings = []; const w = console.warn; console.warn = (...a) => { window.__warnings.push(a.map(String).join(" ")); w.apply(console, a); };' },
+    '/browser-es.html': { type: HTML, body: lessonWith('browser-languages.js') },
+    '/warnings.html': { type: HTML, body: lessonWith('record-warnings.js') },
+    '/course-zh.html': {
+      type: HTML,
+      body: component('<mha-quiz id="quiz"></mha-quiz><mha-heads id="heads" seed="7"></mha-heads>', 'zh-CN'),
+    },
+    '/course-en.html': {
+      type: HTML,
+      body: component('<mha-params id="es" lang="es" d-model="8"></mha-params><mha-params id="en" d-model="8"></mha-params>'),
+    },
+    '/iframe-es.html': {
+      type: HTML,
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>LMS</title></head><body>'
+        + '<iframe src="/embed.html?widget=quiz&lang=es&id=q" sandbox="allow-scripts" title="quiz" width="800" height="1200"></iframe></body></html>',
+    },
+    '/components-pseudo.html': {
+      type: HTML,
+      body: component(['<mha-heads lang="qps-ploc" heads="3" controls="all,nope" theme="neon"></mha-heads>',
+        '<mha-heads lang="qps-ploc" tokens="20"></mha-heads>',
+        '<mha-params lang="qps-ploc" d-model="10" bias></mha-params>', '<mha-exercise-seeds lang="qps-ploc"></mha-exercise-seeds>',
+        '<mha-exercise-dmodel lang="qps-ploc" ex2-heads="5"></mha-exercise-dmodel>', '<mha-exercise-torch lang="qps-ploc"></mha-exercise-torch>',
+        '<mha-python lang="qps-ploc"></mha-python>', '<mha-quiz lang="qps-ploc"></mha-quiz>', '<mha-lesson lang="qps-ploc"></mha-lesson>'].join('')),
+    },
+  },
+});
+
+/**
+ * Runs in the page: every text, and every label a person or a screen reader gets (aria-label,
+ * aria-description, title, placeholder, alt, an option's label, the page's description), that has
+ * letters outside the pseudo-language's ⟦ ⟧ markers and is not under translate="no", with the
+ * path of its element. Open shadow roots included. `within`: only the elements it selects (an embed's,
+ * on a course page whose own text is the course's), else the whole document.
+ * @param {string|null} within
+ */
+function pseudoOffenders(within) {
+  const ATTRS = ['aria-label', 'aria-description', 'aria-roledescription', 'title', 'placeholder', 'alt', 'label'];
+  const letters = /\p{L}/u;
+  const out = [];
+  const path = (el) => {
+    const parts = [];
+    for (let n = el; n && n.nodeType === 1 && parts.length < 6; n = n.parentElement || n.getRootNode().host || null) {
+      let s = n.localName;
+      if (n.id) s += `#${n.id}`;
+      else if (n.classList.length) s += `.${[...n.classList].slice(0, 2).join('.')}`;
+      parts.unshift(s);
+    }
+    return parts.join(' > ');
+  };
+  /** The characters of `text` at marker depth 0 (the depth carried from text to text). */
+  const outside = (text, state) => {
+    let bad = '';
+    for (const ch of text) {
+      if (ch === '⟦') state.depth += 1;
+      else if (ch === '⟧') state.depth = Math.max(0, state.depth - 1);
+      else if (state.depth === 0) bad += ch;
+    }
+    return bad;
+  };
+  const flow = { depth: 0 };
+  const walk = (node, verbatim) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) {
+        const bad = outside(child.nodeValue, flow);
+        if (!verbatim && letters.test(bad)) out.push(`${path(child.parentElement || node.host)}: "${child.nodeValue.trim().slice(0, 90)}"`);
+      } else if (child.nodeType === 1) {
+        const el = /** @type {Element} */ (child);
+        if (['script', 'style', 'noscript', 'template'].includes(el.localName)) continue;
+        const v = verbatim || el.getAttribute('translate') === 'no';
+        const attrs = el.localName === 'meta' ? (el.getAttribute('name') === 'description' ? ['content'] : []) : ATTRS;
+        for (const a of attrs) {
+          const value = el.getAttribute(a);
+          if (!v && value && letters.test(outside(value, { depth: 0 }))) out.push(`${path(el)} [${a}]: "${value.slice(0, 90)}"`);
+        }
+        if (el.shadowRoot) walk(el.shadowRoot, v);
+        walk(el, v);
+      }
+    }
+  };
+  if (within) {
+    for (const el of document.querySelectorAll(within)) {
+      if (el.shadowRoot) walk(el.shadowRoot, false);
+      walk(el, false);
+    }
+  } else {
+    walk(document.documentElement, false);
+  }
+  return [...new Set(out)];
+}
+
+/** The lesson's numbers that must read the same in every language. */
+async function numbers(page) {
+  return {
+    head0: await headTable(page, 0),
+    head1: await headTable(page, 1),
+    totals: await page.$$eval('[data-testid=param-total]', (els) => els.map((e) => e.textContent)),
+    printout: await page.textContent('[data-testid=query-rows]'),
+    numpy: await page.textContent('[data-testid=python-numpy-output]'),
+    params: await page.textContent('[data-testid=python-params-output]'),
+    facts: await page.$$eval('hw-fact', (els) => els.map((e) => e.textContent)),
+  };
+}
+
+describe('the lesson in each language', () => {
+  test(`${LANGUAGES.join(', ')} from file://: the page, its switcher, a heading and an error in the language, the numbers as in English`, { timeout: 300000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    try {
+      let english = null;
+      await page.goto(fileUrl('index.html'));
+      assert.match(await page.evaluate(() => navigator.languages[0]), /^en\b/, 'the test browsers speak English (engine.mjs), as the other tests assume');
+      for (const lang of LANGUAGES) {
+        await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
+        await waitReady(page);
+        const shown = await page.evaluate(() => ({
+          lang: document.documentElement.lang,
+          switcher: /** @type {HTMLSelectElement} */ (document.querySelector('#hw-language-select')).value,
+          options: [...document.querySelectorAll('#hw-language-select option')].map((o) => [o.value, o.textContent, o.lang]),
+          heading: document.querySelector('#why-title').textContent,
+          title: document.title,
+          widgets: [...document.querySelectorAll('.hw-widget')].filter((w) => w.getAttribute('lang') !== document.documentElement.lang).map((w) => w.localName),
+        }));
+        assert.equal(shown.lang, lang);
+        assert.equal(shown.switcher, lang);
+        assert.deepEqual(shown.options, LANGUAGES.map((l) => [l, CATALOGUES[l]._meta.nativeName, l]), 'every language, named in itself');
+        assert.equal(shown.heading, say('why.title', {}, lang));
+        assert.equal(shown.title, say('meta.title', {}, lang));
+        assert.deepEqual(shown.widgets, [], 'every widget says which language it is in');
+        if (lang !== 'en') assert.notEqual(shown.heading, CATALOGUES.en['why.title'], `${lang} translates the heading`);
+        const seen = await numbers(page);
+        if (english) assert.deepEqual(seen, english, `${lang}: the numbers and printouts as in English`);
+        else english = seen;
+        if (SHOTS) await page.screenshot({ path: join(SHOTS, `lesson-${lang}-1280.png`) });
+        await typeInto(page, '#num-heads', '3');
+        await page.waitForFunction(() => document.querySelector('[data-error-for="num-heads"]')?.textContent, undefined, { timeout: 20000 });
+        const error = await page.textContent('[data-error-for="num-heads"]');
+        const expected = say('errors.prefixed', { name: 'seedExperiment', message: say('errors.core.divisible', { name: 'd_model', value: 8, heads: 3 }, lang) }, lang);
+        assert.equal(error, expected);
+        if (lang === 'en') assert.equal(error, 'seedExperiment: d_model (8) must be divisible by num_heads (3)');
+        else assert.notEqual(error, 'seedExperiment: d_model (8) must be divisible by num_heads (3)', `${lang} translates the message`);
+      }
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('#lang= stays in the permalink as settings change; the switcher writes it and redraws the page', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
+    try {
+      await page.goto(`${fileUrl('index.html')}#lang=es`);
+      await waitReady(page);
+      await typeInto(page, '#seed', '11');
+      await page.waitForFunction(() => /(^#|&)seed=11(&|$)/.test(location.hash) && /&lang=es$/.test(location.hash), undefined, { timeout: 10000 });
+      await page.selectOption('#hw-language-select', 'zh-CN');
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN' && /&lang=zh-CN$/.test(location.hash), undefined, { timeout: 10000 });
+      await settle(page);
+      assert.equal(await page.textContent('#why-title'), say('why.title', {}, 'zh-CN'));
+      assert.equal(await page.textContent('#settings-title'), say('controls.title', {}, 'zh-CN'));
+      assert.equal(await page.inputValue('#seed'), '11', 'the settings stay');
+      // A link whose other settings cannot be read keeps its language: the notice is in it.
+      await gotoFresh(page, `${fileUrl('index.html')}#seed=abc&lang=es`);
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+      assert.match(await page.url(), /&lang=es$/);
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the switcher is reached with Tab and operated with the arrow keys, at 390 px', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
+    try {
+      await page.goto(fileUrl('index.html'));
+      await waitReady(page);
+      await page.focus('.hw-skip');
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the first stop after the skip link');
+      const label = await page.evaluate(() => document.querySelector('label[for="hw-language-select"]').textContent);
+      assert.equal(label, CATALOGUES.en['page.language'], 'a labelled select');
+      await page.keyboard.press('ArrowDown');
+      const next = LANGUAGES[1];
+      await page.waitForFunction((l) => document.documentElement.lang === l, next, { timeout: 10000 });
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the focus stays on the switcher');
+      assert.match(await page.url(), new RegExp(`&lang=${next}$`));
+      const box = await page.evaluate(() => {
+        const r = document.querySelector('hw-language').getBoundingClientRect();
+        return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
+      });
+      assert.ok(box.left >= 0 && box.right <= box.width, `the switcher fits the 390 px page: ${JSON.stringify(box)}`);
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('the browser\'s languages choose the page\'s where the address chooses none', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/browser-es.html'));
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => navigator.languages.join()), 'fr-FR,es-MX,en-US');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'es', 'es-MX: Spanish (no French catalogue)');
+      assert.equal(await page.textContent('#why-title'), say('why.title', {}, 'es'));
+      assert.doesNotMatch(await page.url(), /lang=/, 'the browser\'s language is not written into the link');
+      await gotoFresh(page, server.url('/browser-es.html#lang=en'));
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the address wins');
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('an unknown language: English, and one warning naming it and the languages there are', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/warnings.html#lang=fr'));
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.textContent('#why-title'), CATALOGUES.en['why.title']);
+      await typeInto(page, '#seed', '8');
+      await loadTrainingLazily(page);
+      const warnings = (await page.evaluate(() => window.__warnings)).filter((w) => /language/.test(w));
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0], /"fr"/);
+      assert.ok(warnings[0].includes(LANGUAGES.join(', ')), warnings[0]);
+      assert.match(await page.url(), /&lang=fr$/, 'the link keeps what it asked for');
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+/** Bring the training section's module in (its widgets resolve their language too). */
+async function loadTrainingLazily(page) {
+  await reachTraining(page);
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+}
+
+describe('nothing bypasses the catalogue (the pseudo-language)', () => {
+  test('the lesson, every widget alive, then switched to Spanish keeping what the student did and where they were', { timeout: 600000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    const found = [];
+    const check = async (what) => found.push(...(await page.evaluate(pseudoOffenders, null)).map((o) => `${what}: ${o}`));
+    try {
+      // A link that cannot be read: its notice.
+      await page.goto(`${fileUrl('index.html')}#lang=qps-ploc&seed=abc`);
+      await waitReady(page);
+      assert.ok(await page.isVisible('[data-testid=hash-notice]'));
+      await check('a link that cannot be read');
+      await gotoFresh(page, `${fileUrl('index.html')}#lang=qps-ploc`);
+      await waitReady(page);
+      // The training sections load and grow when the reader nears them: in place before clicking below them.
+      await loadWholeLesson(page);
+      // The quiz answered (wrong first) and every answer revealed; the challenge written and revealed.
+      for (const q of [1, 2, 3, 4, 5]) await page.click(`#q${q}-o${q === 1 ? 0 : 2}`);
+      const reveals = await page.$$('hw-quiz button[aria-controls]');
+      for (const r of reveals) await r.click();
+      await typeInto(page, '#challenge-answer', 'Two softmaxes, two views.');
+      await page.click('#challenge-reveal');
+      await typeInto(page, '#ex1-seed', '');
+      await page.click('hw-controls summary');
+      // Both training sections trained; a grid cell opened; a probe it refuses.
+      await reachTraining(page);
+      await page.click('#train-run');
+      await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: 240000 });
+      await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready] #heads-run:not([disabled])' });
+      await page.click('#heads-run');
+      await page.waitForSelector('hw-heads-needed[data-done]', { state: 'attached', timeout: 300000 });
+      const cell = await page.getAttribute('[data-testid=heads-cell-button] >> nth=2', 'data-cell');
+      await page.click(`[data-testid=heads-cell-button][data-cell="${cell}"]`);
+      await page.waitForSelector(`[data-testid=heads-cell][data-cell="${cell}"][data-drawn]`, { state: 'attached', timeout: 30000 });
+      await typeInto(page, '#heads-probe', 'AZ');
+      await settle(page);
+      await check('alive');
+      // An invalid setting: the message, and every widget showing its last valid numbers.
+      await typeInto(page, '#num-heads', '3');
+      await page.waitForFunction(() => document.querySelector('[data-error-for="num-heads"]')?.textContent, undefined, { timeout: 20000 });
+      await check('an invalid setting');
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'lesson-qps-ploc-1280.png') });
+
+      // Switched to Spanish where the reader is (the quiz): nothing they did is lost.
+      await page.evaluate(() => document.querySelector('#quiz').scrollIntoView({ behavior: 'instant' }));
+      await settle(page);
+      const before = await page.evaluate(() => document.querySelector('#quiz-title').getBoundingClientRect().top);
+      const doneCells = await page.$$eval('[data-testid=heads-cell-button][data-status=done]', (b) => b.length);
+      const answers = () => page.evaluate(() => [1, 2, 3, 4, 5].map((q) => [...document.querySelectorAll(`input[name=q${q}]`)].findIndex((i) => /** @type {HTMLInputElement} */ (i).checked)));
+      assert.deepEqual(await answers(), [0, 2, 2, 2, 2], 'the quiz answered before the switch');
+      await page.selectOption('#hw-language-select', 'es');
+      await page.waitForFunction(() => document.documentElement.lang === 'es', undefined, { timeout: 10000 });
+      await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: 30000 });
+      await page.waitForSelector('hw-heads-needed[data-done]', { state: 'attached', timeout: 30000 });
+      await settle(page);
+      const after = await page.evaluate(() => ({
+        quizTop: document.querySelector('#quiz-title').getBoundingClientRect().top,
+        checked: [1, 2, 3, 4, 5].map((q) => [...document.querySelectorAll(`input[name=q${q}]`)].findIndex((i) => /** @type {HTMLInputElement} */ (i).checked)),
+        feedback: document.querySelector('[data-testid=quiz-feedback][data-question="1"]').textContent,
+        revealed: [...document.querySelectorAll('hw-quiz [data-testid=quiz-answer]')].filter((a) => !(/** @type {HTMLElement} */ (a)).hidden).length,
+        challenge: /** @type {HTMLTextAreaElement} */ (document.querySelector('#challenge-answer')).value,
+        discussion: !(/** @type {HTMLElement} */ (document.querySelector('#challenge-discussion'))).hidden,
+        ex1: /** @type {HTMLInputElement} */ (document.querySelector('#ex1-seed')).value,
+        ex1Error: document.querySelector('[data-error-for="ex1-seed"]').textContent,
+        heads: /** @type {HTMLInputElement} */ (document.querySelector('#num-heads')).value,
+        labelsOpen: /** @type {HTMLDetailsElement} */ (document.querySelector('hw-controls details')).open,
+        trainStep: document.querySelector('[data-testid=train-counter]').getAttribute('data-step'),
+        verdict: !(/** @type {HTMLElement} */ (document.querySelector('[data-testid=train-verdict]'))).hidden,
+        cells: document.querySelectorAll('[data-testid=heads-cell-button][data-status=done]').length,
+        open: document.querySelector('[data-testid=heads-cell-button][aria-pressed=true]')?.getAttribute('data-cell'),
+        probe: /** @type {HTMLInputElement} */ (document.querySelector('#heads-probe')).value,
+        probeError: document.querySelector('[data-testid=heads-probe-error]').textContent,
+      }));
+      assert.deepEqual(after.checked, [0, 2, 2, 2, 2], 'the quiz\'s answers');
+      assert.ok(after.feedback.startsWith(say('quiz.notQuite', {}, 'es')), after.feedback);
+      assert.equal(after.revealed, 5, 'the answers revealed');
+      assert.equal(after.challenge, 'Two softmaxes, two views.');
+      assert.ok(after.discussion, 'the discussion open');
+      assert.equal(after.ex1, '');
+      assert.equal(after.ex1Error, say('errors.input.required', {}, 'es'));
+      assert.equal(after.heads, '3');
+      assert.ok(after.labelsOpen, 'the token labels open');
+      assert.equal(after.trainStep, String((await page.evaluate(() => document.querySelector('hw-train').session.settings.steps))), 'the training run, finished');
+      assert.ok(after.verdict, 'its verdict');
+      assert.equal(after.cells, doneCells, 'the grid\'s trained cells');
+      assert.equal(after.open, cell, 'the grid cell opened');
+      assert.equal(after.probe, 'AZ', 'the probe typed');
+      assert.ok(after.probeError, 'and its message');
+      assert.ok(Math.abs(after.quizTop - before) < 40, `the reader's place: the quiz's heading at ${after.quizTop}px, was ${before}px`);
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+
+  test('web components and the iframe page', { timeout: 300000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    const found = [];
+    try {
+      await page.goto(server.url('/components-pseudo.html'));
+      await page.waitForFunction(() => [...document.querySelectorAll('body > *')].every((m) => m.shadowRoot && m.shadowRoot.querySelector('.hw-widget[data-ready]:not([aria-busy])')),
+        undefined, { timeout: 60000 });
+      await page.click('#q1-o0');
+      await settle(page);
+      found.push(...(await page.evaluate(pseudoOffenders, 'body > *')).map((o) => `components: ${o}`));
+      for (const query of ['widget=ex2&ex2Heads=5&nonsense=1', 'widget=quiz', 'widget=nope', 'widget=heads&heads=3&theme=neon']) {
+        await gotoFresh(page, server.url(`/embed.html?lang=qps-ploc&${query}`));
+        await page.waitForSelector('main#embed > *', { state: 'attached', timeout: 30000 });
+        if (!query.includes('nope')) await page.waitForSelector('.hw-widget[data-ready]', { state: 'attached', timeout: 30000 });
+        await settle(page);
+        assert.equal(await page.evaluate(() => document.documentElement.lang), 'qps-ploc');
+        found.push(...(await page.evaluate(pseudoOffenders, null)).map((o) => `embed.html?${query}: ${o}`));
+      }
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+});
+
+describe('the embeds\' languages', () => {
+  test('an iframe with lang=es: its page and its widget in Spanish', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/iframe-es.html'));
+      const frame = page.frame('iframe');
+      await frame.waitForSelector('hw-quiz[data-ready]', { state: 'attached', timeout: 30000 });
+      const shown = await frame.evaluate(() => {
+        const quiz = /** @type {Element} */ (document.querySelector('mha-quiz'));
+        const root = /** @type {ShadowRoot} */ (quiz.shadowRoot);
+        return {
+          page: document.documentElement.lang,
+          element: quiz.getAttribute('lang'),
+          frame: root.querySelector('.mha-frame').getAttribute('lang'),
+          button: root.querySelector('hw-quiz button[aria-controls]').textContent,
+        };
+      });
+      assert.deepEqual(shown, { page: 'es', element: 'es', frame: 'es', button: say('quiz.show', {}, 'es') });
+      assert.notEqual(shown.button, CATALOGUES.en['quiz.show']);
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a course page in Chinese (<html lang="zh-CN">): its widgets in Chinese; a new <html lang> redraws them, the answers kept', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
+    try {
+      await page.goto(server.url('/course-zh.html'));
+      await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 30000 });
+      await page.waitForSelector('hw-quiz[data-ready]', { state: 'attached', timeout: 30000 });
+      const read = () => page.evaluate(() => {
+        const q = /** @type {ShadowRoot} */ (document.querySelector('#quiz').shadowRoot);
+        const h = /** @type {ShadowRoot} */ (document.querySelector('#heads').shadowRoot);
+        return {
+          lang: [q.querySelector('.mha-frame').getAttribute('lang'), h.querySelector('.mha-frame').getAttribute('lang')],
+          title: q.querySelector('hw-quiz button[aria-controls]').textContent,
+          settings: h.querySelector('#settings-title').textContent,
+          checked: /** @type {HTMLInputElement} */ (q.querySelector('#q2-o2')).checked,
+          feedback: q.querySelector('[data-testid=quiz-feedback][data-question="2"]').textContent,
+          table: [...h.querySelectorAll('table.hw-weights[data-head="0"] tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-col]')].map((td) => td.textContent)),
+        };
+      });
+      await page.click('#q2-o2');
+      const zh = await read();
+      assert.deepEqual(zh.lang, ['zh-CN', 'zh-CN']);
+      assert.equal(zh.title, say('quiz.show', {}, 'zh-CN'));
+      assert.equal(zh.settings, say('controls.title', {}, 'zh-CN'));
+      assert.ok(zh.feedback.startsWith(say('quiz.correct', {}, 'zh-CN')), zh.feedback);
+      assert.deepEqual(zh.table[0], ['0', '0', '0.424', '0.576', '0']);
+      if (SHOTS) await page.screenshot({ path: join(SHOTS, 'course-zh-CN-390.png'), fullPage: true });
+      await page.evaluate(() => document.documentElement.setAttribute('lang', 'es'));
+      await page.waitForFunction(() => document.querySelector('#quiz').shadowRoot.querySelector('.mha-frame').getAttribute('lang') === 'es', undefined, { timeout: 10000 });
+      await settle(page);
+      const es = await read();
+      assert.deepEqual(es.lang, ['es', 'es']);
+      assert.equal(es.title, say('quiz.show', {}, 'es'));
+      assert.equal(es.settings, say('controls.title', {}, 'es'));
+      assert.ok(es.checked, 'the answer kept');
+      assert.ok(es.feedback.startsWith(say('quiz.correct', {}, 'es')), es.feedback);
+      assert.deepEqual(es.table, zh.table, 'the numbers as they were');
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('<mha-params lang="es"> on an English page, beside an English one; its lang changed at run time', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/course-en.html'));
+      await page.waitForFunction(() => ['es', 'en'].every((id) => document.querySelector(`#${id}`).shadowRoot?.querySelector('hw-param-table[data-ready]')), undefined, { timeout: 30000 });
+      const title = (id) => page.evaluate((i) => document.querySelector(`#${i}`).shadowRoot.querySelector('#settings-title').textContent, id);
+      assert.equal(await title('es'), say('controls.title', {}, 'es'));
+      assert.equal(await title('en'), CATALOGUES.en['controls.title']);
+      const totals = (id) => page.evaluate((i) => [...document.querySelector(`#${i}`).shadowRoot.querySelectorAll('[data-testid=param-total]')].map((e) => e.textContent), id);
+      assert.deepEqual(await totals('es'), await totals('en'));
+      await page.evaluate(() => document.querySelector('#es').setAttribute('lang', 'zh-CN'));
+      await page.waitForFunction(() => document.querySelector('#es').shadowRoot.querySelector('#settings-title').textContent !== 'Ajustes', undefined, { timeout: 10000 });
+      assert.equal(await title('es'), say('controls.title', {}, 'zh-CN'));
+      assert.equal(await title('en'), CATALOGUES.en['controls.title'], 'its neighbour is untouched');
+      await page.harvest();
+      log.assertClean(server.origin);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('layout in every language', () => {
+  for (const width of [390, 1280]) {
+    test(`${width} px: no sideways scrolling, nothing cut off, in ${[...LANGUAGES, 'qps-ploc'].join(', ')}`, { timeout: 300000 }, async () => {
+      const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 } });
+      const found = [];
+      try {
+        for (const lang of [...LANGUAGES, 'qps-ploc']) {
+          await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
+          await waitReady(page);
+          found.push(...(await page.evaluate(layoutProblems)).map((p) => `${lang}: ${p}`));
+          if (SHOTS && width === 390) await page.screenshot({ path: join(SHOTS, `lesson-${lang}-390.png`) });
+        }
+        await page.harvest();
+        log.assertClean(null);
+      } finally {
+        await context.close();
+      }
+      assert.deepEqual(found, []);
+    });
+  }
+});

@@ -1,0 +1,119 @@
+// The attributes of the <mha-*> elements (and so the iframe's query parameters): which controls
+// there are, how each is spelled, and how a value is read. No DOM here (the node tests read values
+// as the elements do); src/embed/mha.js applies them. Every problem is an English sentence, as the
+// page keeps its messages; src/shared/i18n-errors.js says it in the widget's language.
+
+import { DEFAULTS } from '../shared/store.js';
+
+/** @typedef {import('../shared/store.js').State} State */
+
+/** Values of the `theme` attribute. */
+export const THEMES = ['light', 'dark', 'auto'];
+
+/**
+ * @typedef {object} ControlDef
+ * @property {keyof State} field  the state field
+ * @property {string} id          the control's element id (and error key) inside the widget
+ * @property {string} attr        the element attribute that sets it
+ * @property {'number'|'boolean'|'index'|'labels'|'text'} kind
+ * @property {boolean} panel      part of the settings panel (<hw-controls>)
+ */
+
+/** Every control an embed can show, hide or lock, by its public name. */
+export const CONTROLS = /** @type {Record<string, ControlDef>} */ ({
+  seed: { field: 'seed', id: 'seed', attr: 'seed', kind: 'number', panel: true },
+  tokens: { field: 'tokens', id: 'tokens', attr: 'tokens', kind: 'number', panel: true },
+  dModel: { field: 'dModel', id: 'd-model', attr: 'd-model', kind: 'number', panel: true },
+  heads: { field: 'numHeads', id: 'num-heads', attr: 'heads', kind: 'number', panel: true },
+  bias: { field: 'bias', id: 'bias', attr: 'bias', kind: 'boolean', panel: true },
+  causal: { field: 'causal', id: 'causal', attr: 'causal', kind: 'boolean', panel: true },
+  query: { field: 'query', id: 'query-token', attr: 'query-token', kind: 'index', panel: true },
+  labels: { field: 'labels', id: 'token-labels', attr: 'labels', kind: 'labels', panel: true },
+  ex1Seed: { field: 'ex1Seed', id: 'ex1-seed', attr: 'ex1-seed', kind: 'number', panel: false },
+  ex2DModel: { field: 'ex2DModel', id: 'ex2-d-model', attr: 'ex2-d-model', kind: 'number', panel: false },
+  ex2Heads: { field: 'ex2Heads', id: 'ex2-heads', attr: 'ex2-heads', kind: 'number', panel: false },
+  trainSeed: { field: 'trainSeed', id: 'train-seed', attr: 'train-seed', kind: 'number', panel: false },
+  trainTask: { field: 'trainTask', id: 'train-task', attr: 'train-task', kind: 'text', panel: false },
+  headsRelations: { field: 'headsRelations', id: 'heads-relations', attr: 'heads-relations', kind: 'text', panel: false },
+  headsSeed: { field: 'headsSeed', id: 'heads-seed', attr: 'heads-seed', kind: 'number', panel: false },
+});
+export const NAMES = Object.keys(CONTROLS);
+
+/**
+ * A control's public name from any spelling of it: "dModel", "d-model", "d_model", "num_heads"…
+ * @param {string} raw
+ * @returns {string|null}
+ */
+export function controlName(raw) {
+  const key = raw.toLowerCase().replace(/[-_]/g, '');
+  const aliases = /** @type {Record<string, string>} */ ({ numheads: 'heads', querytoken: 'query' });
+  return NAMES.find((n) => n.toLowerCase() === key) || aliases[key] || null;
+}
+
+/**
+ * A list attribute: "none", "all", or names separated by commas or spaces.
+ * @param {string} value
+ * @param {readonly string[]} all
+ * @param {(raw: string) => string|null} normalise
+ * @param {string} what  for messages
+ * @returns {{names: Set<string>, problems: string[]}}
+ */
+export function parseList(value, all, normalise, what) {
+  const words = value.split(/[\s,]+/).filter(Boolean);
+  if (words.length === 1 && words[0].toLowerCase() === 'all') return { names: new Set(all), problems: [] };
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === 'none')) return { names: new Set(), problems: [] };
+  const names = new Set();
+  const problems = [];
+  for (const word of words) {
+    const name = normalise(word);
+    if (name) names.add(name);
+    // In English, as every message is kept; src/shared/i18n-errors.js says it in the widget's language.
+    else problems.push(`"${word.slice(0, 40)}" is not ${what} (use ${all.join(', ')}, all or none).`);
+  }
+  return { names, problems };
+}
+
+/**
+ * Read one state attribute.
+ * @param {ControlDef} def
+ * @param {string|null} raw
+ * @returns {{value: any, error: string|null, problem: string|null}}
+ *   error: a number that can't be read (shown like an empty field); problem: anything else
+ */
+export function parseAttribute(def, raw) {
+  const quoted = raw === null ? '' : `"${raw.slice(0, 40)}"`;
+  switch (def.kind) {
+    case 'number': {
+      if (raw === null) return { value: DEFAULTS[def.field], error: null, problem: null };
+      const n = raw.trim() === '' ? NaN : Number(raw.trim());
+      if (!Number.isFinite(n)) return { value: null, error: `${def.attr}: ${quoted} is not a number.`, problem: null };
+      return { value: n, error: null, problem: null };
+    }
+    case 'boolean':
+      return { value: raw !== null && !['0', 'false', 'no', 'off'].includes(raw.trim().toLowerCase()), error: null, problem: null };
+    case 'text':
+      if (raw === null || raw.trim() === '') return { value: DEFAULTS[def.field], error: null, problem: null };
+      return { value: raw.trim().slice(0, 64), error: null, problem: null };
+    case 'index':
+      if (raw === null) return { value: 0, error: null, problem: null };
+      if (!/^\s*\d{1,5}\s*$/.test(raw)) return { value: 0, error: null, problem: `${def.attr}: ${quoted} is not a token index (0, 1, 2, …).` };
+      return { value: Number(raw), error: null, problem: null };
+    default: {
+      if (raw === null || raw.trim() === '') return { value: [], error: null, problem: null };
+      /** @type {string[]} */
+      const labels = [];
+      raw.split(',').slice(0, 4096).forEach((l, i) => {
+        if (l.trim() !== '') labels[i] = l.trim();
+      });
+      return { value: labels, error: null, problem: null };
+    }
+  }
+}
+
+/**
+ * The problem with a `theme` value (lower case, trimmed), or null for a theme there is.
+ * @param {string} value
+ */
+export function themeProblem(value) {
+  return THEMES.includes(value) ? null : `"${value.slice(0, 40)}" is not a theme (use ${THEMES.join(', ')}); the system's is used.`;
+}
