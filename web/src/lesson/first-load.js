@@ -84,17 +84,18 @@ function distance(el) {
 }
 
 /**
- * Where the reader is (scrollY), as of the last scroll event: read once as this script runs (the
- * page has just been laid out for its first frame) and then where the page is laid out anyway.
- * Reading scrollY in a slice, after the last slice changed the page, would lay the page out then
- * and there.
+ * Where the reader is (scrollY), as of the last scroll event, or of the observer's first report,
+ * after the first frame: where the page has been laid out anyway. Reading scrollY as this script
+ * runs, or in a slice after the last slice changed the page, would lay the page out then and
+ * there (50 ms as this script ran, in one trace).
  */
-const reader = { y: scrollY };
+const reader = { y: NaN };
 addEventListener('scroll', () => { reader.y = scrollY; }, { passive: true });
 
 // Which blocks are near the window, and where they are: told once per frame at most, never
 // forcing a layout.
 const watch = new IntersectionObserver((entries) => {
+  if (Number.isNaN(reader.y)) reader.y = scrollY;
   if (!anchor && keepingPlace()) pickAnchor();
   for (const e of entries) {
     near.set(e.target, e.isIntersecting);
