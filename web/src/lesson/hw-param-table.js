@@ -101,14 +101,16 @@ class HwParamTable extends HwElement {
       const outW = find('out_proj.weight');
       const inB = find('in_proj_bias');
       const outB = find('out_proj.bias');
+      // Between two sentences, what the language puts there (a space; nothing in Chinese).
+      const gap = this.t('common.sentenceGap');
       const parts = [
         h('p', {}, [
-          ...this.tNodes('params.why.noHeads'), ' ',
-          ...(inW ? this.tNodes('params.why.inProj', { name: code('in_proj_weight'), shape: shapeStr(inW.shape), numel: fmtInt(inW.numel) }) : [code('in_proj_weight')]), ' ',
-          ...(outW ? this.tNodes('params.why.outProj', { name: code('out_proj.weight'), shape: shapeStr(outW.shape), numel: fmtInt(outW.numel) }) : [code('out_proj.weight')]), ' ',
+          ...this.tNodes('params.why.noHeads'), gap,
+          ...(inW ? this.tNodes('params.why.inProj', { name: code('in_proj_weight'), shape: shapeStr(inW.shape), numel: fmtInt(inW.numel) }) : [code('in_proj_weight')]), gap,
+          ...(outW ? this.tNodes('params.why.outProj', { name: code('out_proj.weight'), shape: shapeStr(outW.shape), numel: fmtInt(outW.numel) }) : [code('out_proj.weight')]), gap,
           ...(inB && outB ? [...this.tNodes('params.why.bias', {
             inName: code('in_proj_bias'), inShape: shapeStr(inB.shape), outName: code('out_proj.bias'), outShape: shapeStr(outB.shape), numel: fmtInt(inB.numel + outB.numel),
-          }), ' '] : []),
+          }), gap] : []),
           this.t('params.why.total', { sum: tensors.map((x) => fmtInt(x.numel)).join(' + '), total: fmtInt(counts[0].count.total) }),
         ]),
         h('p', { text: this.t('params.why.reshape') }),

@@ -362,7 +362,7 @@ class HwTrain extends HwElement {
         const off = [...m.off].sort((x, y) => x - y);
         const values = e ? perRelation(st.relations, (k) => a3(e.relationAccuracy[k]), lang) : '';
         b.ablation.textContent = e
-          ? (off.length ? this.t('train.ablation.off', { count: off.length, heads: off.join(', '), values }) : this.t('train.ablation.none', { values }))
+          ? (off.length ? this.t('train.ablation.off', { count: off.length, heads: off.join(this.t('common.listSeparator')), values }) : this.t('train.ablation.none', { values }))
           : '';
       }
       if (m.evaluation && m.ablations.length === m.numHeads) {
