@@ -19,6 +19,7 @@ import { ROOT, createHeadwise } from './helpers.mjs';
 import { readCatalogues, catalogueProblems, fillTemplate } from '../../web/build-i18n.mjs';
 import { MarkupError, invariants, parseMarkup, placeholders } from '../../web/src/shared/markup.js';
 import * as i18n from '../../web/src/shared/i18n.js';
+import { CATALOGUES } from '../../web/src/shared/catalogues.js';
 
 const WEB = join(ROOT, 'web');
 const catalogues = readCatalogues(WEB);
@@ -223,9 +224,15 @@ test('t fills placeholders, chooses plural forms by each language\'s rules, and 
   assert.equal(i18n.t('common.heads', { count: 3 }, 'es'), '3 cabezas');
   assert.equal(i18n.t('common.heads', { count: 1000000 }, 'es'), '1000000 de cabezas');
   assert.equal(i18n.t('common.heads', { count: 1 }, 'zh-CN'), '1 个头');
-  // A key the language lacks is English.
-  const untranslated = keysOf(EN).find((k) => !(k in catalogues.find((c) => c.tag === 'es').data) && typeof EN[k] === 'string' && !placeholders(parseMarkup(EN[k])).length);
-  assert.equal(i18n.t(untranslated, {}, 'es'), i18n.t(untranslated));
+  // A key the language lacks is English: a catalogue being written (one key of a made-up tag,
+  // put beside the real ones as the build would put its file; every shipped one is complete).
+  CATALOGUES['x-partial'] = JSON.stringify({ _meta: { name: 'Partial', nativeName: 'Partial' }, 'quiz.title': 'Partial quiz' });
+  try {
+    assert.equal(i18n.t('quiz.title', {}, 'x-partial'), 'Partial quiz');
+    assert.equal(i18n.t('quiz.show', {}, 'x-partial'), EN['quiz.show']);
+  } finally {
+    delete CATALOGUES['x-partial'];
+  }
   // A language without a catalogue reads English too.
   assert.equal(i18n.t('quiz.title', {}, 'fr'), EN['quiz.title']);
 });
