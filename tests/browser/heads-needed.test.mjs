@@ -232,7 +232,8 @@ describe('How many heads does it take?', () => {
       assert.notDeepEqual(open.tables, expectedTables(open.shown.attention), 'step 0 is not the trained model');
       const settled = await page.textContent('[data-testid="heads-timeline-settled"]');
       // Said from the snapshots on this probe: a step for each relation that a head settled on.
-      assert.match(settled, /head \d settled on the .+ near step \d+/);
+      assert.match(settled, /^[A-Z]/, 'each sentence starts with a capital');
+      assert.match(settled, /[Hh]ead \d settled on the .+ near step \d+/);
       assert.match(await page.textContent('[data-testid="heads-timeline-step"]'), /^step 0$/);
 
       // The grid cell's PyTorch script: its box is the page's numbers for that cell.

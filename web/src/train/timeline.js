@@ -206,7 +206,10 @@ export class Timeline {
     const step = steps[Math.max(0, shown)];
     setText(this.at, steps.length ? t(shown === steps.length - 1 ? 'timeline.atLatest' : 'timeline.at', { step }, this.lang) : '');
     this.at.dataset.step = steps.length ? String(step) : '';
-    setText(this.sentence, settled.map((text) => t('common.sentenceEnd', { text }, this.lang)).join(t('common.sentenceGap', {}, this.lang)));
+    // Each a sentence of its own, so it starts with a capital where the language has them ("head 0
+    // settled on…" comes from a phrase that other sentences put after "2 heads: ").
+    const capital = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
+    setText(this.sentence, settled.map((text) => t('common.sentenceEnd', { text: capital(text) }, this.lang)).join(t('common.sentenceGap', {}, this.lang)));
   }
 
   /** Back to following the latest snapshot. */
