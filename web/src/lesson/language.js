@@ -7,14 +7,23 @@
 //
 // Imported first by main.js: the language is known before any widget draws (from the address,
 // read here as the store will read it; the store itself is made once the widgets are there, as a
-// link to a section such as #settings names an element that the settings widget makes).
+// link to a section such as #settings names an element that the settings widget makes). A language
+// other than English is a file of its own (dist/i18n/<tag>.js, beside app.js), requested here as
+// app.js runs; the first load (first-load.js) starts no widget before it has arrived or failed
+// (`languageSettled`), so that no widget draws in English first. The prose, English as the build
+// wrote it, is written in the language as soon as the file is here.
 
 import { getStore, langOf, parseHash } from '../shared/store.js';
 import { relocalizeAll } from '../shared/element.js';
 import { h } from '../shared/dom.js';
+import { scriptBase } from '../shared/scripts.js';
 import {
-  AUTO, SOURCE, languageNames, languages, onLanguageChange, pageLanguage, resolveLanguage, setAutoLang, setPageLanguage, t, translateTree,
+  AUTO, SOURCE, ensureLanguage, languageNames, languages, onLanguageChange, pageLanguage, requestedPageLanguage, resolveLanguage, setAutoLang,
+  setLanguageBase, setPageLanguage, t, translateTree, whenLanguage,
 } from '../shared/i18n.js';
+
+// The languages' files are in i18n/ beside app.js (read while app.js runs: currentScript).
+setLanguageBase(scriptBase('app.js'));
 
 /** @typedef {import('../shared/store.js').Store} Store */
 
@@ -68,6 +77,8 @@ function holdPlace(at) {
  * the browser's languages), on the lesson page: a page whose <html> carries data-hw-lang-auto.
  * Elsewhere (a page that embeds hw-* elements itself) the page's own lang decides, and only the
  * widgets follow it.
+ * @returns {Promise<void>} settled once the lesson's first language can be shown, or could not
+ *   be loaded, or has not arrived within LANGUAGE_WAIT_MS (at once elsewhere)
  */
 function writePage() {
   const root = document.documentElement;
@@ -80,7 +91,9 @@ function writePage() {
     if (!isLesson) return;
     const lang = pageLanguage();
     if (lang === written) return;
-    const at = drawn && document.body ? anchor() : null;
+    // While the page first loads, first-load.js keeps the reader's place itself (and a language
+    // that arrives then finds no widget drawn yet).
+    const at = drawn && document.body && !root.hasAttribute('data-hw-loading') ? anchor() : null;
     setAutoLang(root, lang);
     translateTree(document, lang);
     relocalizeAll();
@@ -99,6 +112,8 @@ function writePage() {
   setPageLanguage(lang || null);
   apply();
   drawn = true;
+  // Its file requested (by pageLanguage, above) if it is not here: what the first load waits for.
+  return isLesson ? whenLanguage(requestedPageLanguage()).then(() => undefined) : Promise.resolve();
 }
 
 /**
@@ -126,7 +141,28 @@ class HwLanguage extends HTMLElement {
       // A name, never translated (the option is found by it whatever the page's language).
       this.select.appendChild(h('option', { value: tag, lang: tag, translate: 'no', text: languageNames(tag).nativeName }));
     }
-    this.select.addEventListener('change', () => getStore().set({ lang: this.select.value }, 'lang'));
+    // The chosen language's file first (at once if it is here), then the switch: the address and
+    // the page change together, and a file that cannot be loaded leaves both as they were (and
+    // the switcher on the language shown, with the console's warning).
+    this.select.addEventListener('change', () => {
+      const tag = this.select.value;
+      this.loading = tag;
+      this.select.setAttribute('aria-busy', 'true');
+      const done = () => {
+        this.loading = null;
+        this.select.removeAttribute('aria-busy');
+      };
+      ensureLanguage(tag, { retry: true }).then((ok) => {
+        if (this.loading !== tag) return;  // another language chosen meanwhile
+        if (!ok) {
+          done();
+          this.show();
+          return;
+        }
+        done();
+        getStore().set({ lang: tag }, 'lang');
+      });
+    });
     this.append(this.label, this.select);
     this.show();
     onLanguageChange(() => this.show());
@@ -138,9 +174,12 @@ class HwLanguage extends HTMLElement {
     const label = /** @type {HTMLElement} */ (this.label);
     const select = /** @type {HTMLSelectElement} */ (this.select);
     label.textContent = t('page.language', {}, lang);
+    if (this.loading) return;  // the reader's choice stays shown while its file loads
     if (select.value !== lang && languages().includes(lang)) select.value = lang;
   }
 }
 
-writePage();
+/** Resolves once the page's first language can be shown, or could not be loaded, or after
+ * LANGUAGE_WAIT_MS (src/shared/i18n.js): the first load starts its widgets then. */
+export const languageSettled = writePage();
 if (!customElements.get('hw-language')) customElements.define('hw-language', HwLanguage);
