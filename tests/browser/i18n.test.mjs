@@ -666,7 +666,7 @@ describe('the embeds\' languages', () => {
       assert.equal(await title('en'), CATALOGUES.en['controls.title'], 'its neighbour is untouched');
       // <mha-quiz lang="es">: drawn in Spanish from the first, as <mha-params lang="es"> was; one
       // request for i18n/es.js, beside headwise-elements.js.
-      await page.waitForFunction(() => document.querySelector('#quiz-es').shadowRoot?.querySelector('hw-quiz[data-ready]'), undefined, { timeout: 30000 });
+      await page.waitForFunction(() => Boolean(document.querySelector('#quiz-es').shadowRoot?.querySelector('hw-quiz[data-ready]')), undefined, { timeout: 30000 });
       assert.equal(await page.evaluate(() => document.querySelector('#quiz-es').shadowRoot.querySelector('hw-quiz button[aria-controls]').textContent), say('quiz.show', {}, 'es'));
       const first = await page.evaluate(() => window.__first);
       assert.deepEqual(first.langs.filter((l) => !['en:en', 'es:es', 'es:zh-CN', 'quiz-es:es'].includes(l)), [], first.langs.join(', '));
