@@ -2,14 +2,20 @@
 //   readCatalogues(web)            every web/i18n/*.json, checked: JSON, _meta, values that are
 //                                  strings or plural objects, markup only from the list in
 //                                  src/shared/markup.js; any problem stops the build, named
-//   cataloguesPlugin(catalogues)   an esbuild plugin that puts every catalogue into a bundle in
-//                                  place of src/shared/catalogues.js, as JSON text (parsed by the
-//                                  page only for the languages it shows); `keep` limits the keys
+//   cataloguesPlugin(catalogues)   an esbuild plugin that puts English (the source, and every
+//                                  other language's fallback) into a bundle in place of
+//                                  src/shared/catalogues.js, as JSON text, with every language's
+//                                  tag and names (_meta); `keep` limits English's keys
+//   languageFile(language)         dist/i18n/<tag>.js: one other language, a classic script that
+//                                  registers its catalogue's JSON text under
+//                                  Symbol.for('headwise.catalogues'), loaded by the page when it
+//                                  shows that language (src/shared/i18n.js ensureLanguage)
+//   writeLanguageFiles(dist, …)    every language but English into dist/i18n/, stale files removed
 //   fillTemplate(html, en)         web/index.html with the English text written into every
 //                                  element that names a key (data-i18n, data-i18n-attr), so that
 //                                  dist/index.html reads in full before any script runs
 
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { MarkupError, escapeHtml, parseMarkup, plainText, toHtml } from './src/shared/markup.js';
 
@@ -97,12 +103,16 @@ export function readCatalogues(web) {
 }
 
 /**
- * The esbuild plugin that replaces src/shared/catalogues.js with the catalogues themselves.
- * @param {Language[]} catalogues
- * @param {{keep?: (key: string) => boolean}} [options]  keep: the keys a bundle needs (all by default)
+ * The esbuild plugin that replaces src/shared/catalogues.js with English's catalogue and every
+ * language's names. The other languages are files of their own (languageFile), loaded by the page
+ * only when it shows them: a bundle carries nothing a reader of English never reads.
+ * @param {Language[]} catalogues  English first (readCatalogues)
+ * @param {{keep?: (key: string) => boolean}} [options]  keep: English's keys a bundle needs (all by default)
  * @returns {import('esbuild').Plugin}
  */
 export function cataloguesPlugin(catalogues, { keep = () => true } = {}) {
+  const en = catalogues.find((c) => c.tag === 'en');
+  if (!en) throw new Error('cataloguesPlugin: web/i18n/en.json is missing');
   return {
     name: 'headwise-catalogues',
     setup(b) {
@@ -112,24 +122,51 @@ export function cataloguesPlugin(catalogues, { keep = () => true } = {}) {
         return { path: 'catalogues', namespace: 'headwise-catalogues' };
       });
       b.onLoad({ filter: /.*/, namespace: 'headwise-catalogues' }, () => {
-        /** @type {Record<string, string>} */
-        const texts = {};
+        const kept = Object.fromEntries(Object.entries(en.data).filter(([k]) => k === '_meta' || keep(k)));
         /** @type {Record<string, any>} */
         const meta = {};
-        for (const { tag, data } of catalogues) {
-          const kept = Object.fromEntries(Object.entries(data).filter(([k]) => k === '_meta' || keep(k)));
-          // JSON text, parsed when the language is first shown: JSON.parse of a string is faster
-          // than evaluating the same object as a literal, and the languages not shown cost nothing.
-          texts[tag] = JSON.stringify(kept);
-          meta[tag] = data._meta;
-        }
+        for (const { tag, data } of catalogues) meta[tag] = data._meta;
+        // JSON text, parsed when first used: JSON.parse of a string is faster than evaluating the
+        // same object as a literal.
         return {
-          contents: `export const CATALOGUES = ${JSON.stringify(texts)};\nexport const META = ${JSON.stringify(meta)};\n`,
+          contents: `export const ENGLISH = ${JSON.stringify(JSON.stringify(kept))};\nexport const META = ${JSON.stringify(meta)};\n`,
           loader: 'js',
         };
       });
     },
   };
+}
+
+/** The global under which language files register their catalogues (src/shared/i18n.js reads it). */
+export const REGISTRY = 'headwise.catalogues';
+
+/**
+ * dist/i18n/<tag>.js: a classic script (so it loads from file:// and under a CSP that allows the
+ * page's own scripts) that puts the catalogue's JSON text into the registry, whether the page's
+ * bundle has run yet or not; the page parses it when it first shows the language. ASCII only
+ * (every other character escaped): a course page in another encoding than UTF-8 reads it the same.
+ * @param {Language} language
+ */
+export function languageFile({ tag, data }) {
+  const literal = JSON.stringify(JSON.stringify(data)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `(function(g,k){(g[k]=g[k]||{})[${JSON.stringify(tag)}]=${literal}})(globalThis,Symbol.for(${JSON.stringify(REGISTRY)}));\n`;
+}
+
+/**
+ * Write every language but English into dist/i18n/<tag>.js, and remove the files of languages
+ * that web/i18n/ no longer has.
+ * @param {string} dist
+ * @param {Language[]} catalogues
+ * @returns {string[]} the files written, relative to dist/
+ */
+export function writeLanguageFiles(dist, catalogues) {
+  const dir = join(dist, 'i18n');
+  mkdirSync(dir, { recursive: true });
+  const files = catalogues.filter((c) => c.tag !== 'en').map((c) => [`${c.tag}.js`, languageFile(c)]);
+  const keep = new Set(files.map(([f]) => f));
+  for (const f of readdirSync(dir)) if (!keep.has(f)) rmSync(join(dir, f), { recursive: true, force: true });
+  for (const [f, text] of files) writeFileSync(join(dir, f), text);
+  return files.map(([f]) => `i18n/${f}`);
 }
 
 /**

@@ -7,15 +7,26 @@
 // quiz's points needed to pass, 0–100) is HEADWISE_MASTERY_SCORE at build time, 80 by default.
 // The zip is written here (deflate from node:zlib), so the build needs no archiver.
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 
 /** The mastery score when HEADWISE_MASTERY_SCORE is not set. */
 export const DEFAULT_MASTERY_SCORE = 80;
 
-/** The files the lesson page loads (index.html first: the SCO's launch page). */
+/** The files the lesson page loads (index.html first: the SCO's launch page), besides its languages. */
 export const LESSON_FILES = ['index.html', 'app.js', 'styles.css', 'headwise-lesson.js', 'headwise.js', 'train.js', 'train.css', 'favicon.png'];
+
+/**
+ * Every file the lesson page may load: LESSON_FILES and each language's file (i18n/<tag>.js,
+ * loaded when the page shows that language), as dist/ holds them.
+ * @param {string} dist
+ * @returns {Promise<string[]>}
+ */
+export async function lessonFiles(dist) {
+  const languages = (await readdir(join(dist, 'i18n')).catch(() => [])).filter((f) => f.endsWith('.js')).sort();
+  return [...LESSON_FILES, ...languages.map((f) => `i18n/${f}`)];
+}
 
 const TITLE = 'Headwise · Module 08: Multi-head attention';
 const IDS = { manifest: 'headwise-module-08', organization: 'headwise', item: 'item-lesson', resource: 'resource-lesson' };
@@ -226,7 +237,7 @@ export function markLaunchPage(html, version, mastery) {
  */
 export async function buildScorm({ dist, root, mastery = masteryScore(process.env.HEADWISE_MASTERY_SCORE), when }) {
   const contents = new Map();
-  for (const f of LESSON_FILES) contents.set(f, await readFile(join(dist, f)));
+  for (const f of await lessonFiles(dist)) contents.set(f, await readFile(join(dist, f)));
   contents.set('LICENSE.txt', await readFile(join(root, 'LICENSE')));
   const files = [...contents.keys()];
   const written = [];

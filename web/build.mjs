@@ -4,8 +4,9 @@
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
 // dist/headwise-scorm2004.zip (build-scorm.mjs; HEADWISE_MASTERY_SCORE sets their mastery score),
-// once the modules are there. Every language in web/i18n/ goes into the page bundles
-// (build-i18n.mjs), and index.html is written with its English text filled in.
+// once the modules are there. English (web/i18n/en.json) goes into the page bundles, and every
+// other language of web/i18n/ into a file of its own, dist/i18n/<tag>.js, which the page loads
+// when it shows that language (build-i18n.mjs); index.html is written with its English filled in.
 
 import { build, transform } from 'esbuild';
 import { copyFile, mkdir, access, readFile, writeFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
-import { cataloguesPlugin, fillTemplate, readCatalogues } from './build-i18n.mjs';
+import { cataloguesPlugin, fillTemplate, readCatalogues, writeLanguageFiles } from './build-i18n.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -37,6 +38,8 @@ await mkdir(dist, { recursive: true });
 const BUNDLE = { bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning' };
 
 await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'lesson', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
+// Every language but English, each a file of its own beside the bundles (dist/i18n/<tag>.js).
+const languageFiles = writeLanguageFiles(dist, catalogues);
 
 // The training section, loaded by app.js and headwise-elements.js when the reader nears it. Its
 // imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
@@ -81,7 +84,7 @@ try {
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/favicon.png, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);
-console.log(`languages: ${catalogues.map((c) => c.tag).join(', ')}`);
+console.log(`languages: en (in the bundles), ${languageFiles.map((f) => `dist/${f}`).join(', ')}`);
 if (modules) {
   const packages = await buildScorm({ dist, root, mastery });
   console.log(`built ${packages.map((f) => `dist/${f}`).join(', ')} (mastery score ${mastery})`);

@@ -8,7 +8,8 @@
 // without collapsing on the way, the quiz must report answers, the widgets' body text must be the
 // size of the paragraph beside it, tables must not break an identifier, and nothing may log an
 // error or fetch anything from outside. The gallery's suggested heights and the guide's LMS
-// heights are checked against the rendered widgets.
+// heights are checked against the rendered widgets. A quiz in Spanish on the plain page takes its
+// language's file from i18n/ beside headwise-elements.js, on the origin that hosts dist/.
 //
 // Written against the engine adapter (engine.mjs): HEADWISE_BROWSER picks Chromium, Firefox ESR
 // or WebKitGTK. Each site is built once per run; one browser serves every page.
@@ -23,6 +24,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DIST, ENGINE, ROOT, launch, serveDist } from './helpers.mjs';
+import { t } from '../../web/src/shared/i18n.js';
 
 const run = promisify(execFile);
 /** One folder per engine: run.mjs may run two engines' files at once. */
@@ -461,6 +463,19 @@ describe('a plain page on another origin, with the guide\'s plain-HTML and LMS s
           return el.shadowRoot.getElementById('d-model').disabled;
         });
         assert.equal(locked, true, 'lock="dModel" locks the control');
+        if (width === 1280) {
+          // A quiz in Spanish on this page of another origin: its language's file comes from
+          // i18n/ beside headwise-elements.js, on the origin that hosts dist/.
+          const es = await page.evaluate(async () => {
+            const el = document.createElement('mha-quiz');
+            el.setAttribute('lang', 'es');
+            document.body.appendChild(el);
+            for (let i = 0; i < 200 && !(el.shadowRoot && el.shadowRoot.querySelector('hw-quiz[data-ready]')); i += 1) await new Promise((r) => setTimeout(r, 100));
+            const button = el.shadowRoot && el.shadowRoot.querySelector('hw-quiz button[aria-controls]');
+            return { button: button && button.textContent, files: [...document.querySelectorAll('script[data-headwise-language]')].map((e) => /** @type {HTMLScriptElement} */ (e).src) };
+          });
+          assert.deepEqual(es, { button: t('quiz.show', {}, 'es'), files: [`${sites.origin}/dist/i18n/es.js`] });
+        }
         const warning = await until(() => page.evaluate(() => window.__hw.warnings.find((w) => w.includes('"lokced"'))), 'a warning about "lokced"');
         assert.match(warning, /<mha-params>: "lokced" is not an attribute .* ignored\. It reads: .*locked, lock, exports, theme/);
         // The iframe takes theme= and locked= (as well as lock=) in its query.

@@ -10,12 +10,15 @@
 // 390 or 1280 px in any language. Screenshots of each language go to tests/browser/artifacts/i18n/
 // (unless HEADWISE_SCREENSHOTS=0).
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import {
-  DIST, ENGINE, ROOT, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, openPage, reachTraining, settle, shareBrowser, typeInto, waitReady,
+  DIST, ENGINE, FILE_DIST, ROOT, engine, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, mainThreadTaskCpu, openPage, reachTraining,
+  settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
+import { scratchDir } from './engine.mjs';
 import { t } from '../../web/src/shared/i18n.js';
 
 const SHOTS = process.env.HEADWISE_SCREENSHOTS === '0' ? null : join(ROOT, 'tests', 'browser', 'artifacts', 'i18n', ENGINE);
@@ -34,7 +37,59 @@ const INDEX = readFileSync(join(DIST, 'index.html'), 'utf8');
 /** The lesson page with scripts of the test's own first in <head> (the page's CSP admits its own files). */
 const lessonWith = (...scripts) => INDEX.replace('<meta charset="utf-8">', `<meta charset="utf-8">${scripts.map((s) => `<script src="/${s}"></script>`).join('')}`);
 const component = (body, lang = 'en') => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>course</title>`
-  + `<script src="/headwise-elements.js" defer></script></head><body>${body}</body></html>`;
+  + `<script src="/watch-first.js"></script><script src="/headwise-elements.js" defer></script></head><body>${body}</body></html>`;
+
+/**
+ * Runs first in a page (a script of its own, so that it runs before the page's in every engine):
+ * records, after every task that changed the page, the language of every widget drawn (in shadow
+ * roots too, by the id of the element that holds the root), whether any showed English's
+ * "Loading the computation module…", and when <html lang> first named another language than
+ * English. `window.__first`.
+ */
+const WATCH_FIRST = `(() => {
+  const loading = ${JSON.stringify(CATALOGUES.en['status.loading'])};
+  const w = window.__first = { langs: [], english: [], htmlLangAt: null };
+  const roots = [document];
+  const options = { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['lang'] };
+  const check = () => {
+    for (const root of roots) {
+      for (const el of root.querySelectorAll('.hw-widget')) {
+        const where = (root.host && (root.host.id || root.host.localName)) || 'page';
+        const seen = where + ':' + el.getAttribute('lang');
+        if (!w.langs.includes(seen)) w.langs.push(seen);
+        const status = el.querySelector(':scope > .hw-widget-status');
+        if (status && status.textContent === loading && !w.english.includes(seen)) w.english.push(seen);
+      }
+    }
+    if (w.htmlLangAt === null && !/^en\b/.test(document.documentElement.getAttribute('lang') || 'en')) w.htmlLangAt = performance.now();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, options);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    roots.push(root);
+    observer.observe(root, options);
+    return root;
+  };
+})();`;
+
+/** The files a copy of the lesson's folder needs, to be served from another place (and a missing language there). */
+const LESSON_COPY = ['app.js', 'headwise-lesson.js', 'styles.css', 'favicon.png'];
+const served = (file) => ({ type: file.endsWith('.js') ? JS : file.endsWith('.css') ? 'text/css; charset=utf-8' : 'image/png', body: readFileSync(join(DIST, file)) });
+
+/**
+ * dist/ as file:// opens it, copied, with the lesson as first.html (the watcher first) and a
+ * folder missing/ that holds the lesson and no language file.
+ */
+const LAZY_DIST = (() => {
+  const { dir } = scratchDir(`headwise-lazy-${ENGINE}-`);
+  cpSync(FILE_DIST, dir, { recursive: true });
+  const index = readFileSync(join(FILE_DIST, 'index.html'), 'utf8');
+  writeFileSync(join(dir, 'watch-first.js'), WATCH_FIRST);
+  writeFileSync(join(dir, 'first.html'), index.replace('<meta charset="utf-8">', '<meta charset="utf-8"><script src="watch-first.js"></script>'));
+  return dir;
+})();
 
 let browser;
 let server;
@@ -45,13 +100,18 @@ shareBrowser((b, s) => { browser = b; server = s; }, {
     '/record-warnings.js': { type: JS, body: 'window.__warnings = []; const w = console.warn; console.warn = (...a) => { window.__warnings.push(a.map(String).join(" ")); w.apply(console, a); };' },
     '/browser-es.html': { type: HTML, body: lessonWith('browser-languages.js') },
     '/warnings.html': { type: HTML, body: lessonWith('record-warnings.js') },
+    '/watch-first.js': { type: JS, body: WATCH_FIRST },
+    '/first.html': { type: HTML, body: lessonWith('watch-first.js') },
+    // The lesson in a folder of its own whose i18n/ has no file at all (a 404 for any language).
+    '/missing/index.html': { type: HTML, body: lessonWith('record-warnings.js') },
+    ...Object.fromEntries(LESSON_COPY.map((f) => [`/missing/${f}`, served(f)])),
     '/course-zh.html': {
       type: HTML,
       body: component('<mha-quiz id="quiz"></mha-quiz><mha-heads id="heads" seed="7"></mha-heads>', 'zh-CN'),
     },
     '/course-en.html': {
       type: HTML,
-      body: component('<mha-params id="es" lang="es" d-model="8"></mha-params><mha-params id="en" d-model="8"></mha-params>'),
+      body: component('<mha-params id="es" lang="es" d-model="8"></mha-params><mha-params id="en" d-model="8"></mha-params><mha-quiz id="quiz-es" lang="es"></mha-quiz>'),
     },
     '/iframe-es.html': {
       type: HTML,
@@ -411,6 +471,112 @@ describe('nothing bypasses the catalogue (the pseudo-language)', () => {
   });
 });
 
+describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the page shows it', () => {
+  const others = LANGUAGES.filter((l) => l !== 'en');
+  for (const mode of ['file', 'http']) {
+    test(`${others.join(' and ')} from ${mode === 'file' ? 'file://' : 'http'}: every widget's first drawing in the language, the prose in it once its file is here`, { timeout: 180000 }, async () => {
+      const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+      try {
+        for (const lang of others) {
+          const url = mode === 'file' ? `${pathToFileURL(join(LAZY_DIST, 'first.html')).href}#lang=${lang}` : server.url(`/first.html#lang=${lang}`);
+          await gotoFresh(page, url);
+          await waitReady(page);
+          const seen = await page.evaluate(() => ({
+            first: window.__first,
+            lang: document.documentElement.lang,
+            heading: document.querySelector('#why-title').textContent,
+            paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+            requested: [...document.querySelectorAll('script[data-headwise-language]')].map((e) => e.src),
+          }));
+          assert.equal(seen.lang, lang);
+          assert.equal(seen.heading, say('why.title', {}, lang));
+          assert.deepEqual(seen.first.langs, [`page:${lang}`], `every widget drawn in ${lang} only`);
+          assert.deepEqual(seen.first.english, [], `no English "${CATALOGUES.en['status.loading']}"`);
+          assert.deepEqual(seen.requested.map((u) => u.replace(/^.*\/i18n\//, 'i18n/')), [`i18n/${lang}.js`], 'its file, once, beside app.js');
+          // How long the built English prose shows before the language's file has rewritten it.
+          const english = seen.paint === null ? 'no paint timing in this engine' : `${Math.max(0, seen.first.htmlLangAt - seen.paint).toFixed(0)} ms after the first paint`;
+          console.log(`# ${ENGINE} ${mode} ${lang}: the prose in ${lang} at ${seen.first.htmlLangAt.toFixed(0)} ms (${english})`);
+        }
+        await page.harvest();
+        log.assertClean(mode === 'http' ? server.origin : null);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
+  test('a language whose file is missing (404): the page in English, working, with one warning naming the file', { timeout: 120000 }, async () => {
+    const { context, page, log } = await openPage(browser);
+    try {
+      await page.goto(server.url('/missing/index.html#lang=es'));
+      await waitReady(page);
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
+      assert.equal(await page.textContent('#why-title'), CATALOGUES.en['why.title']);
+      assert.equal(await page.inputValue('#hw-language-select'), 'en', 'the switcher says what is shown');
+      assert.deepEqual(await headTable(page, 0), [['0', '0', '0.424', '0.576', '0'], ...(await headTable(page, 0)).slice(1)]);
+      await typeInto(page, '#num-heads', '3');
+      await page.waitForFunction(() => document.querySelector('[data-error-for="num-heads"]')?.textContent, undefined, { timeout: 20000 });
+      assert.equal(await page.textContent('[data-error-for="num-heads"]'), 'seedExperiment: d_model (8) must be divisible by num_heads (3)');
+      const warnings = (await page.evaluate(() => window.__warnings)).filter((w) => /i18n/.test(w));
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0], /Spanish \(es\) is shown in English: http:\/\/127\.0\.0\.1:\d+\/missing\/i18n\/es\.js could not be loaded/);
+      await page.harvest();
+      // The one failed request is the missing file (engines whose driver sees requests report it).
+      assert.ok(log.failedRequests.every((r) => /\/missing\/i18n\/es\.js/.test(r)), log.failedRequests.join('\n'));
+      log.failedRequests.length = 0;
+      log.assertClean(server.origin, { allowConsole: /^Failed to load resource: the server responded with a status of 404/ });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a switch of language: no main-thread task over 50 ms of CPU (a trace), at the switcher and mid-page', engine.skipUnless('tracing'), async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(fileUrl('index.html'));
+      await waitReady(page);
+      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+      const found = [];
+      /**
+       * @param {string} lang
+       * @param {string|null} where  a section to read (the address edited there), or null: the switcher
+       */
+      const change = async (lang, where) => {
+        if (where) {
+          await page.evaluate((w) => document.querySelector(w).scrollIntoView({ behavior: 'instant' }), where);
+          await settle(page);
+        }
+        const cpu = await mainThreadTaskCpu(page, async () => {
+          if (where) await page.evaluate((l) => { location.hash = `${location.hash.replace(/(&|#)lang=[^&]*/, '')}&lang=${l}`; }, lang);
+          else await page.selectOption('#hw-language-select', lang);
+          await page.waitForFunction((l) => document.documentElement.lang === l && [...document.querySelectorAll('.hw-widget')].every((w) => w.getAttribute('lang') === l), lang, { timeout: 20000 });
+          await settle(page);
+          // Past the 1.5 s the page holds the reader's place: what comes after is in the trace too.
+          await page.waitForTimeout(1600);
+        }, 5);
+        const longest = Math.max(...cpu);
+        console.log(`# switch to ${lang} ${where ? `at ${where}` : 'at the switcher'}: longest main-thread task ${longest.toFixed(1)} ms of CPU (${cpu.length} tasks)`);
+        if (longest > 50) found.push(`${lang} ${where || 'at the switcher'}: ${cpu.filter((ms) => ms > 50).map((ms) => ms.toFixed(0)).join(', ')} ms`);
+      };
+      // Each language at the switcher, in the masthead (its file loaded; Chinese's first text laid out).
+      for (const lang of others) await change(lang, null);
+      // Mid-page, the training sections loaded (as a reader who came down to the quiz has them):
+      // the address edited.
+      await loadWholeLesson(page);
+      await page.waitForSelector('hw-heads-needed[data-ready]', { state: 'attached', timeout: 60000 });
+      await settle(page);
+      await page.waitForTimeout(500);  // (the training sections' last blocks, built one per frame)
+      await change('en', '#exercises');
+      await change(others[0], '#quiz');
+      assert.deepEqual(found, [], 'main-thread tasks over 50 ms of CPU');
+      await page.harvest();
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('the embeds\' languages', () => {
   test('an iframe with lang=es: its page and its widget in Spanish', { timeout: 120000 }, async () => {
     const { context, page, log } = await openPage(browser);
@@ -455,6 +621,10 @@ describe('the embeds\' languages', () => {
           table: [...h.querySelectorAll('table.hw-weights[data-head="0"] tbody tr')].map((tr) => [...tr.querySelectorAll('td[data-col]')].map((td) => td.textContent)),
         };
       });
+      // Drawn in Chinese from the first: no widget ever drew in English (i18n/zh-CN.js came first).
+      const first = await page.evaluate(() => window.__first);
+      assert.deepEqual(first.langs.sort(), ['heads:zh-CN', 'quiz:zh-CN'], 'every widget drawn in Chinese only');
+      assert.deepEqual(first.english, [], 'no English "loading" line');
       await page.click('#q2-o2');
       const zh = await read();
       assert.deepEqual(zh.lang, ['zh-CN', 'zh-CN']);
@@ -494,6 +664,16 @@ describe('the embeds\' languages', () => {
       await page.waitForFunction(() => document.querySelector('#es').shadowRoot.querySelector('#settings-title').textContent !== 'Ajustes', undefined, { timeout: 10000 });
       assert.equal(await title('es'), say('controls.title', {}, 'zh-CN'));
       assert.equal(await title('en'), CATALOGUES.en['controls.title'], 'its neighbour is untouched');
+      // <mha-quiz lang="es">: drawn in Spanish from the first, as <mha-params lang="es"> was; one
+      // request for i18n/es.js, beside headwise-elements.js.
+      await page.waitForFunction(() => Boolean(document.querySelector('#quiz-es').shadowRoot?.querySelector('hw-quiz[data-ready]')), undefined, { timeout: 30000 });
+      assert.equal(await page.evaluate(() => document.querySelector('#quiz-es').shadowRoot.querySelector('hw-quiz button[aria-controls]').textContent), say('quiz.show', {}, 'es'));
+      const first = await page.evaluate(() => window.__first);
+      assert.deepEqual(first.langs.filter((l) => !['en:en', 'es:es', 'es:zh-CN', 'quiz-es:es'].includes(l)), [], first.langs.join(', '));
+      assert.ok(first.langs.includes('quiz-es:es') && first.langs.includes('es:es'));
+      assert.deepEqual(first.english.filter((l) => l !== 'en:en'), [], 'no English "loading" line in the Spanish widgets');
+      const loads = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\/i18n\//.test(n)));
+      assert.deepEqual(loads.map((u) => new URL(u).pathname), ['/i18n/es.js', '/i18n/zh-CN.js'], 'each language\'s file once, beside headwise-elements.js');
       await page.harvest();
       log.assertClean(server.origin);
     } finally {

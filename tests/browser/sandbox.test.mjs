@@ -2,10 +2,12 @@
 // on one loopback origin, under a strict Content-Security-Policy of its own, embeds embed.html
 // from another origin in <iframe sandbox="allow-scripts">. The frame's origin is then opaque;
 // in every engine the widget must still load, show the module's numbers, post its height, and
-// log no CSP violation, while its own policy still refuses scripts and images from elsewhere.
+// log no CSP violation, while its own policy still refuses scripts and images from elsewhere. A
+// second frame asks for Chinese: its language's file comes from the frame's folder too.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, serveDist } from './helpers.mjs';
+import { t } from '../../web/src/shared/i18n.js';
 
 const QUERY = 'widget=heads&seed=7&tokens=5&dModel=8&heads=2&id=sandboxed';
 
@@ -36,6 +38,7 @@ before(async () => {
 <html lang="en"><head><meta charset="utf-8"><title>Week 8</title><script src="/course.js"></script></head>
 <body><h1>Week 8: multi-head attention</h1>
 <iframe id="frame" sandbox="allow-scripts" title="Head tables" src="${hosted.origin}/embed.html?${QUERY}" width="760" height="200"></iframe>
+<iframe id="zh" sandbox="allow-scripts" title="Quiz" src="${hosted.origin}/embed.html?widget=quiz&lang=zh-CN&id=zh" width="760" height="400"></iframe>
 </body></html>`,
       },
       '/course.js': { type: 'text/javascript', body: HOST_JS },
@@ -75,6 +78,19 @@ test('it posts its content height to the course page', async () => {
   const inner = await page.frame('#frame').evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   assert.ok(height > 300, `height ${height}`);
   assert.ok(Math.abs(inner - height) <= 1, `content ${inner}px, posted ${height}px`);
+});
+
+test('a quiz in Chinese (lang=zh-CN): its language\'s file, i18n/zh-CN.js, loads from the frame\'s folder under its policy', async () => {
+  const frame = page.frame('#zh');
+  await frame.locator('hw-quiz[data-ready]').waitFor({ state: 'attached', timeout: 30000 });
+  const shown = await frame.evaluate(() => {
+    const quiz = /** @type {Element} */ (document.querySelector('mha-quiz'));
+    const root = /** @type {ShadowRoot} */ (quiz.shadowRoot);
+    return { page: document.documentElement.lang, frame: root.querySelector('.mha-frame').getAttribute('lang'), title: document.title, button: root.querySelector('hw-quiz button[aria-controls]').textContent };
+  });
+  assert.deepEqual(shown, { page: 'zh-CN', frame: 'zh-CN', title: t('embed.title', {}, 'zh-CN'), button: t('quiz.show', {}, 'zh-CN') });
+  assert.notEqual(shown.button, t('quiz.show', {}, 'en'));
+  assert.equal(hosted.served.filter((p) => p === '/i18n/zh-CN.js').length, 1, `requested once: ${hosted.served.join(', ')}`);
 });
 
 test('no CSP violation, console error or uncaught error in the course page or the frame', async () => {

@@ -4,7 +4,8 @@
 // does. For each version: the score counts first answers only, the status follows the mastery
 // score, every answer is an interaction, the work comes back on resume, and a run-time that
 // fails leaves the lesson working with one notice. The package is unzipped by Python's zipfile
-// (not by the project's own code) and must hold every file the page asks for.
+// (not by the project's own code) and must hold every file the page asks for, the language file of
+// the page in Spanish included.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scratchDir } from './engine.mjs';
 import { DIST, ROOT, launch, serveDist } from './helpers.mjs';
+import { t } from '../../web/src/shared/i18n.js';
 
 const RUNTIME = join(ROOT, 'node_modules', 'scorm-again', 'dist');
 
@@ -273,7 +275,7 @@ for (const version of ['1.2', '2004']) {
   });
 }
 
-test('with no LMS around it, the packaged page is the lesson as always', async () => {
+test('with no LMS around it, the packaged page is the lesson as always, in Spanish too (its language\'s file from the package)', async () => {
   const { server } = packages['1.2'];
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } });
   const page = await context.newPage();
@@ -284,6 +286,12 @@ test('with no LMS around it, the packaged page is the lesson as always', async (
     assert.match(await page.locator('[data-testid="quiz-feedback"][data-question="1"]').textContent(), /^Correct/);
     assert.equal(await page.locator('[data-testid="course-notice"]').count(), 0);
     assert.match(await page.locator('#challenge-hint').textContent(), /stays in this browser only/);
+    await page.goto('about:blank');
+    await page.goto(server.url('/index.html#lang=es'));
+    await page.waitForSelector('hw-quiz[data-ready] input[type=radio]', { state: 'attached', timeout: 30000 });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+    assert.equal(await page.locator('#why-title').textContent(), t('why.title', {}, 'es'));
+    assert.equal(await page.locator('hw-quiz button[aria-controls]').first().textContent(), t('quiz.show', {}, 'es'));
     await page.harvest();
     page.log.assertClean(server.origin);
   } finally {

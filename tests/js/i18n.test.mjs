@@ -12,6 +12,7 @@
 // as a TODO, listing what is missing, and fails once the language is complete and still listed.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import vm from 'node:vm';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
@@ -19,7 +20,7 @@ import { ROOT, createHeadwise } from './helpers.mjs';
 import { readCatalogues, catalogueProblems, fillTemplate } from '../../web/build-i18n.mjs';
 import { MarkupError, invariants, parseMarkup, placeholders } from '../../web/src/shared/markup.js';
 import * as i18n from '../../web/src/shared/i18n.js';
-import { CATALOGUES } from '../../web/src/shared/catalogues.js';
+import { META } from '../../web/src/shared/catalogues.js';
 
 const WEB = join(ROOT, 'web');
 const catalogues = readCatalogues(WEB);
@@ -226,12 +227,15 @@ test('t fills placeholders, chooses plural forms by each language\'s rules, and 
   assert.equal(i18n.t('common.heads', { count: 1 }, 'zh-CN'), '1 个头');
   // A key the language lacks is English: a catalogue being written (one key of a made-up tag,
   // put beside the real ones as the build would put its file; every shipped one is complete).
-  CATALOGUES['x-partial'] = JSON.stringify({ _meta: { name: 'Partial', nativeName: 'Partial' }, 'quiz.title': 'Partial quiz' });
+  const registry = globalThis[Symbol.for('headwise.catalogues')];
+  META['x-partial'] = { name: 'Partial', nativeName: 'Partial' };
+  registry['x-partial'] = JSON.stringify({ _meta: META['x-partial'], 'quiz.title': 'Partial quiz' });
   try {
     assert.equal(i18n.t('quiz.title', {}, 'x-partial'), 'Partial quiz');
     assert.equal(i18n.t('quiz.show', {}, 'x-partial'), EN['quiz.show']);
   } finally {
-    delete CATALOGUES['x-partial'];
+    delete META['x-partial'];
+    delete registry['x-partial'];
   }
   // A language without a catalogue reads English too.
   assert.equal(i18n.t('quiz.title', {}, 'fr'), EN['quiz.title']);
@@ -357,4 +361,174 @@ test('every shipped language is named in itself for the switcher', () => {
   assert.equal(names.es, 'Español');
   assert.equal(names['zh-CN'], '简体中文');
   assert.equal(i18n.languages()[0], 'en');
+});
+
+// ---- the languages' files -----------------------------------------------------------------------
+
+const DIST = join(ROOT, 'dist');
+/** A bundle's text with its string escapes undone (esbuild writes ASCII: "\u00e9", "\xE9"). */
+const unescaped = (file) => readFileSync(join(DIST, file), 'utf8')
+  .replace(/\\u\{([0-9a-fA-F]+)\}|\\u([0-9a-fA-F]{4})|\\x([0-9a-fA-F]{2})/g, (_, a, b, c) => String.fromCodePoint(parseInt(a || b || c, 16)));
+
+test('the bundles carry English and every language\'s names, and no other language\'s words', () => {
+  const englishText = JSON.stringify(EN);
+  for (const bundle of ['app.js', 'headwise-elements.js', 'embed-page.js']) {
+    const text = unescaped(bundle);
+    for (const { tag, data } of catalogues) {
+      assert.ok(text.includes(data._meta.nativeName), `${bundle} names ${tag} (${data._meta.nativeName}) for the switcher`);
+      if (tag === 'en') continue;
+      // Every value of the language that English does not say itself (and that no code could).
+      const own = keysOf(data).flatMap((k) => formsOf(data[k]).map(([, v]) => v))
+        .filter((v) => v.length >= 6 && /\p{L}{3}/u.test(v) && !englishText.includes(v) && !/["\\]/.test(v));
+      assert.ok(own.length >= 10, `${tag}: ${own.length} values to look for`);
+      const found = own.filter((v) => text.includes(v));
+      assert.deepEqual(found, [], `${bundle} holds ${found.length} of ${tag}'s ${own.length} values`);
+    }
+  }
+  assert.ok(unescaped('app.js').includes(EN['why.title']), 'English is in the page\'s bundle');
+  assert.ok(unescaped('embed-page.js').includes(EN['embed.noScript']), 'the iframe page\'s own English sentences');
+  assert.ok(!unescaped('embed-page.js').includes(EN['why.title']), 'and only those');
+});
+
+test('every language but English is a file of its own, dist/i18n/<tag>.js, and nothing else is there', () => {
+  const expected = catalogues.filter((c) => c.tag !== 'en').map((c) => `${c.tag}.js`).sort();
+  assert.deepEqual(readdirSync(join(DIST, 'i18n')).sort(), expected);
+});
+
+for (const { tag, data } of catalogues.filter((c) => c.tag !== 'en')) {
+  test(`dist/i18n/${tag}.js registers ${tag}.json's catalogue, whether the page's bundle ran before it or not; ASCII only`, () => {
+    const code = readFileSync(join(DIST, 'i18n', `${tag}.js`), 'utf8');
+    assert.match(code, /^[\x20-\x7e\n]*$/, 'ASCII only: a page in any encoding reads it the same');
+    const key = Symbol.for('headwise.catalogues');
+    // Loaded first: it makes the registry.
+    const first = vm.createContext({});
+    vm.runInContext(code, first);
+    const made = vm.runInContext('globalThis', first)[key];
+    assert.deepEqual(Object.keys(made), [tag]);
+    assert.deepEqual(JSON.parse(made[tag]), data, 'the same catalogue as the JSON file');
+    // Loaded after another: both stay.
+    const second = vm.createContext({});
+    vm.runInContext(`globalThis[Symbol.for('headwise.catalogues')] = { xx: '{}' };`, second);
+    vm.runInContext(code, second);
+    assert.deepEqual(Object.keys(vm.runInContext('globalThis', second)[key]).sort(), ['xx', tag].sort());
+  });
+}
+
+/**
+ * A page for the language runtime in Node: a document whose <script> elements "load" as `serve`
+ * says (a function of the URL: 'ok' runs `run` and fires load, 'fail' fires error, 'hang' fires
+ * nothing), a window, and a fresh copy of src/shared/i18n.js (its own parsed catalogues; the
+ * registry is the process's, as it is the page's).
+ */
+async function languagePage(serve) {
+  const saved = { document: globalThis.document, window: globalThis.window };
+  const requested = [];
+  globalThis.window = { addEventListener() {}, removeEventListener() {} };
+  globalThis.document = {
+    createElement: () => {
+      const listeners = {};
+      return {
+        dataset: {},
+        addEventListener: (type, f) => { listeners[type] = f; },
+        remove() {},
+        set src(url) { this.url = url; },
+        fire(type) { listeners[type]?.(); },
+      };
+    },
+    head: {
+      appendChild(script) {
+        requested.push(script.url);
+        const how = serve(script.url);
+        if (how === 'hang') return;
+        setTimeout(() => {
+          if (how === 'ok') script.run?.();
+          script.fire(how === 'ok' ? 'load' : 'error');
+        }, 5);
+      },
+    },
+  };
+  const runtime = await import(`../../web/src/shared/i18n.js?page=${Math.random()}`);
+  runtime.setLanguageBase('https://example.org/headwise/');
+  return {
+    runtime,
+    requested,
+    restore() {
+      globalThis.document = saved.document;
+      globalThis.window = saved.window;
+    },
+  };
+}
+
+test('a language whose file cannot be loaded: English, one warning naming the file; the reader may ask again', async () => {
+  const registry = globalThis[Symbol.for('headwise.catalogues')];
+  const text = registry['zh-CN'];
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...a) => warnings.push(a.join(' '));
+  delete registry['zh-CN'];
+  let serving = 'fail';
+  const page = await languagePage(() => serving);
+  try {
+    const { runtime } = page;
+    let told = 0;
+    runtime.onLanguageChange(() => { told += 1; });
+    assert.equal(runtime.isReady('zh-CN'), false);
+    assert.equal(runtime.resolveLanguage(node({ lang: 'zh-CN' })), 'en', 'in English while it is not here');
+    assert.equal(await runtime.ensureLanguage('zh-CN'), false);
+    assert.equal(await runtime.ensureLanguage('zh-CN'), false, 'asked again: the same answer');
+    assert.deepEqual(page.requested, ['https://example.org/headwise/i18n/zh-CN.js'], 'one request, beside the bundle');
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /Chinese \(Simplified\) \(zh-CN\) is shown in English: https:\/\/example\.org\/headwise\/i18n\/zh-CN\.js could not be loaded/);
+    assert.equal(told, 0);
+    // The switcher asks again (retry); this time the file is there.
+    serving = 'ok';
+    const ask = runtime.ensureLanguage('zh-CN', { retry: true });
+    assert.equal(page.requested.length, 2);
+    // What the file does when it runs: register the catalogue's text.
+    registry['zh-CN'] = text;
+    assert.equal(await ask, true);
+    assert.equal(told, 1, 'the listeners are told it arrived');
+    assert.equal(runtime.t('quiz.show', {}, 'zh-CN'), JSON.parse(text)['quiz.show']);
+    assert.equal(runtime.resolveLanguage(node({ lang: 'zh-CN' })), 'zh-CN');
+    assert.equal(await runtime.ensureLanguage('xx'), false, 'no such language');
+    assert.equal(await runtime.ensureLanguage('en'), true);
+  } finally {
+    page.restore();
+    registry['zh-CN'] = text;
+    console.warn = warn;
+  }
+});
+
+test('a language late past LANGUAGE_WAIT_MS: drawn in English meanwhile (one warning), in the language once it arrives', async () => {
+  const registry = globalThis[Symbol.for('headwise.catalogues')];
+  const text = registry.es;
+  const warnings = [];
+  const warn = console.warn;
+  console.warn = (...a) => warnings.push(a.join(' '));
+  delete registry.es;
+  let script = null;
+  const page = await languagePage(() => 'hang');
+  const realCreate = document.createElement;
+  document.createElement = () => (script = realCreate());
+  try {
+    const { runtime } = page;
+    let told = 0;
+    runtime.onLanguageChange(() => { told += 1; });
+    runtime.setPageLanguage('es');
+    assert.equal(runtime.pageLanguage(), 'en', 'the page shows English while Spanish loads');
+    assert.equal(runtime.requestedPageLanguage(), 'es');
+    assert.equal(await runtime.whenLanguage('es', 30), false);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /i18n\/es\.js has not arrived within 0\.03 s: shown in English until it does/);
+    registry.es = text;
+    script.fire('load');
+    await new Promise((r) => setTimeout(r, 0));
+    assert.equal(told, 1, 'told when it arrived');
+    assert.equal(runtime.pageLanguage(), 'es');
+    assert.equal(page.requested.length, 1);
+  } finally {
+    page.restore();
+    registry.es = text;
+    console.warn = warn;
+  }
 });

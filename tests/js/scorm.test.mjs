@@ -1,19 +1,19 @@
 // The SCORM packages as an LMS receives them (dist/headwise-scorm12.zip, -scorm2004.zip, made by
 // web/build-scorm.mjs), read by Python's zipfile and ElementTree rather than by the project's
 // own code: a valid zip, imsmanifest.xml at its root with what the specifications require, every
-// file listed and present, the launch page marked; the build-time mastery score, checked; and the
-// lesson's side without a browser: the LMS adapter's search and failures (src/shared/lms.js) and
-// the saved work's format and limits (src/lesson/course.js). The packages under a real SCORM
-// run-time are tests/browser/scorm.test.mjs.
+// file listed and present (the languages' files in i18n/), the launch page marked; the build-time
+// mastery score, checked; and the lesson's side without a browser: the LMS adapter's search and
+// failures (src/shared/lms.js) and the saved work's format and limits (src/lesson/course.js). The
+// packages under a real SCORM run-time are tests/browser/scorm.test.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 
 import { ROOT } from './helpers.mjs';
-import { LESSON_FILES, buildScorm, masteryScore } from '../../web/build-scorm.mjs';
+import { LESSON_FILES, buildScorm, lessonFiles, masteryScore } from '../../web/build-scorm.mjs';
 import { Lms, findApi, formatDuration, formatTime } from '../../web/src/shared/lms.js';
 import { Course, decodeWork, encodeWork, scoreOf, settingsOf } from '../../web/src/lesson/course.js';
 import { DEFAULTS, parseHash } from '../../web/src/shared/store.js';
@@ -87,7 +87,10 @@ function checkPackage(version, pkg, mastery) {
   const cp = (t) => `{${s.cp}}${t}`;
   assert.equal(pkg.bad, null, 'every file\'s CRC is right');
   assert.equal(pkg.names[0], 'imsmanifest.xml');
-  assert.ok(pkg.names.every((n) => !n.includes('/') && !n.includes('\\')), 'all at the root, no directories');
+  // At the root, but the languages' files in i18n/ (the page loads them from there, beside app.js).
+  const folders = [...new Set(pkg.names.filter((n) => n.includes('/')).map((n) => n.slice(0, n.lastIndexOf('/'))))];
+  assert.deepEqual(folders.filter((f) => f !== 'i18n'), [], 'no folder but i18n/');
+  assert.ok(pkg.names.every((n) => !n.includes('\\') && /^i18n\/[A-Za-z0-9-]+\.js$|^[^/]+$/.test(n)), `relative names, forward slashes: ${pkg.names.join(', ')}`);
   const m = pkg.manifest;
   assert.equal(m.tag, cp('manifest'));
   assert.ok(m.attrib.identifier, 'the manifest has an identifier');
@@ -117,6 +120,10 @@ function checkPackage(version, pkg, mastery) {
   const listed = kids(res, cp('file')).map((f) => f.attrib.href);
   assert.deepEqual([...listed].sort(), pkg.names.filter((n) => n !== 'imsmanifest.xml').sort());
   for (const f of LESSON_FILES) assert.ok(listed.includes(f), `${f} is in the package`);
+  // Every language but English, as the page loads it when it shows that language.
+  const languages = readdirSync(join(ROOT, 'web', 'i18n')).filter((f) => f.endsWith('.json') && f !== 'en.json').map((f) => `i18n/${f.slice(0, -5)}.js`);
+  assert.ok(languages.length >= 2, languages.join(', '));
+  for (const f of languages) assert.ok(listed.includes(f), `${f} is in the package`);
   // The mastery score.
   if (version === '1.2') {
     assert.equal(only(item, `{${s.adlcp}}masteryscore`).text, String(mastery));
@@ -141,7 +148,10 @@ for (const version of /** @type {const} */ (['1.2', '2004'])) {
 test('the mastery score given at build time reaches both manifests', async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'headwise-scorm-'));
   try {
-    for (const f of LESSON_FILES) copyFileSync(join(DIST, f), join(tmp, f));
+    for (const f of await lessonFiles(DIST)) {
+      mkdirSync(dirname(join(tmp, f)), { recursive: true });
+      copyFileSync(join(DIST, f), join(tmp, f));
+    }
     const files = await buildScorm({ dist: tmp, root: ROOT, mastery: masteryScore('65.5') });
     assert.deepEqual(files, ['headwise-scorm12.zip', 'headwise-scorm2004.zip']);
     checkPackage('1.2', readPackage(join(tmp, files[0])), 65.5);

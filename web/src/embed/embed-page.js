@@ -11,10 +11,17 @@
 // that follows the messages never sees the frame collapse while it loads.
 // It needs nothing from its parent, so it runs in <iframe sandbox="allow-scripts">.
 // lang=es draws the widget in that language (the element's `lang`); without it the widget follows
-// the reader's browser. The page's own few sentences come from the catalogues' embed.* keys,
-// which are all this bundle carries of them.
+// the reader's browser. The page's own few sentences come from English's embed.* keys, which are
+// all this bundle carries of the catalogues, and from the language's file (i18n/<tag>.js beside
+// this page, which the widget loads too): they are written once it is here.
 
-import { matchLanguage, resolveLanguage, setAutoLang, t, translateTree, TAG_FORM } from '../shared/i18n.js';
+import {
+  isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, TAG_FORM, whenLanguage,
+} from '../shared/i18n.js';
+import { scriptBase } from '../shared/scripts.js';
+
+// The languages' files are in i18n/ beside this script (read while it runs: currentScript).
+setLanguageBase(scriptBase('embed-page.js'));
 
 /** widget= value → element. */
 export const WIDGETS = /** @type {Record<string, string>} */ ({
@@ -96,9 +103,35 @@ function start() {
   // with the warning its element gives for one there is no catalogue of), and the page's.
   const langParam = params.get('lang');
   const wanted = langParam !== null && TAG_FORM.test(langParam.trim()) && langParam.trim().length <= 35 ? langParam.trim() : null;
-  const lang = wanted ? matchLanguage(wanted) || 'en' : resolveLanguage(document.body);
-  setAutoLang(document.documentElement, lang);
-  if (lang !== 'en') translateTree(document, lang);
+  const target = wanted ? matchLanguage(wanted) || 'en' : requestedLanguage(document.body);
+  // The page's own sentences, each written in the language once its file is here (or could not be
+  // loaded, or is late: then in English, and again when it arrives).
+  /** @type {[HTMLElement, string, Record<string, unknown>][]} */
+  const texts = [];
+  let lang = '';
+  const paint = () => {
+    const now = isReady(target) ? target : 'en';
+    if (now === lang) return;
+    lang = now;
+    setAutoLang(document.documentElement, lang);
+    translateTree(document, lang);
+    for (const [p, key, vars] of texts) p.textContent = t(key, vars, lang);
+  };
+  /**
+   * A message of the page, written now if its language is here, else when it is.
+   * @param {string} key
+   * @param {Record<string, unknown>} vars
+   * @param {string} [cls]
+   */
+  const say = (key, vars, cls) => {
+    const p = message('', cls);
+    texts.push([p, key, vars]);
+    if (lang) p.textContent = t(key, vars, lang);
+    return p;
+  };
+  if (isReady(target)) paint();
+  else whenLanguage(target).then(paint);
+  onLanguageChange(() => { if (lang) paint(); });
 
   // Height: the content's own height (never the viewport's), sent whenever it changes once the
   // widget is drawn.
@@ -144,7 +177,7 @@ function start() {
   });
 
   if (!tag) {
-    main.appendChild(message(t('embed.unknownWidget', { widget: widget.slice(0, 40), widgets: Object.keys(WIDGETS).join(', ') }, lang)));
+    main.appendChild(say('embed.unknownWidget', { widget: widget.slice(0, 40), widgets: Object.keys(WIDGETS).join(', ') }));
     post({ type: 'headwise:ready', id, widget, error: 'unknown widget' });
     markDrawn();
     sendHeight();
@@ -158,7 +191,7 @@ function start() {
   const labels = [];
   const unknown = [];
   if (wanted) el.setAttribute('lang', wanted);
-  else if (langParam !== null) main.appendChild(message(t('embed.badLang', {}, lang), 'mha-embed-notice'));
+  else if (langParam !== null) main.appendChild(say('embed.badLang', {}, 'mha-embed-notice'));
   for (const [key, value] of params) {
     if (key === 'id' || key === 'widget' || key === 'lang') continue;
     const label = /^label\.(\d{1,4})$/.exec(key);
@@ -174,7 +207,7 @@ function start() {
   }
   if (labels.length && !el.hasAttribute('labels')) el.setAttribute('labels', Array.from(labels, (l) => l || '').join(','));
   if (unknown.length) {
-    main.appendChild(message(t('embed.ignored', { count: unknown.length, names: unknown.map((k) => `"${k}"`).join(', ') }, lang), 'mha-embed-notice'));
+    main.appendChild(say('embed.ignored', { count: unknown.length, names: unknown.map((k) => `"${k}"`).join(', ') }, 'mha-embed-notice'));
   }
   el.addEventListener('headwise-quiz', (event) => {
     post({ type: 'headwise:quiz', id, ...(/** @type {CustomEvent} */ (event)).detail });
@@ -197,7 +230,7 @@ function start() {
   main.appendChild(el);
   if (el.shadowRoot) watch.observe(el.shadowRoot, { childList: true, subtree: true, attributes: true, characterData: true });
   if (!customElements.get(tag)) {
-    main.appendChild(message(t('embed.notLoaded', {}, lang)));
+    main.appendChild(say('embed.notLoaded', {}));
     markDrawn();
   }
   sendHeight();

@@ -9,7 +9,9 @@ import { h, replace } from '../shared/dom.js';
 import { scriptBase, sharedModule } from '../shared/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
-import { onLanguageChange, resolveLanguage, setAutoLang, translateTree } from '../shared/i18n.js';
+import {
+  isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase, translateTree, whenLanguage,
+} from '../shared/i18n.js';
 import { translateError } from '../shared/i18n-errors.js';
 
 /** @typedef {import('../shared/store.js').State} State */
@@ -19,6 +21,8 @@ const LESSON_MARKUP = /** @type {string} */ (__HEADWISE_LESSON_MARKUP__);
 
 const BASE = scriptBase('headwise-elements.js');
 const STYLESHEET = new URL('headwise-elements.css', BASE).href;
+// The languages' files are in i18n/ beside headwise-elements.js.
+setLanguageBase(BASE);
 
 /** The stylesheet sizes everything from --hw-rem: 1em on :host, computed to px and inherited as px. */
 const REM_REGISTERED = (() => {
@@ -108,7 +112,6 @@ export class MhaElement extends HTMLElement {
     this.warnUnknown(this.getAttributeNames());
     new MutationObserver((records) => this.warnUnknown(records.map((r) => /** @type {string} */ (r.attributeName)).filter((n) => this.hasAttribute(n))))
       .observe(this, { attributes: true });
-    this.build();
     store.addEventListener('change', () => this.renderProblems());
     // The element follows its own `lang`, else its ancestors', else the page's (src/shared/i18n.js):
     // its widgets draw themselves again in a new language; here, the frame's lang and the problems.
@@ -121,7 +124,20 @@ export class MhaElement extends HTMLElement {
       translateTree(this.frame, lang);
       this.renderProblems();
     });
-    store.init().then(() => {
+    // Drawn once its language is here: a language other than English is a file of its own
+    // (i18n/<tag>.js beside this script), loaded first, so that the widget never draws in English
+    // and then again; after LANGUAGE_WAIT_MS it draws in English, and in its language when the
+    // file arrives. The module loads meanwhile.
+    const wanted = requestedLanguage(this);
+    /** @type {Promise<void>} */
+    let drawn;
+    if (isReady(wanted)) {
+      this.build();
+      drawn = Promise.resolve();
+    } else {
+      drawn = whenLanguage(wanted).then(() => this.build());
+    }
+    Promise.all([store.init(), drawn]).then(() => {
       this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError } }));
     });
   }
@@ -195,7 +211,7 @@ export class MhaElement extends HTMLElement {
   attributeChangedCallback(name, old, value) {
     if (!this._built || old === value || !this.hwStore) return;
     if (OPTIONS.includes(name)) {
-      this.applyOptions();
+      if (this.frame) this.applyOptions();  // (else build() applies them)
       return;
     }
     const control = BY_ATTR.get(name);

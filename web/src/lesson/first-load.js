@@ -3,8 +3,9 @@
 // every widget of the page as it is connected (element.js, setFirstLoad), then:
 //
 //   1. the widgets in or near the window start (build their skeleton and draw) as soon as they are
-//      known, even before the WASM module is ready (they show that it is loading, then their
-//      numbers as it arrives);
+//      known and the page's language is here (a language other than English is a file of its own,
+//      requested by language.js: no widget draws in English and then again), even before the WASM
+//      module is ready (they show that it is loading, then their numbers as it arrives);
 //   2. once the module is ready, the others start one after another, nearest the reader first,
 //      each slice of work a task of its own of about SLICE_MS;
 //   3. then each section off screen is laid out once, one per task, and keeps its measured height
@@ -21,6 +22,7 @@
 
 import { setFirstLoad } from '../shared/element.js';
 import { getStore } from '../shared/store.js';
+import { languageSettled } from './language.js';
 
 /** About how long (ms) one slice of the load may run before the next waits for its own task. */
 export const SLICE_MS = 8;
@@ -38,6 +40,8 @@ const held = new Set();
 /** Whether each held widget (or its section) is within NEAR_PX of the window. @type {WeakMap<Element, boolean>} */
 const near = new WeakMap();
 let moduleReady = false;
+/** Whether the page's language can be shown (or could not be loaded, or is late): language.js. */
+let languageReady = false;
 let complete = false;
 let queued = false;
 
@@ -132,6 +136,7 @@ function slice() {
   for (const el of held) {
     if (!el.isConnected) held.delete(el);
   }
+  if (!languageReady) return;
   while (held.size > 0) {
     // Before the module is ready only the widgets near the window start: the others would draw a
     // "loading" line now and their whole drawing again when it arrives.
@@ -392,4 +397,8 @@ if (document.querySelector('body > .hw-layout > .hw-article')) {
     moduleReady = true;
     next();
   }));
+  languageSettled.then(() => {
+    languageReady = true;
+    next();
+  });
 }

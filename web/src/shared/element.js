@@ -357,6 +357,20 @@ function drain() {
   }
   draining = false;
   redrawn(t0);
+  if (later.size === 0 && partWrites.size === 0) whenIdle.splice(0).forEach((f) => f());
+}
+
+/** Called once no widget waits to be drawn again (whenRedrawn). @type {(() => void)[]} */
+const whenIdle = [];
+
+/**
+ * Call `f` once every widget and part waiting to be drawn again has been (at once if none waits):
+ * what follows a change of language then does not share a frame with the slices.
+ * @param {() => void} f
+ */
+export function whenRedrawn(f) {
+  if (!draining && pending.size === 0 && later.size === 0 && partWrites.size === 0) f();
+  else whenIdle.push(f);
 }
 
 /**
@@ -414,7 +428,7 @@ const inView = new WeakMap();
 let viewObserver = null;
 /** @type {IntersectionObserver|null} */
 let partObserver = null;
-/** Widgets waiting for the next frame. @type {Set<HwElement>} */
+/** Widgets, and widgets' relocalize() (relocalizeAll), waiting for the next frame. @type {Set<HwElement|PartWrite>} */
 const later = new Set();
 let laterTimer = 0;
 /** Parts of widgets waiting for the next frame: each part's latest write. @type {Map<Element, () => void>} */
@@ -536,16 +550,45 @@ function unwatchLanguage(el) {
   widgets.delete(el);
 }
 
-/** Draw again every widget whose language has changed (see HwElement.relocalize). */
+/**
+ * Draw again every widget whose language has changed (see HwElement.relocalize): those in or near
+ * the window at once, in the change's task, the others after the next frame, in the slices of
+ * about 8 ms that redraw widgets out of view (a whole page drawn again in one task kept the main
+ * thread for 80 to 150 ms in Chromium). Each widget reads its language when its turn comes, so a
+ * language changed again meanwhile is the one it draws.
+ */
 export function relocalizeAll() {
   for (const w of [...widgets]) {
     if (!w.isConnected) continue;
-    try {
-      w.relocalize();
-    } catch (e) {
-      console.error(`${w.localName}:`, e);
-    }
+    if (inView.get(w) === false) relocalizeLater(w);
+    else relocalizeNow(w);
   }
+}
+
+/** @param {HwElement} w */
+function relocalizeNow(w) {
+  try {
+    w.relocalize();
+  } catch (e) {
+    console.error(`${w.localName}:`, e);
+  }
+}
+
+/** Each widget's relocalize() as the slices run it (one per widget, so that it is queued once). @type {WeakMap<HwElement, PartWrite>} */
+const relocalizeTasks = new WeakMap();
+
+/** @param {HwElement} w */
+function relocalizeLater(w) {
+  let task = relocalizeTasks.get(w);
+  if (!task) {
+    task = {
+      get isConnected() { return w.isConnected; },
+      refresh() { relocalizeNow(w); },
+    };
+    relocalizeTasks.set(w, task);
+  }
+  later.add(task);
+  scheduleLater();
 }
 
 /** @param {string} id */

@@ -7,7 +7,8 @@
 //   resolveLanguage(node)      the language a node renders in: its own `lang`, the nearest
 //                              ancestor's (crossing shadow roots), the page's choice (#lang= on
 //                              the lesson page, lang= in the iframe's query), the browser's
-//                              navigator.languages, English
+//                              navigator.languages, English; always a language whose catalogue
+//                              is here (see "Loading" below)
 //
 // A key missing from a language falls back to English; a key missing from English is a bug and
 // throws. A requested language without a catalogue is shown in English, with one console warning
@@ -17,12 +18,25 @@
 // A value is a string, or a plural object {"one": "…", "other": "…"} whose form is chosen by
 // Intl.PluralRules of the language for the parameter `count`.
 //
+// Loading. The bundles carry English and every language's names (_meta); each other language is
+// a file of its own, dist/i18n/<tag>.js (web/build-i18n.mjs), a classic script that puts its
+// catalogue's JSON text under globalThis[Symbol.for('headwise.catalogues')], before or after the
+// bundle runs. ensureLanguage(tag) loads it once, beside the bundle (setLanguageBase), and tells
+// every listener when it is there; a file that cannot be loaded leaves that language in English,
+// with one console warning naming the file. Until a language is here, resolveLanguage() answers
+// with the language shown before (the page's), else English, so nothing is ever drawn in a
+// language whose words are missing; a `lang` changed to a language still loading is announced to
+// the listeners (onLanguageChange) once it has arrived, not before. Code that must not draw before
+// the language is there (a page's first load, an embed's first drawing) waits for
+// whenLanguage(tag, ms).
+//
 // The pseudo-language qps-ploc (never offered in the switcher) is English with every value
 // wrapped in ⟦ ⟧: open the page with #lang=qps-ploc and any text without the brackets was not
 // taken from the catalogue (tests/browser/i18n.test.mjs fails on it).
 
-import { CATALOGUES, META } from './catalogues.js';
+import { ENGLISH, META } from './catalogues.js';
 import { VERBATIM, param, parseMarkup, plainText } from './markup.js';
+import { loadScript } from './scripts.js';
 
 /** @typedef {import('./markup.js').MarkupNode} MarkupNode */
 /** @typedef {string|Record<string, string>} Value */
@@ -36,11 +50,45 @@ export const AUTO = 'data-hw-lang-auto';
 /** What a `lang` value or `#lang=` must look like (a BCP 47 language tag). */
 export const TAG_FORM = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
 
-/** @type {Map<string, Record<string, Value>>} */
-const parsedCatalogues = new Map();
+/** How long a page or an embed waits for its language's file before it draws in English (ms);
+ * the language follows when the file arrives. */
+export const LANGUAGE_WAIT_MS = 4000;
+
+/** The registry the language files write into, shared by every bundle on the page. */
+const REGISTRY = Symbol.for('headwise.catalogues');
+/** Loads of language files in flight or done, shared by every bundle on the page (one request
+ * per language, whichever bundle asks first). */
+const LOADS = Symbol.for('headwise.catalogueLoads');
+
+/** @returns {Record<string, unknown>} */
+function registry() {
+  /** @type {any} */
+  const g = globalThis;
+  if (!g[REGISTRY] || typeof g[REGISTRY] !== 'object') g[REGISTRY] = {};
+  return g[REGISTRY];
+}
 
 /**
- * A language's catalogue, parsed on first use (only the languages a page uses are ever parsed).
+ * A language file's load: its promise, and how it ended (null while in flight).
+ * @typedef {{done: Promise<boolean>, ok: boolean|null}} Load
+ */
+
+/** @returns {Map<string, Load>} */
+function loads() {
+  /** @type {any} */
+  const g = globalThis;
+  if (!(g[LOADS] instanceof Map)) g[LOADS] = new Map();
+  return g[LOADS];
+}
+
+/** @type {Map<string, Record<string, Value>>} */
+const parsedCatalogues = new Map();
+/** Languages whose registered text could not be read (each warned about once). */
+const unreadable = new Set();
+
+/**
+ * A language's catalogue, parsed on first use (only the languages a page uses are ever parsed),
+ * or null while its file has not registered it.
  * @param {string} tag  a tag of languages(), SOURCE or PSEUDO
  * @returns {Record<string, Value>|null}
  */
@@ -49,13 +97,124 @@ function catalogue(tag) {
   if (cat) return cat;
   if (tag === PSEUDO) {
     cat = pseudo(/** @type {Record<string, Value>} */ (catalogue(SOURCE)));
-  } else if (Object.prototype.hasOwnProperty.call(CATALOGUES, tag)) {
-    cat = JSON.parse(CATALOGUES[tag]);
+  } else if (tag === SOURCE) {
+    cat = JSON.parse(ENGLISH);
   } else {
-    return null;
+    const text = Object.prototype.hasOwnProperty.call(META, tag) ? registry()[tag] : undefined;
+    if (typeof text !== 'string' || unreadable.has(tag)) return null;
+    try {
+      cat = JSON.parse(text);
+      if (!cat || typeof cat !== 'object' || Array.isArray(cat)) throw new Error('it is not a JSON object of keys and values');
+    } catch (e) {
+      unreadable.add(tag);
+      console.warn(`Headwise: the catalogue that i18n/${tag}.js registered cannot be read (${/** @type {Error} */ (e).message}), so "${tag}" is shown in English.`);
+      return null;
+    }
   }
   parsedCatalogues.set(tag, /** @type {Record<string, Value>} */ (cat));
   return /** @type {Record<string, Value>} */ (cat);
+}
+
+/**
+ * Whether a language can be shown now: English, the pseudo-language, or a language whose file
+ * has registered its catalogue.
+ * @param {string} tag
+ */
+export function isReady(tag) {
+  return catalogue(tag) !== null;
+}
+
+/** The folder the language files are loaded from: i18n/ beside the bundle (setLanguageBase). */
+let base = /** @type {string|null} */ (null);
+
+/**
+ * Where this bundle was loaded from (src/shared/scripts.js scriptBase): its languages' files are
+ * in i18n/ beside it. Each bundle sets it as it runs (app.js, headwise-elements.js, embed-page.js).
+ * @param {string} folder
+ */
+export function setLanguageBase(folder) {
+  base = folder;
+}
+
+/** Languages this bundle has heard arrive (its listeners are told once per language). */
+const arrived = new Set();
+
+/**
+ * Load a language's file, i18n/<tag>.js beside the bundle, once for the page. Resolves true when
+ * its catalogue is here (at once for English, the pseudo-language and a language already
+ * registered), false when there is no such language or its file could not be loaded or read
+ * (one console warning, naming the file and why; the language is then shown in English). Never
+ * rejects. When a language arrives, every listener (onLanguageChange) is told.
+ * @param {string} tag  a tag of languages() (see matchLanguage)
+ * @param {{retry?: boolean}} [options]  retry: load a file that failed before again (a reader's choice)
+ * @returns {Promise<boolean>}
+ */
+export function ensureLanguage(tag, { retry = false } = {}) {
+  if (isReady(tag)) return Promise.resolve(true);
+  if (!Object.prototype.hasOwnProperty.call(META, tag) || unreadable.has(tag)) return Promise.resolve(false);
+  const all = loads();
+  let load = all.get(tag);
+  // A failed load is tried again only when the reader asks for the language again (retry).
+  if (!load || (retry && load.ok === false)) {
+    const fresh = /** @type {Load} */ ({ done: Promise.resolve(false), ok: null });
+    fresh.done = fetchLanguage(tag).then((ok) => {
+      fresh.ok = ok;
+      return ok;
+    });
+    all.set(tag, fresh);
+    load = fresh;
+  }
+  return load.done.then((ok) => {
+    const ready = ok && isReady(tag);
+    if (ready && !arrived.has(tag)) {
+      arrived.add(tag);
+      changed();
+    }
+    return ready;
+  });
+}
+
+/**
+ * The load itself: a <script> element for i18n/<tag>.js (loadScript), and whether it registered.
+ * @param {string} tag
+ * @returns {Promise<boolean>}
+ */
+function fetchLanguage(tag) {
+  const name = `${languageNames(tag).name} (${tag})`;
+  if (!base || typeof document === 'undefined') {
+    console.warn(`Headwise: ${name} cannot be loaded: this page has no folder to load i18n/${tag}.js from, so it is shown in English.`);
+    return Promise.resolve(false);
+  }
+  const url = new URL(`i18n/${tag}.js`, base).href;
+  return loadScript(url, { data: 'headwiseLanguage' }).then(() => {
+    if (typeof registry()[tag] === 'string') return true;
+    console.warn(`Headwise: ${url} loaded but registered no catalogue for "${tag}", so ${name} is shown in English.`);
+    return false;
+  }, (/** @type {Error} */ e) => {
+    console.warn(`Headwise: ${name} is shown in English: ${e.message} (the file is missing, or a Content-Security-Policy refused it).`);
+    return false;
+  });
+}
+
+/**
+ * Resolves when a language can be shown (true), or could not be loaded (false), or after `ms`
+ * (false, with one console warning; the language still follows when its file arrives).
+ * @param {string} tag
+ * @param {number} [ms]
+ * @returns {Promise<boolean>}
+ */
+export function whenLanguage(tag, ms = LANGUAGE_WAIT_MS) {
+  if (isReady(tag)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      console.warn(`Headwise: i18n/${tag}.js has not arrived within ${ms / 1000} s: shown in English until it does.`);
+      resolve(false);
+    }, ms);
+    ensureLanguage(tag).then((ok) => {
+      clearTimeout(timer);
+      resolve(ok);
+    });
+  });
 }
 
 /**
@@ -79,12 +238,12 @@ function pseudo(en) {
 /** @type {string[]|null} */
 let tagsSorted = null;
 /**
- * The languages with a catalogue, English first, then by tag (the pseudo-language is not one).
- * Sorted by code point, not localeCompare: the page's first Intl.Collator loads its collation
- * data, tens of milliseconds of the first load.
+ * The languages with a catalogue, loaded or not, English first, then by tag (the pseudo-language
+ * is not one). Sorted by code point, not localeCompare: the page's first Intl.Collator loads its
+ * collation data, tens of milliseconds of the first load.
  */
 export function languages() {
-  if (!tagsSorted) tagsSorted = Object.keys(CATALOGUES).sort((a, b) => (a === SOURCE ? -1 : b === SOURCE ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  if (!tagsSorted) tagsSorted = Object.keys(META).sort((a, b) => (a === SOURCE ? -1 : b === SOURCE ? 1 : a < b ? -1 : a > b ? 1 : 0));
   return tagsSorted.slice();
 }
 
@@ -184,17 +343,27 @@ function chosen(requested) {
 }
 
 /** The page's own choice (the lesson's #lang=, the iframe's lang=), or null. */
-let pageChoice = /** @type {string|null} */ (null);
+let choice = /** @type {string|null} */ (null);
+
+/** The page's own choice of language, as set (setPageLanguage), or null. */
+export function pageChoice() {
+  return choice;
+}
+/** The language the page last could show: what it shows while the one it asks for is loading. */
+let pageShown = SOURCE;
 
 /**
- * Set (or clear, with null or '') the page's choice of language, and tell everyone listening.
+ * Set (or clear, with null or '') the page's choice of language, and tell everyone listening:
+ * at once when that language is here, else once its file has arrived (ensureLanguage).
  * @param {string|null} requested
  */
 export function setPageLanguage(requested) {
   const next = requested ? String(requested) : null;
-  if (next === pageChoice) return;
-  pageChoice = next;
-  changed();
+  if (next === choice) return;
+  choice = next;
+  const wanted = requestedPageLanguage();
+  if (isReady(wanted)) changed();
+  else ensureLanguage(wanted);
 }
 
 /** The first of the reader's languages (navigator.languages) that has a catalogue, else English. */
@@ -208,27 +377,65 @@ export function browserLanguage() {
   return SOURCE;
 }
 
-/** The page's language: its choice if it made one, else the browser's. */
-export function pageLanguage() {
-  return pageChoice ? chosen(pageChoice) : browserLanguage();
+/** The language the page asks for: its choice if it made one, else the browser's (its file may not be here yet). */
+export function requestedPageLanguage() {
+  return choice ? chosen(choice) : browserLanguage();
 }
 
 /**
- * The language `node` renders in: the nearest `lang` on it or above it (across shadow roots to
- * their hosts) that was not written by Headwise, else the page's language.
- * @param {Node|null} node
+ * The page's language: the one it asks for once its catalogue is here (its file is loaded
+ * meanwhile), else the one it could show before (English at first).
  */
-export function resolveLanguage(node) {
+export function pageLanguage() {
+  const wanted = requestedPageLanguage();
+  if (isReady(wanted)) pageShown = wanted;
+  else ensureLanguage(wanted);
+  return pageShown;
+}
+
+/**
+ * The nearest `lang` on `node` or above it (across shadow roots to their hosts) that was not
+ * written by Headwise, or null.
+ * @param {Node|null} node
+ * @returns {string|null}
+ */
+function langAbove(node) {
   /** @type {any} */
   let n = node;
   while (n) {
     if (n.nodeType === 1 && n.hasAttribute('lang') && !n.hasAttribute(AUTO)) {
       const v = n.getAttribute('lang').trim();
-      if (v) return chosen(v);
+      if (v) return v;
     }
     n = n.parentNode || n.host || null;
   }
-  return pageLanguage();
+  return null;
+}
+
+/**
+ * The language `node` asks for (its `lang`, an ancestor's, else the page's), whether or not its
+ * catalogue is here yet: what a first drawing waits for (whenLanguage).
+ * @param {Node|null} node
+ */
+export function requestedLanguage(node) {
+  const v = langAbove(node);
+  return v ? chosen(v) : requestedPageLanguage();
+}
+
+/**
+ * The language `node` renders in: the nearest `lang` on it or above it (across shadow roots to
+ * their hosts) that was not written by Headwise, else the page's language; while that language's
+ * file is loading, English (the page's previous language, for the page's), and its arrival tells
+ * every listener.
+ * @param {Node|null} node
+ */
+export function resolveLanguage(node) {
+  const v = langAbove(node);
+  if (!v) return pageLanguage();
+  const wanted = chosen(v);
+  if (isReady(wanted)) return wanted;
+  ensureLanguage(wanted);
+  return SOURCE;
 }
 
 /** `lang` values this page wrote, by element (to tell them from a host page's). */
@@ -266,7 +473,9 @@ function changed() {
 /**
  * Call `f` whenever the language of anything on the page may have changed: a `lang` attribute
  * set, changed or removed anywhere in the document (<html lang>, an <mha-*> element's, an
- * ancestor's), or the page's choice. Returns the function that stops it.
+ * ancestor's), the page's choice, or a language's file arrived. A `lang` set to a language whose
+ * file is not here yet is told once it has arrived (or failed), so that nothing draws in English
+ * in between. Returns the function that stops it.
  * @param {() => void} f
  */
 export function onLanguageChange(f) {
@@ -274,6 +483,8 @@ export function onLanguageChange(f) {
   if (!observer && typeof MutationObserver === 'function' && typeof document !== 'undefined') {
     observer = new MutationObserver((records) => {
       let real = false;
+      /** @type {Promise<boolean>[]} */
+      const loading = [];
       for (const r of records) {
         const el = /** @type {Element} */ (r.target);
         if (el.hasAttribute(AUTO) && written.has(el)) {
@@ -282,8 +493,15 @@ export function onLanguageChange(f) {
           written.delete(el);
         }
         real = true;
+        const v = (el.getAttribute('lang') || '').trim();
+        const wanted = v ? matchLanguage(v) : null;
+        if (wanted && !isReady(wanted)) loading.push(ensureLanguage(wanted));
       }
-      if (real) changed();
+      if (!real) return;
+      // A language that arrives tells the listeners itself (ensureLanguage); one that cannot be
+      // loaded is shown in English, which they are told here.
+      if (loading.length === 0) changed();
+      else Promise.all(loading).then((ok) => { if (!ok.every(Boolean)) changed(); });
     });
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['lang'], subtree: true });
   }
@@ -403,6 +621,9 @@ export function copyTexts(title, lang) {
   return { label: t('copy.label', { title }, lang), copy: t('copy.button', {}, lang), copied: t('copy.copied', {}, lang), selected: t('copy.selected', {}, lang) };
 }
 
+/** The elements a template names keys in (translateTree, translateElement). */
+export const KEYED = '[data-i18n], [data-i18n-attr]';
+
 /**
  * Fill in the text of every element under `root` that names a key: `data-i18n="key"` (its
  * content) and `data-i18n-attr="attribute:key;…"` (attributes). The lesson's prose is written
@@ -411,14 +632,22 @@ export function copyTexts(title, lang) {
  * @param {string} lang
  */
 export function translateTree(root, lang) {
-  for (const el of root.querySelectorAll('[data-i18n]')) {
-    if (el.hasAttribute('data-live')) continue;  // drawn by its widget (the challenge's quote)
-    el.replaceChildren(...tNodes(/** @type {string} */ (el.getAttribute('data-i18n')), {}, lang));
-  }
-  for (const el of root.querySelectorAll('[data-i18n-attr]')) {
-    for (const pair of /** @type {string} */ (el.getAttribute('data-i18n-attr')).split(';')) {
-      const [attr, key] = pair.split(':').map((s) => s.trim());
-      if (attr && key) el.setAttribute(attr, t(key, {}, lang));
-    }
+  for (const el of root.querySelectorAll(KEYED)) translateElement(el, lang);
+}
+
+/**
+ * Fill in one element's text and attributes that name keys (see translateTree).
+ * @param {Element} el
+ * @param {string} lang
+ */
+export function translateElement(el, lang) {
+  const key = el.getAttribute('data-i18n');
+  // (An element with data-live is drawn by its widget: the challenge's quote.)
+  if (key && !el.hasAttribute('data-live')) el.replaceChildren(...tNodes(key, {}, lang));
+  const attrs = el.getAttribute('data-i18n-attr');
+  if (!attrs) return;
+  for (const pair of attrs.split(';')) {
+    const [attr, k] = pair.split(':').map((x) => x.trim());
+    if (attr && k) el.setAttribute(attr, t(k, {}, lang));
   }
 }
