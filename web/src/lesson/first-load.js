@@ -58,6 +58,24 @@ function next() {
 }
 
 /**
+ * Run the next slice after the next frame has been drawn (its first task after the frame); where
+ * no frame comes (a page loading in a hidden tab), after a timer.
+ */
+function afterFrame() {
+  if (queued) return;
+  queued = true;
+  let sent = false;
+  const go = () => {
+    if (sent) return;
+    sent = true;
+    clearTimeout(timer);
+    channel.port2.postMessage(0);
+  };
+  const timer = setTimeout(go, 100);
+  requestAnimationFrame(go);
+}
+
+/**
  * The block a widget is laid out in: its section or exercise (which may skip layout while off
  * screen), else the widget itself.
  * @param {Element} el
@@ -155,6 +173,12 @@ function slice() {
     const start = performance.now();
     best.start();
     mark(`hw-start ${best.localName}`, start);
+    // A widget near the window is laid out, painted too, in the next frame: the next one waits
+    // for that frame, so that one frame lays out one widget's worth of the page, not several.
+    if (bestD === 0) {
+      afterFrame();
+      return;
+    }
     if (performance.now() - t0 > SLICE_MS) {
       next();
       return;
