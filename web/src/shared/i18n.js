@@ -37,6 +37,7 @@
 import { ENGLISH, META } from './catalogues.js';
 import { VERBATIM, param, parseMarkup, plainText } from './markup.js';
 import { loadScript } from './scripts.js';
+import { warmFonts } from './fonts.js';
 
 /** @typedef {import('./markup.js').MarkupNode} MarkupNode */
 /** @typedef {string|Record<string, string>} Value */
@@ -187,8 +188,12 @@ function fetchLanguage(tag) {
   }
   const url = new URL(`i18n/${tag}.js`, base).href;
   // From a task of its own: asked for as app.js runs, the request alone cost Chromium 35 to 40 ms
-  // of that task (a trace of a Spanish first load from file://).
-  return new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => loadScript(url, { data: 'headwiseLanguage' })).then(() => {
+  // of that task (a trace of a Spanish first load from file://). While it loads, the fonts of the
+  // language's script are readied, a face per task (fonts.js): the language is shown once both
+  // are done.
+  const fonts = warmFonts(languageNames(tag).nativeName);
+  const script = new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => loadScript(url, { data: 'headwiseLanguage' }));
+  return Promise.all([script, fonts]).then(() => {
     if (typeof registry()[tag] === 'string') return true;
     console.warn(`Headwise: ${url} loaded but registered no catalogue for "${tag}", so ${name} is shown in English.`);
     return false;
