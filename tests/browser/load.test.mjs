@@ -124,7 +124,9 @@ for (const width of WIDTHS) {
           }, id, { timeout: 30000 });
           const loading = await page.evaluate(() => document.documentElement.hasAttribute('data-hw-loading'));
           await loaded(page);
-          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))));
+          // Looked at once the page has stopped keeping the place itself too (first-load.js's
+          // SETTLE_MS, a second after it is complete): the browser's own anchoring, if any, has it then.
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 1300)))));
           // Where the link puts it: the window's scroll padding (and the section's scroll margin)
           // below the top.
           const { last, want } = await page.evaluate((id) => {

@@ -261,6 +261,7 @@ function keepHeight(block, height) {
 
 function finish() {
   complete = true;
+  settling = performance.now() + SETTLE_MS;
   setFirstLoad(null);
   watch.disconnect();
   // Anything connected meanwhile and still held starts now (none is expected).
@@ -304,8 +305,8 @@ function onScreen(block) {
 // anchoring: the first block whose bottom is below the window's top, then within it the same,
 // a few levels down), and after every layout that changed the page's blocks it scrolls by as much
 // as the anchor moved. Chromium and Firefox anchor scrolling themselves; the page does it too
-// while it first loads (a link's target must not move however the page arrives), and WebKit,
-// which does not anchor, has it all the time.
+// while it first loads and a second after (a link's target must not move however the page
+// arrives), and WebKit, which does not anchor, has it all the time.
 
 const nativeAnchoring = typeof CSS !== 'undefined' && CSS.supports('overflow-anchor', 'auto');
 /** The page's blocks in the order they are laid out, top to bottom. */
@@ -315,18 +316,27 @@ const ANCHOR_DEPTH = 6;
 /** @type {{el: Element, top: number}|null} */
 let anchor = null;
 /**
+ * How long (ms) after the page is complete it still keeps the reader's place itself, in every
+ * engine: the heights kept in the last frames of the load settle then. Firefox's own anchoring
+ * may have stopped by that time (it stops for good after many small adjustments in a row, as a
+ * page drawn in slices makes them), which left a link's target a few pixels off.
+ */
+const SETTLE_MS = 1000;
+/** Until when (performance.now()) the page keeps the place after it is complete. */
+let settling = 0;
+/**
  * A link's target: it is the anchor, to be kept where the link puts it (at the top of the window),
- * until the reader scrolls (in Chromium and Firefox, at most until the page is complete: their
- * own scroll anchoring takes over then). While the page loads it may be too short to scroll the
- * target to the top (what is below it is not drawn yet), so the place kept is where it should
- * be, not where it is.
+ * until the reader scrolls or follows another link (in Chromium and Firefox, at most until
+ * SETTLE_MS after the page is complete: their own scroll anchoring takes over then). While the
+ * page loads it may be too short to scroll the target to the top (what is below it is not drawn
+ * yet), so the place kept is where it should be, not where it is.
  * @type {boolean}
  */
 let pinned = false;
 
 /** Whether the page keeps the reader's place itself now. */
 function keepingPlace() {
-  return !nativeAnchoring || html.hasAttribute('data-hw-loading');
+  return !nativeAnchoring || html.hasAttribute('data-hw-loading') || performance.now() < settling;
 }
 
 /**
@@ -388,8 +398,8 @@ function pin(target) {
   for (const type of UNPIN) addEventListener(type, unpin, { capture: true, passive: true });
   keepPlace();
 }
-/** What the reader does that ends a pin: scrolling by wheel, touch, key or scrollbar. */
-const UNPIN = ['wheel', 'touchstart', 'keydown', 'mousedown'];
+/** What the reader does that ends a pin: scrolling by wheel, touch, key or scrollbar; another link. */
+const UNPIN = ['wheel', 'touchstart', 'keydown', 'mousedown', 'hashchange'];
 
 const blocksChanged = new ResizeObserver(keepPlace);
 
