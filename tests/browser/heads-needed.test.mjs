@@ -113,6 +113,23 @@ async function drawn(where) {
   await where.waitForTimeout(300);
 }
 
+/**
+ * Until the opened cell has all its tables, made for `probe`. A probe of another length makes the
+ * tables again, one per frame, and until the first redraw data-drawn is still the old probe's
+ * (WebKit, under load, was read in between).
+ * @param {any} where
+ * @param {string} probe
+ * @param {number} heads
+ */
+function tablesFor(where, probe, heads) {
+  return where.waitForFunction(([p, n]) => {
+    const box = document.querySelector('[data-testid="heads-cell"]');
+    const tables = [...box.querySelectorAll('table.hw-train-weights')];
+    return box.hasAttribute('data-drawn') && tables.length === n &&
+      tables.every((t) => [...t.querySelectorAll('thead th')].map((th) => th.textContent).join('') === p);
+  }, [probe, heads]);
+}
+
 /** A weight as a table cell shows it (tables.js cellText). @param {number} x */
 const cellText = (x) => (x >= 0.995 ? '1' : x < 0.005 ? '0' : x.toFixed(2).replace(/^0/, ''));
 
@@ -197,6 +214,7 @@ describe('How many heads does it take?', () => {
       // The student's probe: every table redraws on it.
       await page.fill('#heads-probe', 'ABCA');
       await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-heads-needed')).session.probeKey === '0 1 2 0');
+      await tablesFor(page, 'ABCA', 2);
       await drawn(page);
       open = await readSection(page);
       assert.equal(open.headers[0], 'ABCA');
@@ -226,6 +244,7 @@ describe('How many heads does it take?', () => {
         el.dispatchEvent(new Event('input', { bubbles: true }));
       });
       await page.waitForFunction(() => document.querySelector('[data-testid="heads-cell"]').dataset.shownStep === '0');
+      await tablesFor(page, 'ABCDEFGH'.slice(0, D.seqLen), 2);
       await page.waitForTimeout(300);
       open = await readSection(page);
       assert.deepEqual(open.tables, expectedTables(open.shown.first));

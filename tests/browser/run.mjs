@@ -111,7 +111,8 @@ const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its We
 const TYPICAL_SECONDS = {
   firefox: {
     'a11y.test.mjs': 74, 'bad-input.test.mjs': 67, 'compute.test.mjs': 23, 'csp.test.mjs': 36,
-    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'hosts.test.mjs': 89, 'i18n.test.mjs': 49,
+    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'heads-needed.test.mjs': 48, 'hosts.test.mjs': 89, 'i18n.test.mjs': 64,
+    'load.test.mjs': 36, 'print.test.mjs': 1, 'scorm.test.mjs': 32,
     'injection.test.mjs': 49, 'inplace.test.mjs': 36, 'layout.test.mjs': 58, 'lesson.test.mjs': 49,
     'long-session.test.mjs': 20, 'motion.test.mjs': 31, 'no-worker.test.mjs': 14,
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 37, 'sandbox.test.mjs': 15,
@@ -119,7 +120,8 @@ const TYPICAL_SECONDS = {
   },
   webkit: {
     'a11y.test.mjs': 132, 'bad-input.test.mjs': 73, 'compute.test.mjs': 9, 'csp.test.mjs': 43,
-    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'hosts.test.mjs': 70, 'i18n.test.mjs': 58,
+    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'heads-needed.test.mjs': 93, 'hosts.test.mjs': 70, 'i18n.test.mjs': 82,
+    'load.test.mjs': 35, 'print.test.mjs': 1, 'scorm.test.mjs': 21,
     'injection.test.mjs': 38, 'inplace.test.mjs': 44, 'layout.test.mjs': 60, 'lesson.test.mjs': 55,
     'long-session.test.mjs': 37, 'motion.test.mjs': 30, 'no-worker.test.mjs': 12,
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 51, 'sandbox.test.mjs': 16,
