@@ -4,20 +4,32 @@
 // no canvas cost nothing. tests/browser/load.test.mjs measures what it saves, in a Chinese first
 // load.
 import assert from 'node:assert/strict';
-import { afterEach, test } from 'node:test';
+import { after, afterEach, test } from 'node:test';
 
 import { warmFonts } from '../../web/src/shared/fonts.js';
 
 const STACKS = { '--hw-serif': '"Noto Serif CJK SC", serif', '--hw-sans': '"Noto Sans CJK SC", sans-serif', '--hw-mono': '' };
 
 /**
- * A document with a canvas that records what it measures, and a MessageChannel whose messages
- * (the browser's tasks) the test delivers one at a time (`deliver`), so that it knows which task
- * each measure ran in.
+ * The browser's tasks, as src/shared/tasks.js asks for them (a MessageChannel's messages): the
+ * test delivers them one at a time (`deliver`), so that it knows which task each measure ran in.
+ * Installed before the first nextSlice(), which keeps its channel.
  */
+const queue = [];
+let task = 0;
+const REAL_CHANNEL = globalThis.MessageChannel;
+globalThis.MessageChannel = class {
+  constructor() {
+    const port1 = { onmessage: null, close() {} };
+    this.port1 = port1;
+    this.port2 = { postMessage: (data) => queue.push(() => port1.onmessage && port1.onmessage({ data })) };
+  }
+};
+after(() => { globalThis.MessageChannel = REAL_CHANNEL; });
+
+/** A document with a canvas that records what it measures, and the task each measure ran in. */
 function fakePage({ canvas = true } = {}) {
   const measured = [];
-  let task = 0;
   const ctx = {
     font: '',
     measureText(text) {
@@ -33,14 +45,6 @@ function fakePage({ canvas = true } = {}) {
     },
   };
   globalThis.getComputedStyle = () => ({ getPropertyValue: (name) => STACKS[name] ?? '' });
-  const queue = [];
-  globalThis.MessageChannel = class {
-    constructor() {
-      const port1 = { onmessage: null, close() {} };
-      this.port1 = port1;
-      this.port2 = { postMessage: (data) => queue.push(() => port1.onmessage && port1.onmessage({ data })) };
-    }
-  };
   return {
     measured,
     /** Run the next task; false when none is queued. */
@@ -66,11 +70,9 @@ async function drain(page, promise) {
   assert.ok(done, 'warmFonts resolved once its tasks had run');
 }
 
-const REAL_CHANNEL = globalThis.MessageChannel;
 afterEach(() => {
   delete globalThis.document;
   delete globalThis.getComputedStyle;
-  globalThis.MessageChannel = REAL_CHANNEL;
 });
 
 test('every face of the page (serif, sans, monospace × regular, bold, italic) measures the sample once, in its own stack', async () => {

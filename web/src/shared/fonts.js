@@ -6,6 +6,8 @@
 // on a canvas in each face, one face per task, before the language is shown: the browser readies
 // each face then, in about 10 ms, and the layout that follows finds them ready.
 
+import { nextSlice } from './tasks.js';
+
 /** The page's font stacks (styles.css); a page without them gets the generic families. */
 const FAMILIES = [['--hw-serif', 'serif'], ['--hw-sans', 'sans-serif'], ['--hw-mono', 'monospace']];
 /** The faces the page's text is set in, as canvas font shorthands' style and weight. */
@@ -19,40 +21,19 @@ const LATIN = /^[\u0000-\u024f\u2000-\u206f\s]*$/;
  * @param {string} sample  a few characters in the language's script (its name in itself)
  * @returns {Promise<void>}
  */
-export function warmFonts(sample) {
-  if (typeof document === 'undefined' || !sample || LATIN.test(sample)) return Promise.resolve();
-  let ctx = null;
-  try {
-    ctx = document.createElement('canvas').getContext('2d');
-  } catch {
-    ctx = null;
+export async function warmFonts(sample) {
+  if (typeof document === 'undefined' || !sample || LATIN.test(sample)) return;
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return;
+  // Read in a task of its own too: the page's styles are worked out here if not yet.
+  await nextSlice();
+  const style = getComputedStyle(document.documentElement);
+  const families = FAMILIES.map(([name, generic]) => style.getPropertyValue(name).trim() || generic);
+  for (const family of families) {
+    for (const face of FACES) {
+      await nextSlice();
+      context.font = `${face}16px ${family}`;
+      context.measureText(sample);
+    }
   }
-  if (!ctx) return Promise.resolve();
-  const context = ctx;
-  /** @type {string[]} */
-  let fonts = [];
-  const channel = new MessageChannel();
-  return new Promise((resolve) => {
-    let i = -1;
-    channel.port1.onmessage = () => {
-      if (i < 0) {
-        // Read in a task of its own too: the page's styles are worked out here if not yet.
-        const style = getComputedStyle(document.documentElement);
-        fonts = FAMILIES.flatMap(([name, generic]) => {
-          const family = style.getPropertyValue(name).trim() || generic;
-          return FACES.map((face) => `${face}16px ${family}`);
-        });
-      } else {
-        context.font = fonts[i];
-        context.measureText(sample);
-      }
-      i += 1;
-      if (i < fonts.length) channel.port2.postMessage(0);
-      else {
-        channel.port1.close();
-        resolve();
-      }
-    };
-    channel.port2.postMessage(0);
-  });
 }

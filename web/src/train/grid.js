@@ -10,10 +10,12 @@
 // "progress" and "state" events, and the element redraws once per frame.
 
 import { openTrainer } from './runner.js';
-import { SLICE_BUDGET_MS, measure, nextSlice, perStore, probeTokens } from './session.js';
+import { SLICE_BUDGET_MS, measure, perStore, probeTokens } from './session.js';
+import { nextSlice } from '../shared/tasks.js';
 import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
 import { messageOf } from '../shared/errors.js';
 import { SOURCE, t } from '../shared/i18n.js';
+import { headsWord } from './verdict.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 /** @typedef {import('./python.js').Evaluation} Evaluation */
@@ -171,11 +173,10 @@ export function headsNeeded(row, solved) {
  */
 export function cliffSentence(rows, row, solved, lang = SOURCE) {
   const need = headsNeeded(row, solved);
-  const heads = (/** @type {number} */ n) => t('common.heads', { count: n }, lang);
-  const list = row.map((c) => t('train.summary.item', { heads: heads(c.numHeads), value: (/** @type {number} */ (c.worst)).toFixed(2) }, lang))
+  const list = row.map((c) => t('train.summary.item', { heads: headsWord(c.numHeads, lang), value: (/** @type {number} */ (c.worst)).toFixed(2) }, lang))
     .join(t('common.listSeparator', {}, lang));
   if (need === null) return t('headsNeeded.cliffNone', { count: rows, list }, lang);
-  return t('headsNeeded.cliff', { count: rows, heads: heads(need), list }, lang);
+  return t('headsNeeded.cliff', { count: rows, heads: headsWord(need, lang), list }, lang);
 }
 
 export class GridSession extends EventTarget {

@@ -20,6 +20,7 @@ import * as dom from '../shared/dom.js';
 import * as element from '../shared/element.js';
 import * as errors from '../shared/errors.js';
 import * as i18n from '../shared/i18n.js';
+import * as tasks from '../shared/tasks.js';
 import * as moduleLoader from '../shared/module-loader.js';
 import * as relations from '../shared/relations.js';
 import * as controls from '../lesson/hw-controls.js';
@@ -42,6 +43,7 @@ const HOST = {
   'shared/i18n.js': i18n,
   'shared/module-loader.js': moduleLoader,
   'shared/relations.js': relations,
+  'shared/tasks.js': tasks,
   'lesson/hw-controls.js': controls,
 };
 

@@ -17,6 +17,7 @@ import { openTrainer } from './runner.js';
 import { trainingModule, trainingModuleNow } from './module.js';
 import { messageOf } from '../shared/errors.js';
 import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
+import { nextSlice } from '../shared/tasks.js';
 
 /** Training work per slice (one task) on the main thread (ms). */
 export const SLICE_BUDGET_MS = 6;
@@ -118,31 +119,6 @@ export function measure(name, start) {
   } catch {
     // User Timing Level 3 is missing: nothing to record
   }
-}
-
-/** @type {(() => void)[]} */
-const waiting = [];
-/** @type {MessageChannel|null} */
-let channel = null;
-
-/**
- * Resolves in a new task, after whatever input, timers and painting are waiting. A message
- * task: setTimeout(0) is clamped to 4 ms when nested and throttled in background tabs.
- * @returns {Promise<void>}
- */
-export function nextSlice() {
-  return new Promise((resolve) => {
-    if (typeof MessageChannel !== 'function') {
-      setTimeout(resolve, 0);
-      return;
-    }
-    if (!channel) {
-      channel = new MessageChannel();
-      channel.port1.onmessage = () => /** @type {() => void} */ (waiting.shift())();
-    }
-    waiting.push(resolve);
-    channel.port2.postMessage(0);
-  });
 }
 
 export class TrainSession extends EventTarget {
