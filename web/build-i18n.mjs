@@ -17,7 +17,7 @@
 
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { MarkupError, escapeHtml, parseMarkup, plainText, toHtml } from './src/shared/markup.js';
+import { MarkupError, escapeHtml, isLanguageTag, parseMarkup, plainText, toHtml } from './src/shared/markup.js';
 
 const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
@@ -83,7 +83,7 @@ export function readCatalogues(web) {
   for (const file of files) {
     const tag = file.slice(0, -'.json'.length);
     const where = `web${sep}i18n${sep}${file}`;
-    if (!/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)) {
+    if (!isLanguageTag(tag)) {
       problems.push(`${where}: the file's name must be a language tag (BCP 47), such as es.json or zh-CN.json`);
       continue;
     }
@@ -138,7 +138,7 @@ export function cataloguesPlugin(catalogues, { keep = () => true } = {}) {
 }
 
 /** The global under which language files register their catalogues (src/shared/i18n.js reads it). */
-export const REGISTRY = 'headwise.catalogues';
+const REGISTRY = 'headwise.catalogues';
 
 /**
  * dist/i18n/<tag>.js: a classic script (so it loads from file:// and under a CSP that allows the
@@ -147,7 +147,7 @@ export const REGISTRY = 'headwise.catalogues';
  * (every other character escaped): a course page in another encoding than UTF-8 reads it the same.
  * @param {Language} language
  */
-export function languageFile({ tag, data }) {
+function languageFile({ tag, data }) {
   const literal = JSON.stringify(JSON.stringify(data)).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `(function(g,k){(g[k]=g[k]||{})[${JSON.stringify(tag)}]=${literal}})(globalThis,Symbol.for(${JSON.stringify(REGISTRY)}));\n`;
 }

@@ -16,7 +16,7 @@
 // this page, which the widget loads too): they are written once it is here.
 
 import {
-  isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, TAG_FORM, whenLanguage,
+  isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, isLanguageTag, whenLanguage,
 } from '../shared/i18n.js';
 import { scriptBase } from '../shared/scripts.js';
 
@@ -102,7 +102,7 @@ function start() {
   // The language asked for: the widget's (a lang attribute, so that it is the widget's choice,
   // with the warning its element gives for one there is no catalogue of), and the page's.
   const langParam = params.get('lang');
-  const wanted = langParam !== null && TAG_FORM.test(langParam.trim()) && langParam.trim().length <= 35 ? langParam.trim() : null;
+  const wanted = langParam !== null && isLanguageTag(langParam.trim()) ? langParam.trim() : null;
   const target = wanted ? matchLanguage(wanted) || 'en' : requestedLanguage(document.body);
   // The page's own sentences, each written in the language once its file is here (or could not be
   // loaded, or is late: then in English, and again when it arrives).

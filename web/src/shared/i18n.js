@@ -35,9 +35,10 @@
 // taken from the catalogue (tests/browser/i18n.test.mjs fails on it).
 
 import { ENGLISH, META } from './catalogues.js';
-import { VERBATIM, param, parseMarkup, plainText } from './markup.js';
+import { TAG_FORM, VERBATIM, isLanguageTag, param, parseMarkup, plainText } from './markup.js';
 import { loadScript } from './scripts.js';
 import { warmFonts } from './fonts.js';
+import { nextSlice } from './tasks.js';
 
 /** @typedef {import('./markup.js').MarkupNode} MarkupNode */
 /** @typedef {string|Record<string, string>} Value */
@@ -48,8 +49,7 @@ export const SOURCE = 'en';
 export const PSEUDO = 'qps-ploc';
 /** Marks a `lang` attribute that Headwise wrote (the language it renders in), not a choice. */
 export const AUTO = 'data-hw-lang-auto';
-/** What a `lang` value or `#lang=` must look like (a BCP 47 language tag). */
-export const TAG_FORM = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
+export { isLanguageTag };
 
 /** How long a page or an embed waits for its language's file before it draws in English (ms);
  * the language follows when the file arrives. */
@@ -191,8 +191,9 @@ function fetchLanguage(tag) {
   // of that task (a trace of a Spanish first load from file://). While it loads, the fonts of the
   // language's script are readied, a face per task (fonts.js): the language is shown once both
   // are done.
-  const fonts = warmFonts(languageNames(tag).nativeName);
-  const script = new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => loadScript(url, { data: 'headwiseLanguage' }));
+  // (Only ever a saving: a page whose fonts cannot be readied still gets its language.)
+  const fonts = warmFonts(languageNames(tag).nativeName).catch(() => undefined);
+  const script = nextSlice().then(() => loadScript(url, { data: 'headwiseLanguage' }));
   return Promise.all([script, fonts]).then(() => {
     if (typeof registry()[tag] === 'string') return true;
     console.warn(`Headwise: ${url} loaded but registered no catalogue for "${tag}", so ${name} is shown in English.`);
@@ -374,7 +375,7 @@ export function setPageLanguage(requested) {
 }
 
 /** The first of the reader's languages (navigator.languages) that has a catalogue, else English. */
-export function browserLanguage() {
+function browserLanguage() {
   const nav = typeof navigator === 'undefined' ? null : navigator;
   const list = nav ? (nav.languages && nav.languages.length ? nav.languages : [nav.language]) : [];
   for (const l of list) {
@@ -568,6 +569,16 @@ function form(value, params, lang) {
  */
 export function t(key, params = {}, lang = SOURCE) {
   return plainText(parseMarkup(form(lookup(key, lang), params, lang)), params);
+}
+
+/**
+ * `text` with its first letter in upper case, as `lang` writes it (a language without capitals,
+ * Chinese, is left as it is).
+ * @param {string} text
+ * @param {string} lang
+ */
+export function capitalise(text, lang) {
+  return text.charAt(0).toLocaleUpperCase(lang === PSEUDO ? SOURCE : lang) + text.slice(1);
 }
 
 /**

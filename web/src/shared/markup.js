@@ -234,3 +234,14 @@ export function toHtml(tree, params) {
   }
   return s;
 }
+
+/** What a `lang` value, `#lang=` or a catalogue's file name must look like (a BCP 47 language tag). */
+export const TAG_FORM = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,6}$/;
+
+/**
+ * Whether `value` is a language tag as the page takes one: TAG_FORM, at most 35 characters.
+ * @param {string} value
+ */
+export function isLanguageTag(value) {
+  return TAG_FORM.test(value) && value.length <= 35;
+}

@@ -7,7 +7,7 @@ import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
 import { installTasks } from './compute-tasks.js';
 import { fmtInt } from './format.js';
-import { TAG_FORM } from './i18n.js';
+import { isLanguageTag } from './i18n.js';
 
 /** Computations estimated below this (ms) run at once, on the main thread, in the update. */
 export const SYNC_MS = 4;
@@ -142,7 +142,7 @@ export function parseHash(hash) {
       if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
       /** @type {any} */ (state)[textByKey[key]] = value;
     } else if (key === 'lang') {
-      if (!TAG_FORM.test(value) || value.length > 35) throw new Error('"lang" must be a language tag such as es or zh-CN');
+      if (!isLanguageTag(value)) throw new Error('"lang" must be a language tag such as es or zh-CN');
       state.lang = value;
     } else if (key === 'query') {
       if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');
@@ -167,7 +167,7 @@ export function langOf(hash) {
   const text = hash.replace(/^#/, '');
   if (text.length > MAX_HASH_LENGTH) return '';
   const values = new URLSearchParams(text).getAll('lang').map((v) => v.trim());
-  return values.length === 1 && TAG_FORM.test(values[0]) && values[0].length <= 35 ? values[0] : '';
+  return values.length === 1 && isLanguageTag(values[0]) ? values[0] : '';
 }
 
 /**

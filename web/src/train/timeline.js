@@ -5,7 +5,7 @@
 
 import { h, setText } from '../shared/dom.js';
 import { FOLLOWS, sourceOf } from './session.js';
-import { SOURCE, t } from '../shared/i18n.js';
+import { SOURCE, capitalise, t } from '../shared/i18n.js';
 import { relationPhrase } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
@@ -208,8 +208,7 @@ export class Timeline {
     this.at.dataset.step = steps.length ? String(step) : '';
     // Each a sentence of its own, so it starts with a capital where the language has them ("head 0
     // settled on…" comes from a phrase that other sentences put after "2 heads: ").
-    const capital = (/** @type {string} */ text) => text.charAt(0).toUpperCase() + text.slice(1);
-    setText(this.sentence, settled.map((text) => t('common.sentenceEnd', { text: capital(text) }, this.lang)).join(t('common.sentenceGap', {}, this.lang)));
+    setText(this.sentence, settled.map((text) => t('common.sentenceEnd', { text: capitalise(text, this.lang) }, this.lang)).join(t('common.sentenceGap', {}, this.lang)));
   }
 
   /** Back to following the latest snapshot. */

@@ -5,7 +5,7 @@
 
 import { FOLLOWS } from './session.js';
 import { pyFixed } from './python.js';
-import { SOURCE, t } from '../shared/i18n.js';
+import { SOURCE, capitalise as upper, t } from '../shared/i18n.js';
 import { relationPhrase as phraseOf, relationTitle } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
@@ -67,8 +67,7 @@ export function perRelation(relations, value, lang) {
  */
 function sentence(clauses, lang, capitalise = false) {
   const text = clauses.join(t('common.clauseSeparator', {}, lang));
-  const first = capitalise ? text.charAt(0).toLocaleUpperCase(lang === 'qps-ploc' ? SOURCE : lang) : text.charAt(0);
-  return t('common.sentenceEnd', { text: first + text.slice(1) }, lang);
+  return t('common.sentenceEnd', { text: capitalise ? upper(text, lang) : text }, lang);
 }
 
 /** A weight or accuracy as the verdict writes it. @param {number} x */
