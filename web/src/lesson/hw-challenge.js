@@ -87,7 +87,7 @@ class HwChallenge extends HwElement {
     const others = row.filter((c) => c.numHeads !== 1 && c.numHeads !== 8)
       .map((c) => this.t('challenge.live.other', { count: c.numHeads, worst: c.worst.toFixed(2) })).join(sep);
     // The grid names its relations by the module's names; the relations are said in this language.
-    const relations = (d.names && d.names[4] ? d.names[4].map((name) => relationTitle(name, '', this.language)) : d.relations[4]).join(sep);
+    const relations = d.names[4].map((name, i) => relationTitle(name, d.relations[4][i], this.language)).join(sep);
     replace(live, this.tNodes('challenge.live.text', {
       relations, seed: d.seed, eight: eight.worst.toFixed(2), one: one.worst.toFixed(2), others,
       link: h('a', { href: '#heads-needed', text: this.t('challenge.live.link') }),

@@ -178,7 +178,6 @@ class HwTrain extends HwElement {
         showError(this.runError, null, null, lang);
       } catch (e) {
         const message = messageOf(e);
-        this.configError = message;
         if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message, lang);
         else showError(this.runError, null, message, lang);
         session.dispose();
