@@ -18,20 +18,12 @@
 // (src/train/loader.js), and are laid out as they are built.
 //
 // Throughout, engines with no scroll anchoring (WebKit) keep the reader's place by hand: when a
-// block wholly above the window changes height, the page scrolls by as much (place.js).
+// block wholly above the window changes height, the page scrolls by as much (keepPlace).
 
 import { setFirstLoad } from '../shared/element.js';
 import { getStore } from '../shared/store.js';
 import { languageSettled } from './language.js';
-import { hasAnchor, keepFor, keepingPlace, pickAnchor, pin, watchPlace } from './place.js';
 
-/**
- * How long (ms) after the page is complete it still keeps the reader's place itself, in every
- * engine (place.js): the heights kept in the last frames of the load settle then. Firefox's own
- * anchoring may have stopped by that time (it stops for good after many small adjustments in a
- * row, as a page drawn in slices makes them), which left a link's target a few pixels off.
- */
-const SETTLE_MS = 1000;
 /** About how long (ms) one slice of the load may run before the next waits for its own task. */
 export const SLICE_MS = 8;
 /** How close to the window (px, above and below) a widget starts before the module is ready. */
@@ -126,7 +118,7 @@ addEventListener('scroll', () => { reader.y = scrollY; }, { passive: true });
 // forcing a layout.
 const watch = new IntersectionObserver((entries) => {
   if (Number.isNaN(reader.y)) reader.y = scrollY;
-  if (!hasAnchor() && keepingPlace()) pickAnchor();
+  if (!anchor && keepingPlace()) pickAnchor();
   for (const e of entries) {
     near.set(e.target, e.isIntersecting);
     where.set(e.target, { top: e.boundingClientRect.top + reader.y, bottom: e.boundingClientRect.bottom + reader.y });
@@ -269,7 +261,7 @@ function keepHeight(block, height) {
 
 function finish() {
   complete = true;
-  keepFor(SETTLE_MS);
+  settling = performance.now() + SETTLE_MS;
   setFirstLoad(null);
   watch.disconnect();
   // Anything connected meanwhile and still held starts now (none is expected).
@@ -307,6 +299,109 @@ function onScreen(block) {
   return r.bottom > 0 && r.top < innerHeight;
 }
 
+// ---- the reader's place ------------------------------------------------------------------------
+// What the reader looks at stays put while the page grows or shrinks above it: the page keeps an
+// anchor, the first element that reaches into the window (found as browsers do for their own scroll
+// anchoring: the first block whose bottom is below the window's top, then within it the same,
+// a few levels down), and after every layout that changed the page's blocks it scrolls by as much
+// as the anchor moved. Chromium and Firefox anchor scrolling themselves; the page does it too
+// while it first loads and a second after (a link's target must not move however the page
+// arrives), and WebKit, which does not anchor, has it all the time.
+
+const nativeAnchoring = typeof CSS !== 'undefined' && CSS.supports('overflow-anchor', 'auto');
+/** The page's blocks in the order they are laid out, top to bottom. */
+const PLACE_BLOCKS = 'body > header, body > hw-status, body > .hw-layout > .hw-section, body > .hw-layout > .hw-sidebar, body > .hw-layout > .hw-article > .hw-section, body > footer';
+/** How many levels below a block the anchor is looked for. */
+const ANCHOR_DEPTH = 6;
+/** @type {{el: Element, top: number}|null} */
+let anchor = null;
+/**
+ * How long (ms) after the page is complete it still keeps the reader's place itself, in every
+ * engine: the heights kept in the last frames of the load settle then. Firefox's own anchoring
+ * may have stopped by that time (it stops for good after many small adjustments in a row, as a
+ * page drawn in slices makes them), which left a link's target a few pixels off.
+ */
+const SETTLE_MS = 1000;
+/** Until when (performance.now()) the page keeps the place after it is complete. */
+let settling = 0;
+/**
+ * A link's target: it is the anchor, to be kept where the link puts it (at the top of the window),
+ * until the reader scrolls or follows another link (in Chromium and Firefox, at most until
+ * SETTLE_MS after the page is complete: their own scroll anchoring takes over then). While the
+ * page loads it may be too short to scroll the target to the top (what is below it is not drawn
+ * yet), so the place kept is where it should be, not where it is.
+ * @type {boolean}
+ */
+let pinned = false;
+
+/** Whether the page keeps the reader's place itself now. */
+function keepingPlace() {
+  return !nativeAnchoring || html.hasAttribute('data-hw-loading') || performance.now() < settling;
+}
+
+/**
+ * The first of `els` that reaches below the window's top, and its top (px from the window's top).
+ * @param {Iterable<Element>} els
+ * @param {DOMRect|null} beside  a block laid out beside this one (the article, for the sidebar)
+ */
+function firstReaching(els, beside = null) {
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    if (r.height === 0 || r.bottom <= 0) continue;
+    if (beside && el.classList.contains('hw-sidebar') && (r.right <= beside.left || r.left >= beside.right)) continue;
+    return { el, top: r.top };
+  }
+  return null;
+}
+
+/** Choose the anchor where the reader is now. */
+function pickAnchor() {
+  const article = document.querySelector('body > .hw-layout > .hw-article');
+  let found = firstReaching(document.querySelectorAll(PLACE_BLOCKS), article ? article.getBoundingClientRect() : null);
+  // Within it, the first element that reaches into the window, a few levels down: an element
+  // above that grows inside the same block moves the anchor too.
+  for (let depth = 0; found && depth < ANCHOR_DEPTH && found.top < 0; depth += 1) {
+    const inner = firstReaching(found.el.children);
+    if (!inner) break;
+    found = inner;
+  }
+  anchor = found;
+}
+
+/** After a layout that changed the page's blocks: scroll by as much as the anchor moved. */
+function keepPlace() {
+  if (!keepingPlace()) return;
+  if (!anchor || !anchor.el.isConnected) {
+    pickAnchor();
+    return;
+  }
+  const moved = anchor.el.getBoundingClientRect().top - anchor.top;
+  // (Less than a pixel is rounding between a block laid out and its kept height: scrolling by it
+  // would only stop a smooth scroll under way, which WebKit does on any scroll by script.)
+  if (Math.abs(moved) < 1) return;
+  window.scrollBy({ top: moved, behavior: 'instant' });
+  if (!pinned) anchor.top = anchor.el.getBoundingClientRect().top;
+}
+
+/**
+ * Keep a link's target at the top of the window while the page loads (see `pinned`).
+ * @param {Element} target
+ */
+function pin(target) {
+  const margin = parseFloat(getComputedStyle(html).scrollPaddingTop) || 0;
+  anchor = { el: target, top: margin + (parseFloat(getComputedStyle(target).scrollMarginTop) || 0) };
+  pinned = true;
+  const unpin = () => {
+    pinned = false;
+    for (const type of UNPIN) removeEventListener(type, unpin, true);
+  };
+  for (const type of UNPIN) addEventListener(type, unpin, { capture: true, passive: true });
+  keepPlace();
+}
+/** What the reader does that ends a pin: scrolling by wheel, touch, key or scrollbar; another link. */
+const UNPIN = ['wheel', 'touchstart', 'keydown', 'mousedown', 'hashchange'];
+
+const blocksChanged = new ResizeObserver(keepPlace);
 
 // On the lesson page only (app.js may also serve a page that embeds one widget); app.js is a
 // deferred script, so the page is parsed when this runs.
@@ -329,7 +424,8 @@ if (document.querySelector('body > .hw-layout > .hw-article')) {
   if (target && target.closest('body > .hw-layout')) pin(target);
   // (Otherwise the anchor is chosen after the first frame, by the observer below: choosing it now
   // would lay the page out in this script's task.)
-  watchPlace();
+  for (const block of document.querySelectorAll(PLACE_BLOCKS)) blocksChanged.observe(block);
+  addEventListener('scroll', () => { if (keepingPlace() && !pinned) pickAnchor(); }, { passive: true });
   // (After main.js's own call when eager: this module's code runs before the elements are defined.)
   queueMicrotask(() => getStore().init().then(() => {
     moduleReady = true;

@@ -3,7 +3,7 @@
 // every permalink the store writes), and so does the switcher, <hw-language>, which writes it.
 // The page then says which language it is in (<html lang>), writes its prose in it (the elements
 // of index.html that name a key, data-i18n) and has every widget draw itself again in place
-// (src/shared/element.js relocalizeAll), keeping the reader where they were on the page (place.js).
+// (src/shared/element.js relocalizeAll), keeping the reader where they were on the page.
 //
 // Imported first by main.js: the language is known before any widget draws (from the address,
 // read here as the store will read it; the store itself is made once the widgets are there, as a
@@ -14,8 +14,7 @@
 // wrote it, is written in the language as soon as the file is here.
 
 import { getStore, langOf, parseHash } from '../shared/store.js';
-import { whenRedrawn } from '../shared/element.js';
-import { holdPlace } from './place.js';
+import { relocalizeAll, whenRedrawn } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 import { scriptBase } from '../shared/scripts.js';
 import {
@@ -37,15 +36,17 @@ const NEAR_PX = 200;
  * (sections off screen skip their layout, styles.css): 30 to 45 ms of a change's task for the
  * whole page, in Chromium. A section's own box is known without it.
  * @param {number} margin
- * @returns {Set<Element>}
+ * @returns {{near: Set<Element>, boxes: Map<Element, DOMRect>}}
  */
 function sectionsNear(margin) {
   const near = new Set();
+  const boxes = new Map();
   for (const section of document.querySelectorAll('main section[id]')) {
     const r = section.getBoundingClientRect();
+    boxes.set(section, r);
     if (r.bottom > -margin && r.top < innerHeight + margin) near.add(section);
   }
-  return near;
+  return { near, boxes };
 }
 
 /**
@@ -56,6 +57,30 @@ function sectionsNear(margin) {
 function inNear(el, near) {
   const section = el.closest('main section[id]');
   return !section || near.has(section);
+}
+
+/**
+ * The element nearest the top of the window that stays in place when the page is written again
+ * (a section or a heading), and where it is: after the new text, the page scrolls so that it is
+ * there again (text of another length moves everything below it). Only the sections in the
+ * window are looked into (sectionsNear).
+ * @param {{near: Set<Element>, boxes: Map<Element, DOMRect>}} sections  sectionsNear(NEAR_PX)
+ * @returns {{el: Element, top: number}|null}
+ */
+function anchor({ near, boxes }) {
+  let best = null;
+  /** @param {Element} el @param {DOMRect} r */
+  const consider = (el, r) => {
+    if (r.width === 0 && r.height === 0) return;  // not laid out (a print-only note)
+    if (!best || Math.abs(r.top) < Math.abs(best.top)) best = { el, top: r.top };
+  };
+  for (const [section, r] of boxes) consider(section, r);
+  // Sections, the prose's elements and the widgets stay (their content is written again); the
+  // settings' sidebar sticks to the window, so it says nothing about where the reader is.
+  for (const el of document.querySelectorAll('main [data-i18n], main .hw-widget:not(hw-controls)')) {
+    if (inNear(el, near)) consider(el, el.getBoundingClientRect());
+  }
+  return best;
 }
 
 // The prose in another language: what is in or near the window in the change's task, the rest
@@ -160,6 +185,29 @@ function writeProse(lang, near) {
 const HOLD_MS = 1500;
 
 /**
+ * Keep `at.el` where it was in the window while the page settles after a change of language
+ * (engines without scroll anchoring, WebKit, would let the reader's place drift), until HOLD_MS
+ * have passed or the reader scrolls, types or clicks.
+ * @param {{el: Element, top: number}} at
+ */
+function holdPlace(at) {
+  const end = performance.now() + HOLD_MS;
+  let stopped = false;
+  const stop = () => { stopped = true; };
+  const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  for (const type of events) window.addEventListener(type, stop, { once: true, passive: true });
+  const step = () => {
+    if (!stopped && at.el.isConnected) {
+      const moved = at.el.getBoundingClientRect().top - at.top;
+      if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: 'instant' });
+    }
+    if (!stopped && performance.now() < end) requestAnimationFrame(step);
+    else for (const type of events) window.removeEventListener(type, stop);
+  };
+  requestAnimationFrame(step);
+}
+
+/**
  * Write the lesson page in the page's language whenever it changes (the address's `lang`, else
  * the browser's languages), on the lesson page: a page whose <html> carries data-hw-lang-auto.
  * Elsewhere (a page that embeds hw-* elements itself) the page's own lang decides, and only the
@@ -182,12 +230,12 @@ function writePage() {
     // that arrives then finds no widget drawn yet).
     const loading = !drawn || !document.body || root.hasAttribute('data-hw-loading');
     // Where things are, read before anything changes (after, it would lay the page out).
-    const near = loading ? null : sectionsNear(NEAR_PX);
-    // The reader's place, kept while the page settles in the new language (place.js).
-    if (near) holdPlace(HOLD_MS);
-    // (The widgets are drawn again by element.js's own listener, told right after this one.)
-    writeProse(lang, near);
+    const sections = loading ? null : sectionsNear(NEAR_PX);
+    const at = sections ? anchor(sections) : null;
+    writeProse(lang, sections && sections.near);
+    relocalizeAll();
     written = lang;
+    if (at) holdPlace(at);
   };
   onLanguageChange(apply);
   // The address's language (kept from a link whose other settings cannot be read, as the store
