@@ -14,7 +14,7 @@
 // wrote it, is written in the language as soon as the file is here.
 
 import { getStore, langOf, parseHash } from '../shared/store.js';
-import { relocalizeAll, whenRedrawn } from '../shared/element.js';
+import { whenRedrawn } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 import { scriptBase } from '../shared/scripts.js';
 import {
@@ -232,8 +232,8 @@ function writePage() {
     // Where things are, read before anything changes (after, it would lay the page out).
     const sections = loading ? null : sectionsNear(NEAR_PX);
     const at = sections ? anchor(sections) : null;
+    // (The widgets are drawn again by element.js's own listener, told right after this one.)
     writeProse(lang, sections && sections.near);
-    relocalizeAll();
     written = lang;
     if (at) holdPlace(at);
   };

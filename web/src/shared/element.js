@@ -557,7 +557,7 @@ function unwatchLanguage(el) {
  * thread for 80 to 150 ms in Chromium). Each widget reads its language when its turn comes, so a
  * language changed again meanwhile is the one it draws.
  */
-export function relocalizeAll() {
+function relocalizeAll() {
   for (const w of [...widgets]) {
     if (!w.isConnected) continue;
     if (inView.get(w) === false) relocalizeLater(w);
