@@ -331,7 +331,8 @@ describe('Watch heads specialise: pace and timeline', () => {
       const at = Number(await page.getAttribute('[data-testid="train-counter"]', 'data-step'));
       assert.ok(at < steps / 3, `step ${at} of ${steps} after 2 s at the real-time pace`);
       await page.selectOption('#train-pace', 'fast');
-      await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: 180000 });
+      // (Under run.mjs's SILENT_MS: a run that never ends fails with what it waited for.)
+      await page.waitForSelector('hw-train[data-done]', { state: 'attached', timeout: 120000 });
       // The timeline: every model's tables at step 0 are its untrained attention.
       await page.$eval('#train-timeline', (el) => {
         /** @type {HTMLInputElement} */ (el).value = '0';

@@ -205,9 +205,14 @@ function measureSections() {
       const block = /** @type {Element} */ (todo.shift());
       if (block.isConnected && !block.hasAttribute('data-hw-measured')) {
         const start = performance.now();
+        // Where the browser does not anchor, the place is kept in this task: until the next
+        // frame's observer a click or a tap would be aimed at the page as it was, its target
+        // moved by the height this block gained or lost above it.
+        if (!nativeAnchoring) retakePlace();
         block.classList.add('hw-measure');
         keepHeight(block, contentHeight(block));
         block.classList.remove('hw-measure');
+        if (!nativeAnchoring) keepPlace();
         mark(`hw-measure #${block.id}`, start);
       }
       if (performance.now() - t0 > SLICE_MS) {
@@ -313,7 +318,12 @@ const nativeAnchoring = typeof CSS !== 'undefined' && CSS.supports('overflow-anc
 const PLACE_BLOCKS = 'body > header, body > hw-status, body > .hw-layout > .hw-section, body > .hw-layout > .hw-sidebar, body > .hw-layout > .hw-article > .hw-section, body > footer';
 /** How many levels below a block the anchor is looked for. */
 const ANCHOR_DEPTH = 6;
-/** @type {{el: Element, top: number}|null} */
+/**
+ * The element kept in place, its top (px from the window's top) and the page's scroll offset
+ * (scrollY) when that was taken: a scroll since, whose event has not come yet (scroll events
+ * wait for the next frame), moved the reader, not the page.
+ * @type {{el: Element, top: number, y: number}|null}
+ */
 let anchor = null;
 /**
  * How long (ms) after the page is complete it still keeps the reader's place itself, in every
@@ -349,7 +359,7 @@ function firstReaching(els, beside = null) {
     const r = el.getBoundingClientRect();
     if (r.height === 0 || r.bottom <= 0) continue;
     if (beside && el.classList.contains('hw-sidebar') && (r.right <= beside.left || r.left >= beside.right)) continue;
-    return { el, top: r.top };
+    return { el, top: r.top, y: scrollY };
   }
   return null;
 }
@@ -380,7 +390,17 @@ function keepPlace() {
   // would only stop a smooth scroll under way, which WebKit does on any scroll by script.)
   if (Math.abs(moved) < 1) return;
   window.scrollBy({ top: moved, behavior: 'instant' });
+  anchor.y = scrollY;
   if (!pinned) anchor.top = anchor.el.getBoundingClientRect().top;
+}
+
+/**
+ * Before a change made in a task of the page's own: choose the anchor again if the reader has
+ * scrolled since it was chosen (the scroll's event waits for the next frame), so that keepPlace
+ * keeps where the reader is now, not where the reader was.
+ */
+function retakePlace() {
+  if (keepingPlace() && !pinned && (!anchor || Math.abs(scrollY - anchor.y) >= 1)) pickAnchor();
 }
 
 /**
@@ -389,7 +409,7 @@ function keepPlace() {
  */
 function pin(target) {
   const margin = parseFloat(getComputedStyle(html).scrollPaddingTop) || 0;
-  anchor = { el: target, top: margin + (parseFloat(getComputedStyle(target).scrollMarginTop) || 0) };
+  anchor = { el: target, top: margin + (parseFloat(getComputedStyle(target).scrollMarginTop) || 0), y: scrollY };
   pinned = true;
   const unpin = () => {
     pinned = false;
