@@ -48,6 +48,8 @@ describe('with smooth scrolling on', () => {
     try {
       await page.goto(server.url('/index.html'));
       await waitReady(page);
+      // (Smooth once the first load is complete: until then a link's target is scrolled to at once.)
+      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), 'smooth');
       await loadWholeLesson(page);
       // The quiz is at the end of the page; the settings at its top.
