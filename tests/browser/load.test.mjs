@@ -54,9 +54,9 @@ const SHIFTS = `(() => {
 const MAX_SHIFT = 0.025;
 
 /**
- * Installed in the page before its scripts: a reader scrolls to the exercises as soon as they exist, then a task of its own, again and again
- * (a timer), looks where the exercises' heading is, until a second and a half after the page is
- * complete. Every 20th look the reader scrolls 30 px down, or back up: from one look to the
+ * Installed in the page before its scripts: a reader scrolls to the exercises as soon as they
+ * exist, then a task of its own, again and again (a timer), looks where the exercises' heading
+ * is, until a second and a half after the page is complete. Every 20th look the reader scrolls 30 px down, or back up: from one look to the
  * next the heading must move by what the reader scrolled, and by nothing else.
  */
 const PLACE_WATCH = `(() => {
@@ -190,7 +190,7 @@ for (const width of WIDTHS) {
     // from one of the page's tasks to the next, not only once a frame is drawn (a click or a tap
     // is aimed between the two), and their own scrolling is kept, not undone by the page keeping
     // an older place (first-load.js keeps it too while it loads, beside the browser's anchoring:
-    // both at once once scrolled the reader 2,000 px away).
+    // the two must not both adjust for the same change).
     const UNANCHORED = engine.name === 'webkit'
       ? { skip: 'webkit: it does not anchor; the page keeps the place itself, and keeps it between its own tasks only where they measure a section; a change between a reader\'s scroll and its event (the next frame) still moves what they see' }
       : {};
