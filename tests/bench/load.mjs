@@ -4,6 +4,9 @@
 //   tasks       the longest main-thread task from navigation until the page is drawn, in headless
 //               Chromium from a trace: CPU time (the trace's thread time) and wall time, at 1280
 //               and 390 px wide, from file:// and over http; `--rounds` fresh pages each.
+//   switch      a switch of language at the switcher once the page is drawn (to each language
+//               and back to English), the longest main-thread task of each, as for the load;
+//               `--rounds` pages.
 //   lighthouse  Lighthouse (tests/bench/package.json) on the served page, its mobile profile
 //               (simulated 4× slower CPU, slow 4G) and its desktop profile, `--lighthouse-runs`
 //               runs each, median: performance, total blocking time, largest contentful paint,
@@ -11,7 +14,7 @@
 //
 // With --before=DIR (a page built at another commit, e.g. dist/ copied to build/dist-before), both
 // builds are measured alternately in one sitting, so that the machine's load falls on both alike.
-// Goals: no task over 50 ms during load; Lighthouse mobile performance >= 0.98, total blocking
+// Goals: no task over 50 ms during load or a switch of language; Lighthouse mobile performance >= 0.98, total blocking
 // time <= 100 ms, accessibility and best practices 1.0.
 //
 // Options: --dist=DIR (default dist)  --before=DIR  --rounds=N (default 5)
@@ -64,46 +67,96 @@ async function waitDrawn(page) {
   await page.waitForTimeout(1000);
 }
 
+/** A fresh context at a laptop's or a phone's width. */
+const newContext = (browser, width) => browser.newContext({viewport: {width, height: width > 600 ? 800 : 844},
+  deviceScaleFactor: width > 600 ? 1 : 3, isMobile: width <= 600, hasTouch: width <= 600});
+
+/**
+ * The page's main-thread tasks while `action` runs, from a trace: the longest by CPU and by wall
+ * time, and how many computed for more than the goal. Only the renderers that ran something from
+ * under `folder` count: the browser runs renderers of its own, one of which ran an 80 ms task in
+ * some traces here.
+ */
+async function tracedTasks(context, page, folder, action, minTasks) {
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((ok) => cdp.once('Tracing.tracingComplete', ok));
+  await cdp.send('Tracing.start', {
+    traceConfig: {includedCategories: ['toplevel', '__metadata', 'devtools.timeline']},
+    transferMode: 'ReportEvents',
+  });
+  await action();
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
+    .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const pages = new Set(events.filter((e) => e.args && JSON.stringify(e.args).includes(folder)).map((e) => e.pid));
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+    threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && pages.has(e.pid));
+  const cpu = tasks.map((e) => (Number.isFinite(e.tdur) ? e.tdur : e.dur) / 1000);
+  const wall = tasks.map((e) => e.dur / 1000);
+  if (tasks.length < minTasks) throw new Error(`the trace holds ${tasks.length} tasks of the page's renderer: it missed the page`);
+  return {
+    cpu: Math.max(0, ...cpu),
+    wall: Math.max(0, ...wall),
+    over50: cpu.filter((ms) => ms > LOAD_GOALS.taskMs).length,
+    tasks: tasks.length,
+  };
+}
+
 /** One load in a fresh context: the main thread's tasks during it, from a trace. */
 async function oneLoad(browser, url, width) {
-  const context = await browser.newContext({viewport: {width, height: width > 600 ? 800 : 844},
-    deviceScaleFactor: width > 600 ? 1 : 3, isMobile: width <= 600, hasTouch: width <= 600});
+  const context = await newContext(browser, width);
   try {
     const page = await context.newPage();
     await page.goto('about:blank');
-    const cdp = await context.newCDPSession(page);
-    const events = [];
-    cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-    const complete = new Promise((ok) => cdp.once('Tracing.tracingComplete', ok));
-    await cdp.send('Tracing.start', {
-      traceConfig: {includedCategories: ['toplevel', '__metadata', 'devtools.timeline']},
-      transferMode: 'ReportEvents',
-    });
-    await page.evaluate(() => { window.__hwT0 = performance.timeOrigin; });
-    await page.goto(url);
-    await waitDrawn(page);
-    await cdp.send('Tracing.end');
-    await complete;
-    const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
-      .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-    // Only the renderers that ran the page's own scripts: the browser runs renderers of its own,
-    // one of which ran an 80 ms task in some traces here.
-    const folder = url.replace(/[^/]*$/, '');
-    const pages = new Set(events.filter((e) => e.args && JSON.stringify(e.args).includes(folder)).map((e) => e.pid));
-    const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
-      threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && pages.has(e.pid));
-    const cpu = tasks.map((e) => (Number.isFinite(e.tdur) ? e.tdur : e.dur) / 1000);
-    const wall = tasks.map((e) => e.dur / 1000);
-    if (tasks.length < 20) throw new Error(`the trace holds ${tasks.length} tasks of the page's renderer: it missed the page`);
-    return {
-      cpu: Math.max(0, ...cpu),
-      wall: Math.max(0, ...wall),
-      over50: cpu.filter((ms) => ms > LOAD_GOALS.taskMs).length,
-      tasks: tasks.length,
-    };
+    return await tracedTasks(context, page, url.replace(/[^/]*$/, ''), async () => {
+      await page.goto(url);
+      await waitDrawn(page);
+    }, 20);
   } finally {
     await context.close();
   }
+}
+
+/**
+ * Switches of language at the switcher, once the page is drawn (1280 px, file://): to each
+ * language of `languages` and back to English, `rounds` pages; the longest task of each switch.
+ */
+export async function switchTasks(dist, {rounds = 5, languages = ['es', 'zh-CN'], log = console.log} = {}) {
+  const require = createRequire(import.meta.url);
+  const {chromium} = require(join(root, 'node_modules', 'playwright-core'));
+  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  const url = pathToFileURL(join(resolve(dist), 'index.html')).href;
+  /** @type {Record<string, number[]>} */
+  const samples = {};
+  try {
+    for (let r = 0; r < rounds; r += 1) {
+      const context = await newContext(browser, 1280);
+      try {
+        const page = await context.newPage();
+        await page.goto(url);
+        await waitDrawn(page);
+        for (const lang of languages.flatMap((l) => [l, 'en'])) {
+          const s = await tracedTasks(context, page, url.replace(/[^/]*$/, ''), async () => {
+            await page.selectOption('#hw-language-select', lang);
+            await page.waitForFunction((l) => document.documentElement.lang === l, lang, {timeout: 20000});
+            await page.waitForTimeout(1600);  // past the time the page holds the reader's place
+          }, 5);
+          (samples[lang] ||= []).push(s.cpu);
+        }
+      } finally {
+        await context.close();
+      }
+      log(`  switch round ${r + 1}/${rounds} done`);
+    }
+  } finally {
+    await browser.close();
+  }
+  return Object.entries(samples).map(([lang, cpu]) => ({lang, cpuMedian: round1(median(cpu)), cpuMax: round1(Math.max(...cpu)),
+    over50: cpu.filter((ms) => ms > LOAD_GOALS.taskMs).length, switches: cpu.length, cpu: cpu.map(round1)}));
 }
 
 /**
@@ -248,7 +301,7 @@ export async function lighthouseRuns(builds, {runs = 3, log = console.log} = {})
 }
 
 /** The tables, as Markdown. */
-export function loadTable({tasks = [], lighthouse = []}) {
+export function loadTable({tasks = [], switches = [], lighthouse = []}) {
   const out = [];
   if (tasks.length) {
     out.push('Longest main-thread task from navigation until the lesson is drawn (Chromium, trace; ms, median and max of the loads)',
@@ -257,6 +310,12 @@ export function loadTable({tasks = [], lighthouse = []}) {
     for (const r of tasks) {
       out.push(`| ${r.build} | ${r.width} | ${r.mode} | ${r.cpuMedian} | ${r.cpuMax} | ${r.wallMedian} | ${r.wallMax} | ${r.loadsOver50} of ${r.loads} |`);
     }
+    out.push('');
+  }
+  if (switches.length) {
+    out.push('Longest main-thread task of a switch of language at the switcher (Chromium, 1280 px, file://, trace; ms of CPU)',
+      '', '| to | median | max | switches with a task over 50 ms | goal |', '|---|---:|---:|---:|---|');
+    for (const r of switches) out.push(`| ${r.lang} | ${r.cpuMedian} | ${r.cpuMax} | ${r.over50} of ${r.switches} | ${r.cpuMax <= LOAD_GOALS.taskMs ? 'met' : 'missed'} |`);
     out.push('');
   }
   if (lighthouse.length) {
@@ -281,6 +340,7 @@ export async function loadMetrics({dist = join(root, 'dist'), before = null, rou
   }
   const result = {builds, loadavg: os.loadavg().map((x) => Math.round(x * 100) / 100)};
   if (!skipTasks) result.tasks = await loadTasks(builds, {rounds, log});
+  if (!skipTasks) result.switches = await switchTasks(dist, {rounds, log});
   if (!skipLighthouse) result.lighthouse = await lighthouseRuns(builds, {runs: lighthouseRunsN, log});
   result.loadavgAfter = os.loadavg().map((x) => Math.round(x * 100) / 100);
   return result;

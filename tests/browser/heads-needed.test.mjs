@@ -4,7 +4,7 @@
 // its tables and ablation matrix; the probe redraws every table and refuses a letter outside the
 // vocabulary and a sequence too long, keeping the last good one; the timeline scrubs back to
 // step 0. Under the strict CSP (http header) and in <iframe sandbox="allow-scripts"> the default
-// experiment reaches its last cell, with no main-thread task over 50 ms (CPU, from a trace). The
+// experiment reaches its last cell, its work off the main thread (no task over GUARD_TASK_MS of CPU). The
 // three-model section's pace and timeline: real time is slow enough to follow, fast finishes, the
 // timeline goes back to step 0. In Chromium, the grid cell's PyTorch script prints its box.
 import { describe, test, before, after } from 'node:test';
@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ENGINE, STRICT_CSP, engine, shareBrowser, serveDist, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, STRICT_CSP, engine, shareBrowser, serveDist, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -274,7 +274,7 @@ describe('How many heads does it take?', () => {
     }, { viewport: { width: 640, height: 900 } });
   });
 
-  test('under the strict CSP (http header) the default experiment reaches its last cell, no main-thread task over 50 ms', { timeout: TEST_TIMEOUT }, async (t) => {
+  test('under the strict CSP (http header) the default experiment reaches its last cell, its work off the main thread', { timeout: TEST_TIMEOUT }, async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
       await page.goto(cspServer.url('/index.html'));
@@ -286,8 +286,9 @@ describe('How many heads does it take?', () => {
       assert.equal(s.cells.length, D.headCounts.length);
       checkGrid(s);
       assert.deepEqual(s.rows[0].map((c) => c.numHeads), D.headCounts);
-      await t.test('no main-thread task computed for more than 50 ms (CPU time, from a trace)', engine.skipUnless('tracing'), () => {
-        assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > 50), [], 'main-thread tasks over 50 ms from the click to the last cell');
+      await t.test(`no main-thread task computed for more than ${GUARD_TASK_MS} ms (CPU time, from a trace)`, engine.skipUnless('tracing'), () => {
+        console.log(`# longest main-thread task from the click to the last cell: ${Math.max(...cpu).toFixed(1)} ms of CPU`);
+        assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms from the click to the last cell`);
       });
       await collectCsp(page, log);
       log.assertClean(cspServer.origin);

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import {
-  DIST, ENGINE, FILE_DIST, ROOT, engine, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, mainThreadTaskCpu, openPage, reachTraining,
+  GUARD_TASK_MS, DIST, ENGINE, FILE_DIST, ROOT, engine, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, mainThreadTaskCpu, openPage, reachTraining,
   settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
 import { scratchDir } from './engine.mjs';
@@ -31,8 +31,6 @@ const LANGUAGES = Object.keys(CATALOGUES).sort((a, b) => (a === 'en' ? -1 : b ==
 /** What each language shows for a key (the catalogue's, or English where it has none yet). */
 const say = (key, params, lang) => t(key, params, lang);
 
-/** The longest main-thread task a switch of language may have (CPU ms): see its test. */
-const SWITCH_TASK_MS = 70;
 const HTML = 'text/html; charset=utf-8';
 const JS = 'text/javascript; charset=utf-8';
 const INDEX = readFileSync(join(DIST, 'index.html'), 'utf8');
@@ -532,12 +530,10 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
     }
   });
 
-  // The switch is written in slices, what the reader sees first; its longest task is its first
-  // frame's layout of the new text near the window: 30 to 45 ms here for Chinese, and up to 53 ms
-  // in CI, where the sanitizer and fuzzing builds compile beside the browser tests: at the noise
-  // floor of a 50 ms bound. What this guards is the slicing: written in one task, as before it was
-  // sliced, a switch took 70 to 133 ms.
-  test(`a switch of language: no main-thread task over ${SWITCH_TASK_MS} ms of CPU (a trace), at the switcher and mid-page`, engine.skipUnless('tracing'), async () => {
+  // The switch is written in slices, what the reader sees first: the prose's elements take their new
+  // language over several tasks (a MutationObserver's callback runs once at the end of each), and
+  // no task is long (GUARD_TASK_MS; the bench measures the 50 ms goal: tests/bench/load.mjs).
+  test(`a switch of language: the prose written over several tasks, none over ${GUARD_TASK_MS} ms of CPU (a trace), at the switcher and mid-page`, engine.skipUnless('tracing'), async () => {
     const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     try {
       await page.goto(fileUrl('index.html'));
@@ -553,6 +549,16 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
           await page.evaluate((w) => document.querySelector(w).scrollIntoView({ behavior: 'instant' }), where);
           await settle(page);
         }
+        await page.evaluate(() => {
+          const w = /** @type {any} */ (window);
+          if (w.__hwLangTasks) w.__hwLangTasks.observer.disconnect();
+          const tasks = w.__hwLangTasks = { counts: [], observer: null };
+          tasks.observer = new MutationObserver((records) => {
+            const n = records.filter((r) => /** @type {Element} */ (r.target).hasAttribute('data-i18n')).length;
+            if (n) tasks.counts.push(n);
+          });
+          tasks.observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['lang'] });
+        });
         const cpu = await mainThreadTaskCpu(page, async () => {
           if (where) await page.evaluate((l) => { location.hash = `${location.hash.replace(/(&|#)lang=[^&]*/, '')}&lang=${l}`; }, lang);
           else await page.selectOption('#hw-language-select', lang);
@@ -562,8 +568,10 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
           await page.waitForTimeout(1600);
         }, 5);
         const longest = Math.max(...cpu);
-        console.log(`# switch to ${lang} ${where ? `at ${where}` : 'at the switcher'}: longest main-thread task ${longest.toFixed(1)} ms of CPU (${cpu.length} tasks)`);
-        if (longest > SWITCH_TASK_MS) found.push(`${lang} ${where || 'at the switcher'}: ${cpu.filter((ms) => ms > SWITCH_TASK_MS).map((ms) => ms.toFixed(0)).join(', ')} ms`);
+        const written = await page.evaluate(() => /** @type {any} */ (window).__hwLangTasks.counts);
+        console.log(`# switch to ${lang} ${where ? `at ${where}` : 'at the switcher'}: longest main-thread task ${longest.toFixed(1)} ms of CPU (${cpu.length} tasks); prose elements written per task ${written.join(', ')}`);
+        if (written.length < 2) found.push(`${lang} ${where || 'at the switcher'}: the prose written in ${written.length} task(s)`);
+        if (longest > GUARD_TASK_MS) found.push(`${lang} ${where || 'at the switcher'}: ${cpu.filter((ms) => ms > GUARD_TASK_MS).map((ms) => ms.toFixed(0)).join(', ')} ms`);
       };
       // Each language at the switcher, in the masthead (its file loaded; Chinese's first text laid out).
       for (const lang of others) await change(lang, null);
@@ -575,7 +583,7 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
       await page.waitForTimeout(500);  // (the training sections' last blocks, built one per frame)
       await change('en', '#exercises');
       await change(others[0], '#quiz');
-      assert.deepEqual(found, [], `main-thread tasks over ${SWITCH_TASK_MS} ms of CPU`);
+      assert.deepEqual(found, [], 'switches written in one task or with a long task');
       await page.harvest();
       log.assertClean(null);
     } finally {
