@@ -11,26 +11,14 @@
 //     seedExperiment) and a plain JS loop of about the same length, timed back to back (warm),
 //     as the first call of a task of its own, and as the first call after 30 ms idle.
 // Writes build/bench/floors.json.
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {existsSync} from 'node:fs';
+import {join} from 'node:path';
 
+import {commandLine, launchChromium, playwright, root, runMain, writeJson} from './common.mjs';
 import {serve} from './serve.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const dist = join(root, 'dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run'
-];
-const repsArg = process.argv.find((a) => a.startsWith('--reps='));
-const REPS = repsArg ? Number(repsArg.slice(7)) : 200;
-if (!(Number.isInteger(REPS) && REPS >= 20)) {
-  throw new Error(`--reps=${repsArg.slice(7)}: give a whole number of repetitions, 20 or more`);
-}
-if (!existsSync(join(dist, 'index.html')))
+const REPS = commandLine().count('reps', 200, 20, 'repetitions');
+if (!existsSync(join(root, 'dist', 'index.html')))
   throw new Error('dist/index.html is missing: run npm run build first');
 
 // In the page: rewrite every text node in `texts` with new numbers, force style and layout, and
@@ -126,10 +114,9 @@ async function timeColdCalls(reps) {
 }
 
 async function main() {
-  const {chromium} = await import('playwright-core');
   const server = await serve(root);
   const url = `http://127.0.0.1:${server.address().port}/dist/index.html`;
-  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  const browser = await launchChromium(await playwright());
   const open = async () => {
     const page = await browser.newPage({viewport: {width: 1280, height: 720}});
     await page.goto(url);
@@ -173,9 +160,7 @@ async function main() {
     console.log(`  ${name.padEnd(20)} ${us(c.warm)} / ${us(c.task)} / ${us(c.idle)} (${
         (c.idle / c.warm).toFixed(1)}x)`);
   }
-  mkdirSync(join(root, 'build', 'bench'), {recursive: true});
-  writeFileSync(join(root, 'build', 'bench', 'floors.json'), JSON.stringify(result, null, 2));
-  console.log('wrote build/bench/floors.json');
+  console.log(`wrote ${writeJson('floors.json', result)}`);
 }
 
-await main();
+runMain(main);

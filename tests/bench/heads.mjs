@@ -7,33 +7,16 @@
 // in the click's handler, to finishedAt, when the last cell's evaluation arrives), with the
 // longest main-thread task in that time (PerformanceObserver, wall clock). Goals: default
 // <= 10 s, grid <= 60 s. Writes build/bench/heads.json when run alone.
-import {mkdirSync, writeFileSync} from 'node:fs';
 import os from 'node:os';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const outDir = join(root, 'build', 'bench');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+import {
+  commandLine, isMain, launchChromium, median, playwright, root, runMain, writeJson
+} from './common.mjs';
+
 /** The goals (s) of the issue: from the click to the last cell. */
 export const HEADS_GOALS = {default: 10, grid: 60};
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-// Chromium pinned to one core: a wrapper script around the binary.
-function oneCoreChromium() {
-  mkdirSync(outDir, {recursive: true});
-  const wrapper = join(outDir, 'chromium-one-core-heads.sh');
-  writeFileSync(wrapper, `#!/bin/sh\nexec taskset -c 0 ${CHROMIUM} "$@"\n`, {mode: 0o755});
-  return wrapper;
-}
 
 // One run in a fresh page: scroll to the section, click, wait for the last cell.
 async function oneRun(browser, button) {
@@ -83,7 +66,7 @@ async function oneRun(browser, button) {
  * @param {{quick?: boolean, log?: (s: string) => void}} [o]
  */
 export async function headsPageMetrics(chromium, {quick = false, log = console.log} = {}) {
-  const browser = await chromium.launch({executablePath: oneCoreChromium(), args: CHROMIUM_ARGS});
+  const browser = await launchChromium(chromium, {oneCore: true});
   const out = {chromium: 'pinned to one core (taskset -c 0)', loadAverageBefore: os.loadavg()};
   try {
     for (const [name, button, runs] of [['default', '#heads-run', quick ? 1 : 3], ['grid', '#heads-grid', quick ? 1 : 2]]) {
@@ -123,12 +106,12 @@ export function headsTable(r) {
   ].join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const {chromium} = await import('playwright-core');
-  console.log('How many heads does it take?, Chromium on one core ...');
-  const r = await headsPageMetrics(chromium, {quick: process.argv.includes('--quick')});
-  console.log(headsTable(r));
-  mkdirSync(outDir, {recursive: true});
-  writeFileSync(join(outDir, 'heads.json'), JSON.stringify(r, null, 1) + '\n');
-  console.log('wrote build/bench/heads.json');
+if (isMain(import.meta.url)) {
+  runMain(async () => {
+    const chromium = await playwright();
+    console.log('How many heads does it take?, Chromium on one core ...');
+    const r = await headsPageMetrics(chromium, {quick: commandLine().flag('quick')});
+    console.log(headsTable(r));
+    console.log(`wrote ${writeJson('heads.json', r)}`);
+  });
 }

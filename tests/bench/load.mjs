@@ -21,19 +21,18 @@
 //          --lighthouse-runs=N (default 3)  --skip-lighthouse  --skip-tasks
 // Writes build/bench/load.json when run alone.
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
+import {existsSync} from 'node:fs';
 import os from 'node:os';
 import {createRequire} from 'node:module';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {join, resolve} from 'node:path';
+import {pathToFileURL} from 'node:url';
+
+import {
+  benchDir, CHROMIUM, CHROMIUM_ARGS, commandLine, isMain, launchChromium, median, playwright, root,
+  runMain, runTasks, threadNames, writeJson
+} from './common.mjs';
 import {serve} from './serve.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const outDir = join(root, 'build', 'bench');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
 /** The goals of the first load. */
 export const LOAD_GOALS = {taskMs: 50, performance: 0.98, tbtMs: 100, accessibility: 1, bestPractices: 1};
 /** Widths (px) a student opens the lesson at: a laptop and a phone. */
@@ -41,12 +40,6 @@ const WIDTHS = [1280, 390];
 /** Lesson widgets that load on demand, not part of the first load. */
 const ON_DEMAND = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python'];
 
-const median = (xs) => {
-  const s = xs.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
-  if (!s.length) return null;
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const round1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
 
 /**
@@ -74,8 +67,7 @@ const newContext = (browser, width) => browser.newContext({viewport: {width, hei
 /**
  * The page's main-thread tasks while `action` runs, from a trace: the longest by CPU and by wall
  * time, and how many computed for more than the goal. Only the renderers that ran something from
- * under `folder` count: the browser runs renderers of its own, one of which ran an 80 ms task in
- * some traces here.
+ * under `folder` count: the browser runs renderers of its own, whose tasks are not the page's.
  */
 async function tracedTasks(context, page, folder, action, minTasks) {
   const cdp = await context.newCDPSession(page);
@@ -90,11 +82,9 @@ async function tracedTasks(context, page, folder, action, minTasks) {
   await cdp.send('Tracing.end');
   await complete;
   await cdp.detach();
-  const threads = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name')
-    .map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
+  const threads = threadNames(events);
   const pages = new Set(events.filter((e) => e.args && JSON.stringify(e.args).includes(folder)).map((e) => e.pid));
-  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
-    threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && pages.has(e.pid));
+  const tasks = runTasks(events).filter((e) => threads.get(`${e.pid}:${e.tid}`) === 'CrRendererMain' && pages.has(e.pid));
   const cpu = tasks.map((e) => (Number.isFinite(e.tdur) ? e.tdur : e.dur) / 1000);
   const wall = tasks.map((e) => e.dur / 1000);
   if (tasks.length < minTasks) throw new Error(`the trace holds ${tasks.length} tasks of the page's renderer: it missed the page`);
@@ -126,9 +116,7 @@ async function oneLoad(browser, url, width) {
  * language of `languages` and back to English, `rounds` pages; the longest task of each switch.
  */
 export async function switchTasks(dist, {rounds = 5, languages = ['es', 'zh-CN'], log = console.log} = {}) {
-  const require = createRequire(import.meta.url);
-  const {chromium} = require(join(root, 'node_modules', 'playwright-core'));
-  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  const browser = await launchChromium(await playwright());
   const url = pathToFileURL(join(resolve(dist), 'index.html')).href;
   /** @type {Record<string, number[]>} */
   const samples = {};
@@ -165,10 +153,8 @@ export async function switchTasks(dist, {rounds = 5, languages = ['es', 'zh-CN']
  * @param {{name: string, dir: string}[]} builds
  */
 export async function loadTasks(builds, {rounds = 5, log = console.log} = {}) {
-  const require = createRequire(import.meta.url);
-  const {chromium} = require(join(root, 'node_modules', 'playwright-core'));
   const servers = await Promise.all(builds.map((b) => serve(resolve(b.dir))));
-  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+  const browser = await launchChromium(await playwright());
   /** @type {Record<string, {cpu: number[], wall: number[], over50: number[]}>} */
   const samples = {};
   try {
@@ -216,7 +202,7 @@ export async function loadTasks(builds, {rounds = 5, log = console.log} = {}) {
 /** One Lighthouse run of `url` in a fresh Chromium; `desktop` picks Lighthouse's desktop profile. */
 async function lighthouseOnce(url, desktop) {
   const require = createRequire(import.meta.url);
-  const lhDir = join(here, 'node_modules', 'lighthouse');
+  const lhDir = join(benchDir, 'node_modules', 'lighthouse');
   const {default: lighthouse} = await import(pathToFileURL(join(lhDir, 'core', 'index.js')).href);
   const chromeLauncher = await import(pathToFileURL(require.resolve('chrome-launcher', {paths: [lhDir]})).href);
   const chrome = await chromeLauncher.launch({chromePath: CHROMIUM,
@@ -262,7 +248,7 @@ async function lighthouseOnce(url, desktop) {
  * @param {{name: string, dir: string}[]} builds
  */
 export async function lighthouseRuns(builds, {runs = 3, log = console.log} = {}) {
-  if (!existsSync(join(here, 'node_modules', 'lighthouse'))) {
+  if (!existsSync(join(benchDir, 'node_modules', 'lighthouse'))) {
     throw new Error('Lighthouse is not installed: run `npm ci --prefix tests/bench` (npm run bench does)');
   }
   const servers = await Promise.all(builds.map((b) => serve(resolve(b.dir), {gzip: true, isolate: false})));
@@ -346,31 +332,20 @@ export async function loadMetrics({dist = join(root, 'dist'), before = null, rou
   return result;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const argv = process.argv.slice(2);
-  const option = (name, fallback) => {
-    const a = argv.find((x) => x.startsWith(`--${name}=`));
-    return a ? a.slice(name.length + 3) : fallback;
-  };
-  const count = (name, fallback) => {
-    const n = Number(option(name, fallback));
-    if (!Number.isInteger(n) || n < 1) {
-      console.error(`--${name}=${option(name, '')}: give a whole number, 1 or more`);
-      process.exit(2);
-    }
-    return n;
-  };
-  const result = await loadMetrics({
-    dist: resolve(option('dist', join(root, 'dist'))),
-    before: option('before', null) && resolve(option('before', null)),
-    rounds: count('rounds', 5),
-    lighthouseRunsN: count('lighthouse-runs', 3),
-    skipLighthouse: argv.includes('--skip-lighthouse'),
-    skipTasks: argv.includes('--skip-tasks'),
+if (isMain(import.meta.url)) {
+  runMain(async () => {
+    const {flag, option, count} = commandLine();
+    const result = await loadMetrics({
+      dist: resolve(option('dist', join(root, 'dist'))),
+      before: option('before', null) && resolve(option('before', null)),
+      rounds: count('rounds', 5),
+      lighthouseRunsN: count('lighthouse-runs', 3),
+      skipLighthouse: flag('skip-lighthouse'),
+      skipTasks: flag('skip-tasks'),
+    });
+    const chromium = spawnSync(CHROMIUM, ['--version'], {encoding: 'utf8'}).stdout.trim();
+    console.log(`\n${chromium}; ${os.cpus().length} cores; load average ${result.loadavg.join(' ')} before, ${result.loadavgAfter.join(' ')} after\n`);
+    console.log(loadTable(result));
+    console.log(`wrote ${writeJson('load.json', result)}`);
   });
-  const chromium = spawnSync(CHROMIUM, ['--version'], {encoding: 'utf8'}).stdout.trim();
-  console.log(`\n${chromium}; ${os.cpus().length} cores; load average ${result.loadavg.join(' ')} before, ${result.loadavgAfter.join(' ')} after\n`);
-  console.log(loadTable(result));
-  mkdirSync(outDir, {recursive: true});
-  writeFileSync(join(outDir, 'load.json'), JSON.stringify(result, null, 2));
 }

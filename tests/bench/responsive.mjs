@@ -14,21 +14,14 @@
 //                nested arrays, and writing into the previous result's arrays with into)
 //                against the bare forward on inputs already in the WASM heap.
 // Writes build/bench/responsive.json when run alone.
-import {mkdirSync, writeFileSync} from 'node:fs';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync'];
+import {
+  benchDir, commandLine, isMain, launchChromium, percentile, playwright, root, runMain, writeJson
+} from './common.mjs';
+import {pageHash, watchFirstTable} from './page_update.mjs';
 
-const percentile = (xs, p) => {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-};
 const round = (x) => (x === null ? null : Math.round(x * 10) / 10);
 
 // Installed before the page's scripts: every long task, as {start, end}.
@@ -65,8 +58,6 @@ async function settle(page, size, t0) {
   return {ms: round(tEnd - t0), longestTaskMs: round(longest)};
 }
 
-const hashOf = (seed, n, d, h) => `#seed=${seed}&tokens=${n}&d_model=${d}&heads=${h}&bias=0&causal=0&query=0`;
-
 async function freshPage(browser, hash) {
   const context = await browser.newContext();
   await context.addInitScript(observeLongTasks);
@@ -81,14 +72,14 @@ async function freshPage(browser, hash) {
 async function settingsMetrics(browser, sizes) {
   const out = {};
   for (const [n, d, h] of sizes) {
-    const {context, page, errors} = await freshPage(browser, hashOf(7, 5, 8, 2));
+    const {context, page, errors} = await freshPage(browser, pageHash(7, 5, 8, 2));
     await page.waitForFunction(shownFor, [5, 8, 2], {timeout: 60000});
     await page.waitForTimeout(500);
     const t0 = await page.evaluate((hash) => {
       const t = performance.now();
       window.location.hash = hash;
       return t;
-    }, hashOf(7, n, d, h));
+    }, pageHash(7, n, d, h));
     out[`${n}x${d}x${h}`] = {...await settle(page, [n, d, h], t0), errors};
     await context.close();
   }
@@ -96,7 +87,7 @@ async function settingsMetrics(browser, sizes) {
 }
 
 async function typingMetrics(browser) {
-  const {context, page, errors} = await freshPage(browser, hashOf(7, 5, 768, 12));
+  const {context, page, errors} = await freshPage(browser, pageHash(7, 5, 768, 12));
   await page.waitForFunction(shownFor, [5, 768, 12], {timeout: 60000});
   await page.waitForTimeout(500);
   await page.click('#tokens');
@@ -108,7 +99,8 @@ async function typingMetrics(browser) {
   return r;
 }
 
-// One full update at the lesson's size, measured inside the page.
+// One full update at the lesson's size, measured inside the page until the frame after it
+// (page_update.mjs's UPDATE_IN_PAGE splits it finer, for the page section).
 const UPDATE_IN_PAGE = (hash) => new Promise((done) => {
   const t0 = performance.now();
   window.addEventListener('hashchange', () => {
@@ -123,14 +115,12 @@ const UPDATE_IN_PAGE = (hash) => new Promise((done) => {
 });
 
 async function lessonMetrics(browser, count) {
-  const {context, page} = await freshPage(browser, hashOf(7, 5, 8, 2));
+  const {context, page} = await freshPage(browser, pageHash(7, 5, 8, 2));
   await page.waitForFunction(shownFor, [5, 8, 2], {timeout: 60000});
-  await page.evaluate(UPDATE_IN_PAGE, hashOf(1, 5, 8, 2));
-  // The bare frame: the same measurement with a hash the page ignores, to subtract the wait
-  // for the frame clock from each sample.
+  await page.evaluate(UPDATE_IN_PAGE, pageHash(1, 5, 8, 2));
   const work = [];
   for (let k = 0; k < count; k++) {
-    const r = await page.evaluate(UPDATE_IN_PAGE, hashOf(2 + k, 5, 8, 2));
+    const r = await page.evaluate(UPDATE_IN_PAGE, pageHash(2 + k, 5, 8, 2));
     work.push(r.work);
   }
   const ok = await page.evaluate(shownFor, [5, 8, 2]);
@@ -142,23 +132,10 @@ async function firstTableMetrics(browser, count) {
   const times = [];
   for (let i = 0; i < count; i++) {
     const context = await browser.newContext();
-    await context.addInitScript(() => {
-      window.__first = null;
-      const cell = (c) => document.querySelector(
-          `hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="${c}"]`);
-      const observer = new MutationObserver(() => {
-        const a = cell(2);
-        const b = cell(3);
-        if (a && b && a.textContent.trim() === '0.424' && b.textContent.trim() === '0.576') {
-          window.__first = performance.now();
-          observer.disconnect();
-        }
-      });
-      observer.observe(document, {subtree: true, childList: true, characterData: true});
-    });
+    await context.addInitScript(watchFirstTable);
     const page = await context.newPage();
     await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href);
-    const t = await (await page.waitForFunction(() => window.__first, null, {timeout: 60000})).jsonValue();
+    const t = await (await page.waitForFunction(() => window.__firstVerified, null, {timeout: 60000})).jsonValue();
     times.push(t);
     await context.close();
   }
@@ -168,7 +145,7 @@ async function firstTableMetrics(browser, count) {
 async function apiMetrics(browser, rounds) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(pathToFileURL(join(here, 'bench.html')).href);
+  await page.goto(pathToFileURL(join(benchDir, 'bench.html')).href);
   const r = await page.evaluate(async (rounds) => {
     const bench = await window.HeadwiseBench.setup(window.createHeadwise);
     const n = 128, d = 768, h = 12;
@@ -225,16 +202,16 @@ export function responsiveTable(r) {
   return lines.join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const {chromium} = await import('playwright-core');
-  const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
-  try {
-    const r = await responsiveMetrics(browser, {quick: process.argv.includes('--quick')});
-    mkdirSync(join(root, 'build', 'bench'), {recursive: true});
-    writeFileSync(join(root, 'build', 'bench', 'responsive.json'), `${JSON.stringify(r, null, 2)}\n`);
-    console.log(JSON.stringify(r, null, 2));
-    console.log(responsiveTable(r));
-  } finally {
-    await browser.close();
-  }
+if (isMain(import.meta.url)) {
+  runMain(async () => {
+    const browser = await launchChromium(await playwright());
+    try {
+      const r = await responsiveMetrics(browser, {quick: commandLine().flag('quick')});
+      console.log(JSON.stringify(r, null, 2));
+      console.log(responsiveTable(r));
+      console.log(`wrote ${writeJson('responsive.json', r)}`);
+    } finally {
+      await browser.close();
+    }
+  });
 }

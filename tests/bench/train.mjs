@@ -13,25 +13,15 @@
 // thread's ThreadTime from the DevTools protocol (Chromium), process_time (Python).
 import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs';
-import {createRequire} from 'node:module';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const require = createRequire(import.meta.url);
+import {
+  benchDir, CHROMIUM, commandLine, headwise, isMain, launchChromium, median, outDir, playwright, root,
+  runMain
+} from './common.mjs';
+
 const HEADS = [1, 2, 4];
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run'
-];
-
-export const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // This process's CPU time, ms.
 export const cpuMs = () => {
@@ -61,7 +51,7 @@ export function nativeTrainBench(task, heads, steps, rounds) {
 // tests/bench/train_python.py for `task` with settings d ({dModel, seqLen, vocab, batchSize,
 // learningRate}): {heads: [ms per step of each sample]}, or null (and a note) without PyTorch.
 export function pytorchTrainBench(task, heads, steps, rounds, d, log) {
-  const py = spawnSync('/usr/bin/python3', [join(here, 'train_python.py'), task,
+  const py = spawnSync('/usr/bin/python3', [join(benchDir, 'train_python.py'), task,
     heads.join(','), String(steps), String(rounds)], {
     encoding: 'utf8',
     env: {...process.env, OMP_NUM_THREADS: '1', HW_D: String(d.dModel), HW_N: String(d.seqLen),
@@ -93,17 +83,19 @@ export function timeTrainers(hw, options, heads, steps, rounds, now = cpuMs) {
   return out;
 }
 
+/** What a result records of a model's settings (and what train_python.py reads). */
+export const trainSettings = (d) =>
+  ({dModel: d.dModel, seqLen: d.seqLen, vocab: d.vocab, batchSize: d.batchSize, learningRate: d.learningRate});
+
+/** {impl: {heads: [ms per step of each sample]}} -> {impl: {heads: median ms per step}} */
+export const medians = (msPerStep) => Object.fromEntries(Object.entries(msPerStep).map(([impl, byHeads]) =>
+  [impl, Object.fromEntries(Object.entries(byHeads).map(([h, ms]) => [h, median(ms)]))]));
+
 export async function trainingBench({rounds = 5, steps = 100, log = console.log} = {}) {
-  const createHeadwise = require(join(root, 'dist', 'headwise.js'));
-  const hw = await createHeadwise();
+  const hw = await headwise();
   const task = hw.trainingTasks()[0];
   const d = task.defaults;
-  const res = {
-    task: task.name,
-    settings: {dModel: d.dModel, seqLen: d.seqLen, vocab: d.vocab, batchSize: d.batchSize,
-      learningRate: d.learningRate},
-    steps, rounds, msPerStep: {}
-  };
+  const res = {task: task.name, settings: trainSettings(d), steps, rounds, msPerStep: {}};
 
   log('training: native ...');
   res.msPerStep.native = nativeTrainBench(task.name, HEADS, steps, rounds);
@@ -112,20 +104,14 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
   res.msPerStep['wasm-node'] = timeTrainers(hw, {task: task.name, dModel: d.dModel}, HEADS, steps,
       rounds);
 
-  let chromium = null;
-  try {
-    ({chromium} = await import('playwright-core'));
-  } catch {
-    log('note: playwright-core is missing (npm ci); Chromium skipped.');
-  }
-  if (chromium && existsSync(CHROMIUM)) {
+  const chromium = existsSync(CHROMIUM) ? await playwright({optional: true}) : null;
+  if (chromium) {
     log('training: wasm-chromium ...');
-    const dir = join(root, 'build', 'bench');
-    mkdirSync(dir, {recursive: true});
-    const page = join(dir, 'train.html');
+    mkdirSync(outDir, {recursive: true});
+    const page = join(outDir, 'train.html');
     writeFileSync(page, '<!doctype html><meta charset="utf-8"><script src="' +
         pathToFileURL(join(root, 'dist', 'headwise.js')).href + '"></script>\n');
-    const browser = await chromium.launch({executablePath: CHROMIUM, args: CHROMIUM_ARGS});
+    const browser = await launchChromium(chromium);
     try {
       const p = await browser.newPage();
       await p.goto(pathToFileURL(page).href);
@@ -159,10 +145,7 @@ export async function trainingBench({rounds = 5, steps = 100, log = console.log}
   const pytorch = pytorchTrainBench(task.name, HEADS, Math.max(20, steps >> 1), rounds, d, log);
   if (pytorch) res.msPerStep.pytorch = pytorch;
 
-  res.median = {};
-  for (const [impl, byHeads] of Object.entries(res.msPerStep)) {
-    res.median[impl] = Object.fromEntries(Object.entries(byHeads).map(([h, ms]) => [h, median(ms)]));
-  }
+  res.median = medians(res.msPerStep);
   return res;
 }
 
@@ -184,13 +167,11 @@ export function trainingTable(res) {
   return lines.join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 5);
-  trainingBench({rounds}).then((res) => {
+if (isMain(import.meta.url)) {
+  runMain(async () => {
+    const {flag, count} = commandLine();
+    const res = await trainingBench({rounds: count('rounds', 5)});
     console.log(trainingTable(res));
-    if (process.argv.includes('--json')) console.log(JSON.stringify(res));
-  }, (e) => {
-    console.error(e);
-    process.exit(1);
+    if (flag('json')) console.log(JSON.stringify(res));
   });
 }

@@ -18,17 +18,12 @@
 // 2. Memory: the full grid (D = 1 .. 4 relations x every head count) alive at once in one WASM
 //    module, each model stepped, evaluated with every head switched off and asked for attention,
 //    then disposed; ten grids in a row. Reports the peak of malloc's bytes in use, the WASM
-//    memory's size, and both after each grid (tests/js/train-heap.test.mjs asserts the same).
-import {createRequire} from 'node:module';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath} from 'node:url';
-
-import {cpuMs, median, nativeTrainBench, pytorchTrainBench, timeTrainers} from './train.mjs';
+//    memory's size, and both after each grid (tests/js/train-grid-heap.test.mjs asserts the same).
+import {commandLine, headwise, isMain, median, runMain} from './common.mjs';
+import {
+  cpuMs, medians, nativeTrainBench, pytorchTrainBench, timeTrainers, trainSettings
+} from './train.mjs';
 import {tfjsModel, useBackend} from './train_tfjs.mjs';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
-const require = createRequire(import.meta.url);
 
 // Source position of a rule ("x[i-k]" or "x[k]") at position i, or -1 (as the core).
 function source(rule, i) {
@@ -142,16 +137,10 @@ export function gridMemory(hw, {grids = 10, steps = 2, everyHead = true} = {}) {
 }
 
 export async function headsBench({rounds = 5, steps = 100, log = console.log} = {}) {
-  const createHeadwise = require(join(root, 'dist', 'headwise.js'));
-  const hw = await createHeadwise();
+  const hw = await headwise();
   const d = hw.headsNeededDefaults();
   const heads = d.headCounts;
-  const res = {
-    relations: d.relations,
-    settings: {dModel: d.dModel, seqLen: d.seqLen, vocab: d.vocab, batchSize: d.batchSize,
-      learningRate: d.learningRate},
-    steps, rounds, msPerStep: {}
-  };
+  const res = {relations: d.relations, settings: trainSettings(d), steps, rounds, msPerStep: {}};
 
   const task = `relations=${d.relations.join(',')}`;
   log('heads-needed training: native ...');
@@ -179,10 +168,10 @@ export async function headsBench({rounds = 5, steps = 100, log = console.log} = 
   const pytorch = pytorchTrainBench(task, heads, Math.max(20, steps >> 1), rounds, d, log);
   if (pytorch) res.msPerStep.pytorch = pytorch;
 
-  res.median = {};
+  res.median = medians(res.msPerStep);
+  // The range of the samples in steps per second: [slowest, fastest].
   res.spread = {};
   for (const [impl, byHeads] of Object.entries(res.msPerStep)) {
-    res.median[impl] = Object.fromEntries(Object.entries(byHeads).map(([h, ms]) => [h, median(ms)]));
     res.spread[impl] = Object.fromEntries(Object.entries(byHeads).map(([h, ms]) =>
       [h, [1000 / Math.max(...ms), 1000 / Math.min(...ms)]]));
   }
@@ -226,14 +215,11 @@ export function headsTable(res) {
   return lines.join('\n');
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const arg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))
-    ?.slice(name.length + 3) ?? fallback);
-  headsBench({rounds: arg('rounds', 5), steps: arg('steps', 100)}).then((res) => {
+if (isMain(import.meta.url)) {
+  runMain(async () => {
+    const {flag, count} = commandLine();
+    const res = await headsBench({rounds: count('rounds', 5), steps: count('steps', 100)});
     console.log(headsTable(res));
-    if (process.argv.includes('--json')) console.log(JSON.stringify(res));
-  }, (e) => {
-    console.error(e);
-    process.exit(1);
+    if (flag('json')) console.log(JSON.stringify(res));
   });
 }

@@ -11,14 +11,13 @@
 // NumPy's draws), cast to float32.
 import {existsSync, mkdirSync} from 'node:fs';
 import {createRequire} from 'node:module';
-import {dirname, join, resolve} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {dirname, join} from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..', '..');
+import {benchDir, outDir} from './common.mjs';
+
 const require = createRequire(import.meta.url);
-const BUNDLE = join(root, 'build', 'bench', 'tfjs.cjs');
-const WASM_DIR = join(here, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + '/';
+const BUNDLE = join(outDir, 'tfjs.cjs');
+const WASM_DIR = join(benchDir, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + '/';
 const PARAMS = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
   'readoutBias'];
 
@@ -27,12 +26,12 @@ let loaded = null;
 // tfjs-core, its gradients and both backends, bundled once (see tfjs_entry.mjs).
 export function loadTfjs() {
   if (loaded) return loaded;
-  if (!existsSync(join(here, 'node_modules', '@tensorflow', 'tfjs-core'))) {
+  if (!existsSync(join(benchDir, 'node_modules', '@tensorflow', 'tfjs-core'))) {
     throw new Error('TensorFlow.js is missing: npm ci --prefix tests/bench (npm run bench does it)');
   }
   mkdirSync(dirname(BUNDLE), {recursive: true});
   require('esbuild').buildSync({
-    entryPoints: [join(here, 'tfjs_entry.mjs')], bundle: true, platform: 'node', format: 'cjs',
+    entryPoints: [join(benchDir, 'tfjs_entry.mjs')], bundle: true, platform: 'node', format: 'cjs',
     // One copy of tfjs-core: the ES modules everywhere (its gradients exist only as such).
     mainFields: ['module', 'main'], outfile: BUNDLE, logLevel: 'error'
   });
