@@ -13,7 +13,7 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';

@@ -11,7 +11,7 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
@@ -43,7 +43,7 @@ class HwTrain extends HwElement {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
       id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
-      // The task is kept in the address (train_task); see web/src/lesson/hw-controls.js numberField.
+      // The task is kept in the address (train_task); see numberField in src/shared/forms.js.
       autocomplete: 'off',
     }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
