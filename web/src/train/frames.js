@@ -4,7 +4,7 @@
 // (read by `npm run bench`); an error while drawing is shown in the widget, not thrown.
 
 import { messageOf } from '../shared/errors.js';
-import { measure } from './session.js';
+import { measure } from './run.js';
 
 /** While training, a section is redrawn at most this often (ms): 10 frames a second. */
 export const DRAW_INTERVAL_MS = 100;

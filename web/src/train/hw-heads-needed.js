@@ -17,11 +17,11 @@ import { numberField, parseNumberField, reflectNumber, showError } from '../shar
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule, sourceOf } from './session.js';
+import { awaitTrainingModule } from './module.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
-import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources, rulePhrase } from './timeline.js';
+import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 import { a3, headsWord, perRelation, titleOf } from './verdict.js';
-import { relationDescription, relationTitle } from '../shared/relations.js';
+import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/relations.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./grid.js').GridSession} GridSession */
@@ -384,7 +384,7 @@ class HwHeadsNeeded extends HwElement {
       this.cellKey = key;
       const labels = session.probe.map((t) => st.tokenLabels[t]);
       const n = labels.length;
-      const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r.rule, i, n)));
+      const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r, i, n)));
       // The tables are built one per frame (below): 8 heads' tables built at once, about 500 boxes
       // to lay out, would make that frame a long task.
       /** @type {HeadTable[]} */
@@ -417,7 +417,7 @@ class HwHeadsNeeded extends HwElement {
         h('p', { class: 'hw-hint', text: this.t('headsNeeded.tablesHint', { probe: labels.join(' ') }) }),
         h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [
           k ? this.t('common.listSeparator') : '',
-          h('span', { class: `hw-rel-key hw-rel-${k}`, text: this.t('train.about.rule', { relation: rulePhrase(r, lang), rule: r.rule }) }),
+          h('span', { class: `hw-rel-key hw-rel-${k}`, text: this.t('train.about.rule', { relation: relationPhrase(r, lang), rule: r.rule }) }),
         ])),
         this.headsBox,
         this.ablationBox,

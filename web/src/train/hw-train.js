@@ -15,14 +15,14 @@ import { numberField, parseNumberField, reflectNumber, showError } from '../shar
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule, sessionFor, sourceOf } from './session.js';
-import { a3, headsWord, modelVerdict, perRelation, relationPhrase, summary } from './verdict.js';
-import { taskTitle } from '../shared/relations.js';
+import { sessionFor } from './session.js';
+import { awaitTrainingModule } from './module.js';
+import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
+import { relationPhrase, sourceOf, taskTitle } from '../shared/relations.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./session.js').TrainSession} TrainSession */
-/** @typedef {import('./session.js').Model} Model */
 
 
 /**
@@ -33,7 +33,7 @@ import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueS
 function probeOf(st) {
   return {
     labels: st.probe.map((t) => st.tokenLabels[t] ?? String(t)),
-    sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen))),
+    sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r, i, st.seqLen))),
   };
 }
 
