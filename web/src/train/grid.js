@@ -175,14 +175,11 @@ export function cliffSentence(rows, row, solved, lang = SOURCE) {
 export class GridSession extends RunSet {
   /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
   constructor(store) {
-    super(store, 'hw-heads steps');
+    super(store, 'hw-heads steps', { keepParameters: true });
     /** @type {GridSettings|null} */
     this.settings = null;
     /** @type {Map<string, Cell>} */
     this.cells = new Map();
-    /** @type {number[]} the probe's tokens */
-    this.probe = [];
-    this.probeKey = '';
     /** @type {'idle'|'running'|'done'|'error'} */
     this.status = 'idle';
     /** @type {string|null} */
@@ -305,52 +302,20 @@ export class GridSession extends RunSet {
     this.settings = null;
   }
 
-  /** The probe the snapshots are taken on now. */
-  _probe() {
-    return { tokens: this.probe, key: this.probeKey, keepParameters: true };
-  }
-
   /**
-   * A new probe: every model's attention is taken on it again (their snapshots when the
-   * timeline shows them, see retake).
+   * A new probe: every model's attention is taken on it again.
    * @param {number[]} tokens
    */
-  async setProbe(tokens) {
-    this.probe = tokens.slice();
-    this.probeKey = this.probe.join(' ');
-    const key = this.probeKey;
-    try {
-      for (const c of this.cells.values()) {
-        if (!c.remote || c.status === 'training' || c.status === 'evaluating') continue;
-        await c.look(this.probe);
-        if (key !== this.probeKey) return;
-      }
-    } catch (e) {
-      if (isDisposed(e)) return;
-      throw e;
-    }
-    this._emit('progress');
+  setProbe(tokens) {
+    return super.setProbe(tokens, this.cells.values(), (c) => c.status !== 'training' && c.status !== 'evaluating');
   }
 
   /**
-   * Take a done cell's snapshots again on the current probe, from their parameters, so that its
-   * timeline and the steps where its heads settled are the probe's. Resolves true when they are
-   * (false: the cell or the probe changed meanwhile).
+   * A done cell's timeline on the current probe (RunSet.retake).
    * @param {Cell} c
-   * @returns {Promise<boolean>}
    */
-  async retake(c) {
-    const probe = this._probe();
-    if (c.snapshots.every((sn) => sn.probeKey === probe.key)) return true;
-    if (!c.remote || c.status !== 'done') return false;
-    try {
-      if (!(await c.retake(probe, () => probe.key === this.probeKey))) return false;
-    } catch (e) {
-      if (isDisposed(e)) return false;
-      throw e;
-    }
-    this._emit('progress');
-    return true;
+  retake(c) {
+    return super.retake(c, c.status === 'done');
   }
 
   /**
@@ -386,7 +351,7 @@ export class GridSession extends RunSet {
     this._emit('state');
     if (!c.remote) {
       await c.open(this.store);
-      await c.snapshot(this._probe());
+      await c.snapshot(this.currentProbe());
     }
     await this.train([c], {
       to: s.steps,
@@ -394,7 +359,6 @@ export class GridSession extends RunSet {
       // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in
       // real time, and the full grid as long per row.
       pacedSteps: s.steps * this.row(s.relations.length).length,
-      probe: () => this._probe(),
     });
     c.status = 'evaluating';
     await c.evaluateHeads();

@@ -13,9 +13,9 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession } from './frames.js';
+import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
@@ -40,15 +40,9 @@ class HwHeadsNeeded extends HwElement {
     this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
     this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
     this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
-    const seed = numberField('heads-seed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
+    const seed = seedField(this, 'heads-seed', 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
-    seed.input.min = '0';
-    seed.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(seed.input);
-      this.store.setInputError('heads-seed', problem);
-      this.store.set({ headsSeed: value }, 'heads-seed');
-    });
     const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
 

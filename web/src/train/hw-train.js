@@ -11,9 +11,9 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession } from './frames.js';
+import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
@@ -52,15 +52,9 @@ class HwTrain extends HwElement {
       this.taskSelect,
       h('p', { class: 'hw-hint', id: 'train-task-hint', text: this.t('train.task.hint') }),
     ]);
-    const seed = numberField('train-seed', this.t('train.seed.label'), this.t('train.seed.hint'));
+    const seed = seedField(this, 'train-seed', 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
-    seed.input.min = '0';
-    seed.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(seed.input);
-      this.store.setInputError('train-seed', problem);
-      this.store.set({ trainSeed: value }, 'train-seed');
-    });
 
     const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;

@@ -92,11 +92,15 @@ export class Disposed extends Error {
  */
 
 export class ModelRun {
-  /** @param {Record<string, any>} options  hw.createTrainer's options */
-  constructor(options) {
+  /**
+   * @param {Record<string, any>} options  hw.createTrainer's options
+   * @param {any[]} [heads]  each head as evaluate({ablate}) names it (default: 0 to numHeads - 1)
+   */
+  constructor(options, heads) {
     this.options = options;
     /** @type {number} */
     this.numHeads = options.numHeads;
+    this.heads = heads || Array.from({ length: options.numHeads }, (_, h) => h);
     /** @type {Remote|null} */
     this.remote = null;
     this.disposed = false;
@@ -116,7 +120,7 @@ export class ModelRun {
     this.snapshots = [];
     /** @type {Evaluation|null} held-out, all heads on (when trained) */
     this.evaluation = null;
-    /** @type {Evaluation[]} [h]: held-out with head h off */
+    /** @type {Evaluation[]} [k]: held-out with heads[k] off */
     this.ablations = [];
     /** @type {Set<number>} heads the student switched off */
     this.off = new Set();
@@ -236,7 +240,7 @@ export class ModelRun {
     const main = this.mode !== 'worker';
     this.evaluation = await this.call('evaluate', {});
     this.ablations = [];
-    for (let head = 0; head < this.numHeads; head += 1) {
+    for (const head of this.heads) {
       if (main) await nextSlice();
       this.ablations.push(await this.call('evaluate', { ablate: [head] }));
     }
@@ -293,12 +297,19 @@ export class RunSet extends EventTarget {
   /**
    * @param {{hw: any, compute?: any}} store  the training module (module.js)
    * @param {string} measureName  the User Timing measure of a slice's training (`npm run bench`)
+   * @param {{keepParameters?: boolean}} [o]  keepParameters: the snapshots keep the parameters,
+   *   so that a new probe can be shown at every step of the timeline (retake)
    */
-  constructor(store, measureName) {
+  constructor(store, measureName, { keepParameters = false } = {}) {
     super();
     this.store = store;
     this.hw = store.hw;
     this.measureName = measureName;
+    this.keepParameters = keepParameters;
+    /** @type {number[]} the probe's tokens: the timeline's snapshots are taken on it */
+    this.probe = [];
+    /** names the probe (its tokens, space-separated) */
+    this.probeKey = '';
     /** @type {Pace} */
     this.pace = 'fast';
     /** ms of training work per step and model (running mean), for sizing main-thread slices */
@@ -317,9 +328,60 @@ export class RunSet extends EventTarget {
     this.dispatchEvent(new Event(type));
   }
 
+  /** @returns {Probe & {key: string}} the probe snapshots are taken on now */
+  currentProbe() {
+    return { tokens: this.probe, key: this.probeKey, keepParameters: this.keepParameters };
+  }
+
+  /**
+   * A new probe: the latest attention of every run that `idle` allows is taken on it again
+   * (their snapshots when the timeline shows them, see retake).
+   * @param {number[]} tokens
+   * @param {Iterable<ModelRun>} runs
+   * @param {(run: ModelRun) => boolean} idle  whether a run may be asked now (not training)
+   */
+  async setProbe(tokens, runs, idle) {
+    this.probe = tokens.slice();
+    this.probeKey = this.probe.join(' ');
+    const key = this.probeKey;
+    try {
+      for (const r of runs) {
+        if (!r.remote || !idle(r)) continue;
+        await r.look(this.probe);
+        if (key !== this.probeKey) return;
+      }
+    } catch (e) {
+      if (isDisposed(e)) return;
+      throw e;
+    }
+    this._emit('progress');
+  }
+
+  /**
+   * Take a run's snapshots made on an earlier probe again on the current one (ModelRun.retake).
+   * Resolves true when they are all on it (false: the run is not `ready`, or it was disposed or
+   * the probe changed meanwhile).
+   * @param {ModelRun} run
+   * @param {boolean} ready  whether the run may be asked now (trained, not training)
+   * @returns {Promise<boolean>}
+   */
+  async retake(run, ready) {
+    const probe = this.currentProbe();
+    if (run.snapshots.every((sn) => sn.probeKey === probe.key)) return true;
+    if (!run.remote || !ready) return false;
+    try {
+      if (!(await run.retake(probe, () => probe.key === this.probeKey))) return false;
+    } catch (e) {
+      if (isDisposed(e)) return false;
+      throw e;
+    }
+    this._emit('progress');
+    return true;
+  }
+
   /**
    * Train `runs` together until they reach step `to` (or `live()` turns false), in chunks that
-   * end on every `every`-th step, where each run's probe attention becomes a snapshot. On the
+   * end on every `every`-th step, where each run's attention on the probe becomes a snapshot. On the
    * main thread a slice trains as many chunks as fit in SLICE_BUDGET_MS, then yields; from a
    * Worker chunks are sent back to back. At the real-time pace the run waits until its clock,
    * REAL_TIME_MS over `pacedSteps` steps, catches up with its steps. Rejects with Disposed when a
@@ -329,12 +391,11 @@ export class RunSet extends EventTarget {
    * @param {number} o.to
    * @param {number} o.every
    * @param {number} o.pacedSteps
-   * @param {() => Probe} o.probe
    * @param {number} [o.maxChunk]  the most steps in one chunk (bounds the points per curve)
    * @param {() => boolean} [o.live]
    * @returns {Promise<void>}
    */
-  async train(runs, { to, every, pacedSteps, probe, maxChunk = Infinity, live = () => true }) {
+  async train(runs, { to, every, pacedSteps, maxChunk = Infinity, live = () => true }) {
     const worker = runs.some((r) => r.mode === 'worker');
     const step = () => runs[0].step;
     const going = () => live() && !runs.some((r) => r.disposed) && step() < to;
@@ -355,7 +416,7 @@ export class RunSet extends EventTarget {
       } while (!worker && going() && step() % every !== 0
         && performance.now() - sliceStart + this.msPerStep * runs.length <= SLICE_BUDGET_MS);
       if (step() % every === 0 || step() >= to) {
-        for (const r of runs) await r.snapshot(probe());
+        for (const r of runs) await r.snapshot(this.currentProbe());
       }
       if (!worker) measure(this.measureName, sliceStart);
       this._emit('progress');

@@ -89,6 +89,8 @@ export class TrainSession extends RunSet {
       // no User Timing
     }
     this.settings = s;
+    this.probe = s.probe;
+    this.probeKey = s.probe.join(' ');
     this.models = s.headCounts.map((numHeads) => new ModelRun({
       task: s.task, numHeads, dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
       learningRate: s.learningRate, batchSize: s.batchSize,
@@ -204,11 +206,10 @@ export class TrainSession extends RunSet {
   _create() {
     if (!this._ready) {
       const models = this.models;
-      const probe = { tokens: /** @type {Settings} */ (this.settings).probe };
       this._ready = (async () => {
         for (const m of models) {
           await m.open(this.store);
-          await m.snapshot(probe);
+          await m.snapshot(this.currentProbe());
         }
       })();
     }
@@ -232,7 +233,6 @@ export class TrainSession extends RunSet {
         // Points per curve: about 200 at most, whatever the budget.
         maxChunk: Math.max(1, Math.floor(s.steps / 200)),
         pacedSteps: s.steps,
-        probe: () => ({ tokens: s.probe }),
         live: () => this.status === 'running' && !this.pausing,
       });
       this.pausing = false;
