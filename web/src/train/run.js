@@ -10,7 +10,8 @@
 //
 //   const run = new ModelRun({relations, numHeads, dModel, seed, ...});  // createTrainer's options
 //   await run.open(store);                         // the trainer, its parameter count
-//   await set.train([run], {to: 600, every: 12, pacedSteps: 600, probe});
+//   set.probe = tokens;                            // a RunSet's snapshots are taken on its probe
+//   await set.train([run], {to: 600, every: 12, pacedSteps: 600});
 //   await run.evaluateHeads();                     // run.evaluation, run.ablations
 //   run.dispose();
 
