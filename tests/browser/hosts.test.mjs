@@ -23,7 +23,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST, ENGINE, ROOT, launch, serveDist } from './helpers.mjs';
+import { DIST, ENGINE, ROOT, launch, serveDist, until } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n.js';
 
 const run = promisify(execFile);
@@ -226,22 +226,6 @@ function framesHere() {
 }
 
 // ---- in node ----------------------------------------------------------------------------------
-
-/**
- * Poll until fn() returns a truthy value.
- * @template T
- * @param {() => Promise<T>} fn
- * @param {string} what
- */
-async function until(fn, what, timeout = 60000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await fn().catch(() => null);
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** Relative luminance of an "rgb(r, g, b)" colour. */
 function luminance(rgb) {
