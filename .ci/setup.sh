@@ -37,8 +37,8 @@ if [[ "$mode" == test ]]; then
   # and the training fixtures are checked against them.
   packages+=(python3-numpy python3-torch)
   # Real course-site generators for the embedding tests: MkDocs (Material and default themes),
-  # Sphinx (RTD theme).
-  packages+=(mkdocs mkdocs-material python3-sphinx python3-sphinx-rtd-theme)
+  # Sphinx (RTD theme), Hugo.
+  packages+=(mkdocs mkdocs-material python3-sphinx python3-sphinx-rtd-theme hugo)
   if [[ "${HEADWISE_SETUP_BENCH:-0}" == 1 ]]; then
     # Benchmarks: NumPy on OpenBLAS, side by side with the core.
     packages+=(libopenblas0-pthread)
