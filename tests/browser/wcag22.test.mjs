@@ -1,5 +1,6 @@
 // WCAG 2.2 criteria that axe does not check, each a named test that web/ACCESSIBILITY.md cites:
-//   - 1.4.10 reflow, 1.1.1 text alternatives, 3.1.2 language of parts, 4.1.3 status messages: the
+//   - 1.4.10 reflow, 1.4.12 text spacing, 1.1.1 text alternatives, 3.1.2 language of parts, 4.1.3
+//     status messages: the
 //     lesson at 320 px with 20 tokens (canvas heatmaps), its training and heads-needed sections
 //     drawn;
 //   - 2.5.8 target size and 2.5.7 dragging movements: the lesson at 1280 px, every pointer target
@@ -63,6 +64,30 @@ function silentStatuses() {
   return { checked: places.length, silent: places.filter((e) => !live(e)).map((e) => `${e.localName}.${e.className}${e.id ? `#${e.id}` : ''}`) };
 }
 
+/**
+ * In the page (WCAG 1.4.12): the criterion's text spacing applied to everything (line height 1.5,
+ * paragraphs 2 em apart, letters 0.12 em, words 0.16 em); then every box that hides what
+ * overflows it but holds more text than it shows.
+ */
+async function clippedWithTextSpacing() {
+  // A constructed stylesheet: the page's Content-Security-Policy refuses a <style> element.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('* { line-height: 1.5 !important; letter-spacing: 0.12em !important; word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }');
+  const before = document.adoptedStyleSheets;
+  document.adoptedStyleSheets = [...before, sheet];
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const boxes = [...document.querySelectorAll('body *')].filter((e) => {
+    const cs = getComputedStyle(e);
+    if (!['hidden', 'clip'].includes(cs.overflowX) && !['hidden', 'clip'].includes(cs.overflowY)) return false;
+    // Visually hidden text (for screen readers only) is meant to be clipped.
+    return Boolean((e.textContent || '').trim()) && e.getClientRects().length > 0 && e.clientWidth > 1 && e.clientHeight > 1;
+  });
+  const clipped = boxes.filter((e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).map((e) => `${e.localName}.${e.className} ${e.scrollWidth}×${e.scrollHeight} in ${e.clientWidth}×${e.clientHeight}`);
+  const over = document.documentElement.scrollWidth - document.documentElement.clientWidth;
+  document.adoptedStyleSheets = before;
+  return { boxes: boxes.length, clipped: clipped.slice(0, 10), over };
+}
+
 /** In the page: the page's language, and the language switcher's options with theirs. */
 function languageParts() {
   const options = [...document.querySelectorAll('#hw-language-select option')].map((o) => ({ value: o.value, lang: o.lang, text: o.textContent }));
@@ -115,8 +140,8 @@ function smallTargets() {
 
 // ---- in node -------------------------------------------------------------------------------------
 
-describe('WCAG 2.2: reflow, text alternatives, language of parts (320 px)', () => {
-  test('the lesson at 320 px scrolls only up and down; every chart has a text alternative; status messages are live; languages are marked', { timeout: 240000 }, async () => {
+describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (320 px)', () => {
+  test('the lesson at 320 px scrolls only up and down, with WCAG\'s text spacing too; every chart has a text alternative; status messages are live; languages are marked', { timeout: 240000 }, async () => {
     await withPage(browser, server, 'http', '#tokens=20', async (page) => {
       await reachTraining(page);
       await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
@@ -128,6 +153,10 @@ describe('WCAG 2.2: reflow, text alternatives, language of parts (320 px)', () =
       assert.ok(alt.checked >= 5, `only ${alt.checked} charts found`);
       console.log(`# ${ENGINE}: ${alt.checked} canvases and SVGs, each with a text alternative`);
       assert.deepEqual(alt.out, []);
+      const spaced = await page.evaluate(clippedWithTextSpacing);
+      assert.ok(spaced.over <= 0, `with WCAG's text spacing the page scrolls ${spaced.over} px sideways at 320 px`);
+      console.log(`# ${ENGINE}: with WCAG's text spacing, ${spaced.boxes} boxes that hide their overflow hold all their text`);
+      assert.deepEqual(spaced.clipped, [], 'text cut off with WCAG\'s text spacing');
       const statuses = await page.evaluate(silentStatuses);
       assert.ok(statuses.checked >= 20, `only ${statuses.checked} status places found`);
       assert.deepEqual(statuses.silent, [], 'status messages without a live role');
