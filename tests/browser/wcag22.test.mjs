@@ -5,8 +5,8 @@
 //     drawn;
 //   - 2.5.8 target size and 2.5.7 dragging movements: the lesson at 1280 px, every pointer target
 //     at least 24 × 24 px or spaced as the criterion allows; the training's timeline moved by one
-//     click on its track and by the keyboard (no drag needed); and (2.1.1) the keyboard's path
-//     through the training section's and "How many heads"' controls;
+//     click on its track and by the keyboard (no drag needed); 2.5.3 label in name; and (2.1.1)
+//     the keyboard's path through the training section's and "How many heads"' controls;
 //   - 2.1.2 no keyboard trap: a course page with a sandboxed iframe embed between two buttons,
 //     Tab goes into the frame, through its controls and out; Shift+Tab back the same way.
 // One page load per test.
@@ -138,6 +138,30 @@ function smallTargets() {
   return { checked: targets.length, small: small.length, failing, smallKeys: small.map((t) => `${t.key} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`) };
 }
 
+/**
+ * In the page (WCAG 2.5.3): every control whose name is given apart from its visible label
+ * (aria-label, aria-labelledby) and does not contain that label's words. Labels of symbols
+ * alone are not checked.
+ */
+function labelsNotInNames() {
+  const norm = (/** @type {string} */ t) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  const out = [];
+  let named = 0;
+  for (const e of document.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, summary, [role="button"], [tabindex="0"]')) {
+    if (e.getClientRects().length === 0 || e.closest('[hidden]')) continue;
+    const labelled = e.getAttribute('aria-labelledby');
+    const name = e.getAttribute('aria-label') ?? (labelled ? labelled.split(/\s+/).map((id) => document.getElementById(id)?.textContent || '').join(' ') : null);
+    if (name === null) continue;
+    const labels = /** @type {any} */ (e).labels;
+    const visible = labels && labels.length ? [...labels].map((l) => l.textContent).join(' ') : e.matches('button, a, summary, [role="button"]') ? e.textContent || '' : '';
+    // A label of symbols alone (an untrained grid cell's "·") has no words to speak.
+    if (!/[\p{L}\p{N}]/u.test(visible)) continue;
+    named += 1;
+    if (!norm(name).includes(norm(visible))) out.push(`${e.id ? `#${e.id}` : e.localName}: name "${name}", label "${norm(visible)}"`);
+  }
+  return { named, out };
+}
+
 // ---- in node -------------------------------------------------------------------------------------
 
 describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (320 px)', () => {
@@ -168,8 +192,8 @@ describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (
   });
 });
 
-describe('WCAG 2.2: target size, dragging (1280 px)', () => {
-  test('every target is 24 px or spaced; the timeline moves with one click and with the keyboard', { timeout: 300000 }, async () => {
+describe('WCAG 2.2: target size, label in name, dragging (1280 px)', () => {
+  test('every target is 24 px or spaced; names hold their visible labels; the timeline moves with one click and with the keyboard', { timeout: 300000 }, async () => {
     await withPage(browser, server, 'http', '', async (page) => {
       await reachTraining(page);
       await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
@@ -188,6 +212,9 @@ describe('WCAG 2.2: target size, dragging (1280 px)', () => {
       for (const stop of ['train-seed', 'train-pace', 'train-run', 'train-step', 'heads-relation', 'heads-seed', 'heads-pace', 'heads-run']) {
         assert.ok(path.includes(stop), `${stop} is on the keyboard's path: ${path.join(' → ')}`);
       }
+      const names = await page.evaluate(labelsNotInNames);
+      console.log(`# ${ENGINE}: ${names.named} controls named apart from their visible label`);
+      assert.deepEqual(names.out, [], 'controls whose name does not contain their visible label');
       const size = await page.evaluate(smallTargets);
       assert.ok(size.checked > 60, `only ${size.checked} targets found`);
       console.log(`# ${ENGINE}: ${size.checked} pointer targets, ${size.small} under 24 × 24 px and spaced (radios, checkboxes, sliders)`);
