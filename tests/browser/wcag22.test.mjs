@@ -5,7 +5,8 @@
 //     drawn;
 //   - 2.5.8 target size and 2.5.7 dragging movements: the lesson at 1280 px, every pointer target
 //     at least 24 × 24 px or spaced as the criterion allows; the training's timeline moved by one
-//     click on its track and by the keyboard (no drag needed); 2.5.3 label in name; and (2.1.1)
+//     click on its track and by the keyboard (no drag needed); 2.5.3 label in name; 1.4.11 focus
+//     indicators and fields' edges at 3:1 against what is behind them (light theme); and (2.1.1)
 //     the keyboard's path through the training section's and "How many heads"' controls;
 //   - 2.1.2 no keyboard trap: a course page with a sandboxed iframe embed between two buttons,
 //     Tab goes into the frame, through its controls and out; Shift+Tab back the same way.
@@ -162,6 +163,56 @@ function labelsNotInNames() {
   return { named, out };
 }
 
+/**
+ * In the page (WCAG 1.4.11), every control focused in turn from the keyboard's modality: its
+ * focus indicator (outline, or else box-shadow) against the background behind it, and a text
+ * field's or list's border against that background; those under 3:1.
+ */
+function lowNonTextContrast() {
+  const rgba = (/** @type {string} */ css) => {
+    const m = /rgba?\(([^)]+)\)/.exec(css);
+    if (!m) return null;
+    const [r, g, b, a = 1] = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return [r, g, b, a];
+  };
+  const lum = (/** @type {number[]} */ c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => { const x = v / 255; return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (/** @type {number[]} */ a, /** @type {number[]} */ b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  /** The opaque colour behind an element (its ancestors' backgrounds, the page's white last). */
+  const behind = (/** @type {Element|null} */ e) => {
+    for (let p = e; p; p = p.parentElement) {
+      const c = rgba(getComputedStyle(p).backgroundColor);
+      if (c && c[3] === 1) return c;
+    }
+    return [255, 255, 255, 1];
+  };
+  const out = [];
+  let checked = 0;
+  for (const e of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('button, a[href], input:not([type="hidden"]), select, textarea, summary, [tabindex="0"]'))) {
+    if (e.getClientRects().length === 0 || e.closest('[hidden]') || /** @type {any} */ (e).disabled) continue;
+    e.focus({ preventScroll: true });
+    if (document.activeElement !== e) continue;
+    const cs = getComputedStyle(e);
+    const back = behind(e.parentElement);
+    const key = e.id ? `#${e.id}` : `${e.localName}.${e.className}`;
+    const ring = cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0 ? rgba(cs.outlineColor) : rgba(cs.boxShadow);
+    checked += 1;
+    if (!ring) out.push(`${key}: no focus indicator`);
+    else if (ratio(ring, back) < 3) out.push(`${key}: focus indicator ${cs.outlineColor} on ${back} is ${ratio(ring, back).toFixed(2)}:1`);
+    if (e.matches('input[type="text"], input[type="number"], input:not([type]), select, textarea') && parseFloat(cs.borderTopWidth) > 0) {
+      const border = rgba(cs.borderTopColor);
+      // The field's own fill, where it differs from what is behind, is its boundary too.
+      const fill = rgba(cs.backgroundColor);
+      const edge = Math.max(border ? ratio(border, back) : 0, fill && fill[3] === 1 ? ratio(fill, back) : 0);
+      if (edge < 3) out.push(`${key}: border ${cs.borderTopColor} on ${back} is ${edge.toFixed(2)}:1`);
+    }
+  }
+  /** @type {HTMLElement} */ (document.activeElement)?.blur();
+  return { checked, out };
+}
+
 // ---- in node -------------------------------------------------------------------------------------
 
 describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (320 px)', () => {
@@ -192,8 +243,8 @@ describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (
   });
 });
 
-describe('WCAG 2.2: target size, label in name, dragging (1280 px)', () => {
-  test('every target is 24 px or spaced; names hold their visible labels; the timeline moves with one click and with the keyboard', { timeout: 300000 }, async () => {
+describe('WCAG 2.2: target size, label in name, non-text contrast, dragging (1280 px)', () => {
+  test('every target is 24 px or spaced; names hold their visible labels; focus rings and field edges at 3:1; the timeline moves with one click and with the keyboard', { timeout: 300000 }, async () => {
     await withPage(browser, server, 'http', '', async (page) => {
       await reachTraining(page);
       await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
@@ -215,6 +266,9 @@ describe('WCAG 2.2: target size, label in name, dragging (1280 px)', () => {
       const names = await page.evaluate(labelsNotInNames);
       console.log(`# ${ENGINE}: ${names.named} controls named apart from their visible label`);
       assert.deepEqual(names.out, [], 'controls whose name does not contain their visible label');
+      const nonText = await page.evaluate(lowNonTextContrast);
+      assert.ok(nonText.checked > 60, `only ${nonText.checked} controls focused`);
+      assert.deepEqual(nonText.out, [], 'focus indicators and field borders under 3:1');
       const size = await page.evaluate(smallTargets);
       assert.ok(size.checked > 60, `only ${size.checked} targets found`);
       console.log(`# ${ENGINE}: ${size.checked} pointer targets, ${size.small} under 24 × 24 px and spaced (radios, checkboxes, sliders)`);
