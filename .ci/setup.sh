@@ -86,7 +86,7 @@ fi
 # npm packages, exactly as locked. `build` installs "dependencies" only; `test` everything.
 # node_modules/.headwise-setup says which of the two is there. No package's install scripts run:
 # h5p-standalone's preinstall (`npx only-allow yarn`) fails under npm, and esbuild's postinstall
-# only checks its binary, which esbuild finds in its platform's package (@esbuild/linux-x64).
+# only checks its binary, which esbuild finds in its platform's package (@esbuild/linux-x64 here).
 stamp=node_modules/.headwise-setup
 have=$(cat "$stamp" 2>/dev/null || true)
 if [[ ! -d node_modules || package-lock.json -nt "$stamp" || ("$mode" == test && "$have" != test) ]]; then
