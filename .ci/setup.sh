@@ -37,8 +37,8 @@ if [[ "$mode" == test ]]; then
   # and the training fixtures are checked against them.
   packages+=(python3-numpy python3-torch)
   # Real course-site generators for the embedding tests: MkDocs (Material and default themes),
-  # Sphinx (RTD theme).
-  packages+=(mkdocs mkdocs-material python3-sphinx python3-sphinx-rtd-theme)
+  # Sphinx (RTD theme), Hugo.
+  packages+=(mkdocs mkdocs-material python3-sphinx python3-sphinx-rtd-theme hugo)
   if [[ "${HEADWISE_SETUP_BENCH:-0}" == 1 ]]; then
     # Benchmarks: NumPy on OpenBLAS, side by side with the core.
     packages+=(libopenblas0-pthread)
@@ -84,16 +84,18 @@ if ((${#packages[@]})); then
 fi
 
 # npm packages, exactly as locked. `build` installs "dependencies" only; `test` everything.
-# node_modules/.headwise-setup says which of the two is there.
+# node_modules/.headwise-setup says which of the two is there. No package's install scripts run:
+# h5p-standalone's preinstall (`npx only-allow yarn`) fails under npm, and esbuild's postinstall
+# only checks its binary, which esbuild finds in its platform's package (@esbuild/linux-x64 here).
 stamp=node_modules/.headwise-setup
 have=$(cat "$stamp" 2>/dev/null || true)
 if [[ ! -d node_modules || package-lock.json -nt "$stamp" || ("$mode" == test && "$have" != test) ]]; then
   if [[ "$mode" == build ]]; then
     echo "setup: npm ci --omit=dev"
-    npm ci --omit=dev --no-audit --no-fund
+    npm ci --omit=dev --ignore-scripts --no-audit --no-fund
   else
     echo "setup: npm ci"
-    npm ci --no-audit --no-fund
+    npm ci --ignore-scripts --no-audit --no-fund
   fi
   echo "$mode" >"$stamp"
 fi

@@ -3,7 +3,8 @@
 // section, loaded on demand, with train.css) and copies index.html, styles.css, favicon.svg and favicon.png.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
-// dist/headwise-scorm2004.zip (build-scorm.mjs; HEADWISE_MASTERY_SCORE sets their mastery score),
+// dist/headwise-scorm2004.zip (build-scorm.mjs), and the H5P package, dist/headwise.h5p
+// (build-h5p.mjs; HEADWISE_MASTERY_SCORE sets the packages' mastery score),
 // once the modules are there. English (web/i18n/en.json) goes into the page bundles, and every
 // other language of web/i18n/ into a file of its own, dist/i18n/<tag>.js, which the page loads
 // when it shows that language (build-i18n.mjs); index.html is written with its English filled in.
@@ -14,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
+import { buildH5p } from './build-h5p.mjs';
 import { cataloguesPlugin, fillTemplate, readCatalogues, writeLanguageFiles } from './build-i18n.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
@@ -80,12 +82,18 @@ try {
   await access(join(dist, 'headwise-lesson.js'));
 } catch {
   modules = false;
-  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules (and then this again, for the SCORM packages).');
+  console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules (and then this again, for the SCORM and H5P packages).');
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/favicon.png, dist/app.js, dist/train.js, dist/train.css');
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);
 console.log(`languages: en (in the bundles), ${languageFiles.map((f) => `dist/${f}`).join(', ')}`);
 if (modules) {
   const packages = await buildScorm({ dist, root, mastery });
+  try {
+    packages.push(await buildH5p({ web, dist, root, mastery }));
+  } catch (e) {
+    console.error(`error: ${e.message}`);
+    process.exit(1);
+  }
   console.log(`built ${packages.map((f) => `dist/${f}`).join(', ')} (mastery score ${mastery})`);
 }

@@ -206,6 +206,24 @@ export async function collectCsp(page) {
 }
 
 /**
+ * Poll until fn() returns a truthy value. A call that throws counts as "not yet" (a frame not
+ * there yet, a page between documents).
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @param {string} what  for the timeout's message
+ * @param {number} [timeout]  ms
+ */
+export async function until(fn, what, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await fn().catch(() => null);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/**
  * The page fully drawn: the module loaded and the head tables ready.
  * @param {import('./engine.mjs').Page} page
  */

@@ -1,7 +1,8 @@
 // Real course sites. The embedding guide's own fenced blocks (web/EMBEDDING.md, the ones with a
-// `title="…"`) are copied into a small MkDocs site (Material, and MkDocs' default theme) and a
-// small Sphinx site (Read the Docs theme), each with a page in a subfolder, built with Debian's /usr/bin/mkdocs and
-// /usr/bin/sphinx-build into build/hosts/<engine>/, and served on loopback; a plain page on a second
+// `title="…"`) are copied into a small MkDocs site (Material, and MkDocs' default theme), a
+// small Sphinx site (Read the Docs theme) and a small Hugo site (the guide's shortcodes, in a
+// bare theme), each with a page in a subfolder, built with Debian's /usr/bin/mkdocs,
+// /usr/bin/sphinx-build and /usr/bin/hugo into build/hosts/<engine>/, and served on loopback; a plain page on a second
 // origin takes the guide's plain-HTML and LMS snippets. In the browser, at 1280 and 390 px (with a
 // dark system setting, Material at 390 px), every
 // widget and iframe must show the module's numbers, frames must take their content's height
@@ -23,17 +24,18 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST, ENGINE, ROOT, launch, serveDist } from './helpers.mjs';
+import { DIST, ENGINE, ROOT, launch, serveDist, until } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n.js';
 
 const run = promisify(execFile);
 /** One folder per engine: run.mjs may run two engines' files at once. */
 const OUT = join(ROOT, 'build', 'hosts', ENGINE);
-/** Everything the site server serves: material/, mkdocs/, rtd/ (the built sites) and dist/. */
+/** Everything the site server serves: material/, mkdocs/, rtd/, hugo/ (the built sites) and dist/. */
 const WWW = join(OUT, 'www');
 const SHOTS = process.env.HEADWISE_SCREENSHOTS === '1' ? join(OUT, 'screenshots') : null;
 const MKDOCS = '/usr/bin/mkdocs';
 const SPHINX = '/usr/bin/sphinx-build';
+const HUGO = '/usr/bin/hugo';
 
 const hw = await createRequire(import.meta.url)(join(DIST, 'headwise.js'))();
 
@@ -111,6 +113,31 @@ async function buildSphinx() {
   });
   await cp(DIST, join(dir, 'src', copyDest(1)), { recursive: true });
   await run(SPHINX, ['-q', '-W', '-b', 'html', join(dir, 'src'), join(WWW, 'rtd')], { cwd: dir });
+}
+
+/** A bare Hugo theme: each page's content in a plain document (any theme takes the shortcodes). */
+const HUGO_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ .Title }}</title></head>
+<body><main>{{ .Content }}</main></body>
+</html>
+`;
+
+/** The Hugo site from the guide's blocks, published under /hugo/. */
+async function buildHugo() {
+  const dir = join(OUT, 'hugo');
+  await rm(dir, { recursive: true, force: true });
+  await writeAll(dir, {
+    'hugo.toml': 'title = "Week 8"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap", "404"]\n',
+    'layouts/_default/single.html': HUGO_PAGE,
+    'layouts/_default/list.html': HUGO_PAGE,
+    'layouts/shortcodes/mha.html': block('layouts/shortcodes/mha.html'),
+    'layouts/shortcodes/headwise-frame.html': block('layouts/shortcodes/headwise-frame.html'),
+    'content/_index.md': block('content/_index.md'),
+    'content/week8/attention.md': block('content/week8/attention.md'),
+  });
+  await cp(DIST, join(dir, copyDest(2)), { recursive: true });
+  await run(HUGO, ['--quiet', '--panicOnWarning', '--baseURL', 'http://127.0.0.1/hugo/', '-s', dir, '-d', join(WWW, 'hugo')], { cwd: dir });
 }
 
 // ---- serving ----------------------------------------------------------------------------------
@@ -227,22 +254,6 @@ function framesHere() {
 
 // ---- in node ----------------------------------------------------------------------------------
 
-/**
- * Poll until fn() returns a truthy value.
- * @template T
- * @param {() => Promise<T>} fn
- * @param {string} what
- */
-async function until(fn, what, timeout = 60000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await fn().catch(() => null);
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 /** Relative luminance of an "rgb(r, g, b)" colour. */
 function luminance(rgb) {
   const [r, g, b] = rgb.match(/[\d.]+/g).slice(0, 3).map(Number).map((c) => {
@@ -259,7 +270,7 @@ let other;
 const report = [];
 
 before(async () => {
-  for (const tool of [MKDOCS, SPHINX]) assert.ok(existsSync(tool), `${tool} is missing: run \`npm run setup\` (Debian's mkdocs, mkdocs-material, python3-sphinx, python3-sphinx-rtd-theme)`);
+  for (const tool of [MKDOCS, SPHINX, HUGO]) assert.ok(existsSync(tool), `${tool} is missing: run \`npm run setup\` (Debian's mkdocs, mkdocs-material, python3-sphinx, python3-sphinx-rtd-theme, hugo)`);
   await rm(WWW, { recursive: true, force: true });
   await mkdir(WWW, { recursive: true });
   await Promise.all([
@@ -267,6 +278,7 @@ before(async () => {
     // The default theme loads highlight.js from a CDN unless told not to; these pages need none.
     buildMkdocs('mkdocs', 'theme:\n  name: mkdocs\n  highlightjs: false\n'),
     buildSphinx(),
+    buildHugo(),
     cp(DIST, join(WWW, 'dist'), { recursive: true }),
   ]);
   sites = await serveDist({ dir: WWW });
@@ -342,6 +354,8 @@ const HOSTS = [
   { name: 'MkDocs 1.4.2 + Material 8.2.5, dark system', site: 'material', dark: true, widths: [390], pages: [['index.html', 'index'], ['week8/attention/index.html', 'attention']] },
   { name: 'MkDocs 1.4.2, default theme', site: 'mkdocs', dark: false, pages: [['index.html', 'index'], ['week8/attention/index.html', 'attention']] },
   { name: 'Sphinx 5.3 + Read the Docs 1.2', site: 'rtd', dark: false, pages: [['index.html', 'index'], ['week8/attention.html', 'attention']] },
+  // At the phone's width only: the desktop width's geometry is the same recipe's as the others'.
+  { name: 'Hugo 0.111', site: 'hugo', dark: false, widths: [390], pages: [['index.html', 'index'], ['week8/attention/index.html', 'attention']] },
 ];
 
 for (const host of HOSTS) {
