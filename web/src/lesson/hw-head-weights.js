@@ -72,7 +72,7 @@ class HwHeadWeights extends HwElement {
     this.appendChild(this.pairsBox);
     // The page of heads shown survives a change of language (see keep).
     if (this.firstHead === undefined) this.firstHead = 0;
-    /** @type {{canvas: HTMLCanvasElement, head: number, weights: number[][], cursor: [number, number], readout: HTMLElement}[]} */
+    /** @type {{canvas: HTMLCanvasElement, head: number, weights: any, cursor: [number, number], readout: HTMLElement}[]} */
     this.canvases = [];
     this.onTheme(() => {
       this.drawKey = '';
@@ -211,7 +211,7 @@ class HwHeadWeights extends HwElement {
     const last = Math.min(run.numHeads, this.firstHead + HEADS_PER_PAGE);
     for (let head = this.firstHead; head < last; head += 1) {
       // print("...:", array) puts NumPy's own line breaks after the prefix, as here.
-      lines.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
+      lines.push(`head ${head} weights, token ${query}: ${numpyArrayStr(Array.from(run.typed.headWeights.head(head).row(query)))}`);
     }
     if (run.numHeads >= 2) {
       // The verdict line mirrors print(np.allclose(weights[0], weights[1])).
@@ -247,7 +247,7 @@ class HwHeadWeights extends HwElement {
     // The same tables (tokens, labels, heads shown, d_head): only numbers change, in place.
     const shape = n <= TABLE_MAX_TOKENS ? JSON.stringify([n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)]) : '';
     if (shape && shape === this.shape) {
-      this.cells.forEach((rows, k) => this.fill(s, rows, run.headWeights[this.firstHead + k], dark));
+      this.cells.forEach((rows, k) => this.fill(s, rows, run.typed.headWeights.head(this.firstHead + k), dark));
       return;
     }
     this.shape = shape;
@@ -257,7 +257,7 @@ class HwHeadWeights extends HwElement {
     this.canvases = [];
     const figures = [];
     for (let head = this.firstHead; head < last; head += 1) {
-      const weights = run.headWeights[head];
+      const weights = run.typed.headWeights.head(head);
       const caption = [
         h('span', { class: 'hw-head-name', text: this.t('heads.table.head', { head }) }),
         h('span', { class: 'hw-head-dims', translate: 'no', text: ` · ${n}×${n}, d_head = ${run.dHead}` }),
@@ -285,7 +285,7 @@ class HwHeadWeights extends HwElement {
       const t0 = performance.now();
       for (const entry of entries) {
         if (entry.base) continue;
-        const n = entry.weights.length;
+        const n = entry.weights.rows;
         if (!entry.job) {
           const canvas = document.createElement('canvas');
           canvas.width = n;
@@ -295,20 +295,12 @@ class HwHeadWeights extends HwElement {
             entry.base = true;
             continue;
           }
-          /** @type {any} */
-          const typed = entry.weights.typed;
-          // Row-major source: the run's flat data when it came from the Worker, else the rows.
-          const flat = typed || { data: null, offset: 0 };
-          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0, flat };
+          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0 };
         }
         const job = entry.job;
         while (job.row < n) {
           const to = Math.min(n, job.row + 16);
-          if (job.flat.data) {
-            colourRows(job.img, job.flat.data, job.flat.offset, n, job.row, to, entry.dark);
-          } else {
-            for (let i = job.row; i < to; i += 1) colourRows(job.img, entry.weights[i], -i * n, n, i, i + 1, entry.dark);
-          }
+          colourRows(job.img, entry.weights.data, 0, n, job.row, to, entry.dark);
           job.row = to;
           if (performance.now() - t0 > 6) break;
         }
@@ -351,12 +343,12 @@ class HwHeadWeights extends HwElement {
   /**
    * @param {State} s
    * @param {number} head
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {HTMLElement[]} caption
    * @param {boolean} dark
    */
   table(s, head, weights, caption, dark) {
-    const n = weights.length;
+    const n = weights.rows;
     /** @type {HTMLElement[][]} */
     const rows = [];
     const headRow = h('tr', {}, [h('td', { class: 'hw-corner' }, [
@@ -386,12 +378,12 @@ class HwHeadWeights extends HwElement {
    * Write one head's weights into its cells: text, exact value and colours.
    * @param {State} s
    * @param {HTMLElement[][]} rows
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {boolean} dark
    */
   fill(s, rows, weights, dark) {
     rows.forEach((row, i) => row.forEach((td, j) => {
-      const w = weights[i][j];
+      const w = weights.data[i * weights.cols + j];
       setText(td, fmt3(w));
       td.setAttribute('data-value', String(w));
       if (td.hasAttribute('title')) td.title = cellTitle(s, td, this.language);  // a cell once hovered (see build)
@@ -402,12 +394,12 @@ class HwHeadWeights extends HwElement {
   /**
    * @param {State} s
    * @param {number} head
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {HTMLElement[]} caption
    * @param {boolean} dark
    */
   canvasFigure(s, head, weights, caption, dark) {
-    const n = weights.length;
+    const n = weights.rows;
     const scale = Math.max(1, Math.ceil(320 / n));
     const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', {
       class: 'hw-heatmap', 'data-head': String(head), width: String(n * scale), height: String(n * scale), tabindex: '0', role: 'img',
@@ -422,7 +414,7 @@ class HwHeadWeights extends HwElement {
     const show = () => {
       const [i, j] = entry.cursor;
       if (i < 0) return;
-      readout.textContent = this.t('heads.table.readout', { head, query: tokenText(this.store.state, i), key: tokenText(this.store.state, j), value: fmt3(weights[i][j]) });
+      readout.textContent = this.t('heads.table.readout', { head, query: tokenText(this.store.state, i), key: tokenText(this.store.state, j), value: fmt3(weights.data[i * n + j]) });
       this.paint(entry);
     };
     canvas.addEventListener('mousemove', (e) => {
@@ -474,7 +466,7 @@ class HwHeadWeights extends HwElement {
    */
   paint(entry) {
     const { canvas, base, scale, weights } = entry;
-    const n = weights.length;
+    const n = weights.rows;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.imageSmoothingEnabled = false;

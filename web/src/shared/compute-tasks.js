@@ -60,7 +60,7 @@ export function installTasks(hw, transfers = false) {
         const kept = {};
         for (const f of CROSS_CHECK_FIELDS) {
           const m = run.typed[f];
-          if (m) kept[f] = { ...m, data: m.data.slice() };
+          if (m) kept[f] = m.copy();
         }
         last.kept = kept;
       }
