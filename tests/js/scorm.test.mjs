@@ -16,7 +16,7 @@ import { ROOT } from './helpers.mjs';
 import { LESSON_FILES, buildScorm, lessonFiles, masteryScore } from '../../web/build-scorm.mjs';
 import { Lms, findApi, formatDuration, formatTime } from '../../web/src/shared/lms.js';
 import { Course, decodeWork, encodeWork, scoreOf, settingsOf } from '../../web/src/lesson/course.js';
-import { DEFAULTS, parseHash } from '../../web/src/shared/store.js';
+import { DEFAULTS, parseHash } from '../../web/src/shared/settings.js';
 import { t } from '../../web/src/shared/i18n.js';
 
 const DIST = join(ROOT, 'dist');

@@ -13,7 +13,8 @@
 // (`languageSettled`), so that no widget draws in English first. The prose, English as the build
 // wrote it, is written in the language as soon as the file is here.
 
-import { getStore, langOf, parseHash } from '../shared/store.js';
+import { getStore } from '../shared/store.js';
+import { langOf, parseHash } from '../shared/settings.js';
 import { whenRedrawn } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 import { scriptBase } from '../shared/scripts.js';

@@ -7,7 +7,9 @@ import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
 import { installTasks } from './compute-tasks.js';
 import { fmtInt } from './format.js';
-import { isLanguageTag } from './i18n.js';
+import { SETTING, defaults, langOf, parseHash, toHash } from './settings.js';
+
+/** @typedef {import('./settings.js').State} State */
 
 /** Computations estimated below this (ms) run at once, on the main thread, in the update. */
 export const SYNC_MS = 4;
@@ -17,184 +19,24 @@ export const BUSY_AFTER_MS = 150;
 export const HASH_WRITE_MS = 200;
 /** Exercise 1's head counts (its cost is part of every setting's budget). */
 export const EX1_HEAD_COUNTS = [2, 4];
+/** The controls of the main run's number inputs (an empty one stops the run). */
+const MAIN_CONTROLS = ['seed', 'tokens', 'dModel', 'numHeads'].map((n) => SETTING[/** @type {keyof State} */ (n)].control);
+/** The settings each of the lesson's runs reads: a run is computed again when one of them changes. */
+const RUN_INPUTS = /** @type {Record<string, (keyof State)[]>} */ ({
+  experiment: ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal'],
+  ex1: ['ex1Seed', 'tokens', 'dModel', 'bias', 'causal'],
+});
+
+/**
+ * Whether a run's inputs are unchanged: value by value for a list, else as they are.
+ * @param {unknown} a
+ * @param {unknown} b
+ */
+function sameInputs(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
+  return a === b;
+}
 let storeIds = 0;
-
-/**
- * @typedef {object} State
- * @property {number|null} seed      null while the field is empty or unreadable
- * @property {number|null} tokens
- * @property {string[]} labels        labels[i] (sparse); missing entries default to "t<i>"
- * @property {number|null} dModel
- * @property {number|null} numHeads
- * @property {boolean} bias
- * @property {boolean} causal
- * @property {number} query           index of the highlighted query token
- * @property {number|null} ex1Seed    exercise 1: the student's own seed
- * @property {number|null} ex2DModel  exercise 2: the student's own d_model
- * @property {number|null} ex2Heads   exercise 2: a head count to try
- * @property {number|null} trainSeed  "Watch heads specialise": the seed of the training run
- * @property {string} trainTask       "Watch heads specialise": the task's name
- * @property {number|null} headsSeed  "How many heads does it take?": the seed of every model
- * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
- *   separated by commas ("previous,first,two-back")
- * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
- *   when none was: the page then follows the browser's (src/lesson/language.js)
- */
-
-/** @type {Readonly<State>} */
-export const DEFAULTS = Object.freeze({
-  seed: 7,
-  tokens: 5,
-  labels: [],
-  dModel: 8,
-  numHeads: 2,
-  bias: false,
-  causal: false,
-  query: 0,
-  ex1Seed: 2024,
-  ex2DModel: 12,
-  ex2Heads: 5,
-  trainSeed: 1,
-  trainTask: 'previous-and-first',
-  headsSeed: 1,
-  headsRelations: 'previous,first,two-back',
-  lang: '',
-});
-
-/** The lesson's own run, used by prose that quotes it. */
-export const LESSON = Object.freeze({ seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false });
-
-/** Hash key for each numeric field. */
-const NUMERIC_KEYS = /** @type {const} */ ({
-  seed: 'seed',
-  tokens: 'tokens',
-  dModel: 'd_model',
-  numHeads: 'heads',
-  ex1Seed: 'ex1_seed',
-  ex2DModel: 'ex2_d_model',
-  ex2Heads: 'ex2_heads',
-  trainSeed: 'train_seed',
-  headsSeed: 'heads_seed',
-});
-/** Hash key for each text field (a name the module checks, such as a training task's). */
-const TEXT_KEYS = /** @type {const} */ ({ trainTask: 'train_task', headsRelations: 'heads_relations' });
-/** What each text field may hold (the module checks the names themselves), and how to say so. */
-const TEXT_FORMS = /** @type {Record<string, {re: RegExp, example: string}>} */ ({
-  trainTask: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
-  headsRelations: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, example: 'relation names separated by commas, such as previous,first,two-back' },
-});
-const BOOLEAN_KEYS = /** @type {const} */ ({ bias: 'bias', causal: 'causal' });
-const MAX_LABEL_INDEX = 4096;
-/** Longest URL hash read (characters after '#'); a longer one is refused as a whole. */
-const MAX_HASH_LENGTH = 65536;
-
-/**
- * Default label of token i.
- * @param {number} i
- */
-export function defaultLabel(i) {
-  return `t${i}`;
-}
-
-/**
- * @param {State} state
- * @param {number} i
- */
-export function labelOf(state, i) {
-  const l = state.labels[i];
-  return l === undefined || l === null ? defaultLabel(i) : l;
-}
-
-/**
- * Parse a URL hash into a state. Throws Error with a readable reason if it is malformed.
- * Values that are well-formed numbers but invalid for the module (e.g. heads=3 with d_model 8)
- * are kept: the page shows the module's message for them.
- * @param {string} hash  with or without the leading "#"
- * @returns {State}
- */
-export function parseHash(hash) {
-  const text = hash.replace(/^#/, '');
-  /** @type {State} */
-  const state = { ...DEFAULTS, labels: [] };
-  if (text.length > MAX_HASH_LENGTH) {
-    throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
-  }
-  // Never throws for a string (a malformed escape such as %zz is kept as it is); an empty
-  // hash has no entries and gives the defaults.
-  const params = new URLSearchParams(text);
-  const numericByKey = Object.fromEntries(Object.entries(NUMERIC_KEYS).map(([f, k]) => [k, f]));
-  const boolByKey = Object.fromEntries(Object.entries(BOOLEAN_KEYS).map(([f, k]) => [k, f]));
-  const textByKey = Object.fromEntries(Object.entries(TEXT_KEYS).map(([f, k]) => [k, f]));
-  const seen = new Set();
-  for (const [key, raw] of params) {
-    if (seen.has(key)) throw new Error(`"${key}" appears twice`);
-    seen.add(key);
-    const value = raw.trim();
-    if (key in numericByKey) {
-      const n = value === '' ? NaN : Number(value);
-      if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
-      /** @type {any} */ (state)[numericByKey[key]] = n;
-    } else if (key in boolByKey) {
-      if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
-      /** @type {any} */ (state)[boolByKey[key]] = value === '1' || value === 'true';
-    } else if (key in textByKey) {
-      const form = TEXT_FORMS[textByKey[key]];
-      if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
-      /** @type {any} */ (state)[textByKey[key]] = value;
-    } else if (key === 'lang') {
-      if (!isLanguageTag(value)) throw new Error('"lang" must be a language tag such as es or zh-CN');
-      state.lang = value;
-    } else if (key === 'query') {
-      if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');
-      state.query = Number(value);
-    } else if (/^label\.\d{1,5}$/.test(key)) {
-      const i = Number(key.slice(6));
-      if (i >= MAX_LABEL_INDEX) throw new Error(`"${key}" is out of range`);
-      state.labels[i] = raw;
-    } else {
-      throw new Error(`"${key.slice(0, 40)}" is not a setting this page knows`);
-    }
-  }
-  return state;
-}
-
-/**
- * The language a hash asks for, read on its own (for a hash whose other settings cannot be read):
- * its one `lang`, when that is a language tag; '' otherwise.
- * @param {string} hash
- */
-export function langOf(hash) {
-  const text = hash.replace(/^#/, '');
-  if (text.length > MAX_HASH_LENGTH) return '';
-  const values = new URLSearchParams(text).getAll('lang').map((v) => v.trim());
-  return values.length === 1 && isLanguageTag(values[0]) ? values[0] : '';
-}
-
-/**
- * Serialise a state to a hash (without "#"). Empty/unreadable fields are left out.
- * @param {State} state
- */
-export function toHash(state) {
-  const p = new URLSearchParams();
-  for (const [field, key] of Object.entries(NUMERIC_KEYS)) {
-    const v = /** @type {any} */ (state)[field];
-    if (typeof v === 'number' && Number.isFinite(v)) p.set(key, String(v));
-  }
-  for (const [field, key] of Object.entries(BOOLEAN_KEYS)) {
-    p.set(key, /** @type {any} */ (state)[field] ? '1' : '0');
-  }
-  for (const [field, key] of Object.entries(TEXT_KEYS)) {
-    const v = /** @type {any} */ (state)[field];
-    if (typeof v === 'string' && v !== '') p.set(key, v);
-  }
-  p.set('query', String(state.query));
-  state.labels.forEach((l, i) => {
-    if (l !== undefined && l !== null && l !== defaultLabel(i)) p.set(`label.${i}`, l);
-  });
-  // Only a language the reader chose: a link without one follows its reader's browser.
-  if (state.lang) p.set('lang', state.lang);
-  return p.toString();
-}
 
 /**
  * @typedef {object} Experiment
@@ -209,7 +51,7 @@ export function toHash(state) {
 
 /**
  * @typedef {object} Slot  one computation of the page for the current state
- * @property {string|null} key
+ * @property {unknown} key  the inputs it was computed from
  * @property {boolean} pending
  * @property {{ok: boolean, value?: any, error?: any}|null} result
  * @property {Label|null} label  what is being computed ("512 × 768, 12 heads"), as a key of the
@@ -238,7 +80,7 @@ export class Store extends EventTarget {
     /** @type {Record<string, Function>|null} */
     this._tasks = null;
     /** @type {State} */
-    this.state = { ...DEFAULTS, labels: [], ...state };
+    this.state = { ...defaults(), ...state };
     /** @type {any} the WASM module, null until loaded */
     this.hw = null;
     /** @type {string|null} */
@@ -305,7 +147,7 @@ export class Store extends EventTarget {
     } catch (e) {
       // The defaults, in the language the link asks for if it asks for one plainly: a student
       // whose link is mistyped reads why in their own language.
-      this.state = { ...DEFAULTS, labels: [], lang: langOf(window.location.hash) };
+      this.state = { ...defaults(), lang: langOf(window.location.hash) };
       this.notice = `This link's settings could not be read (${messageOf(e)}), so the page shows the lesson's defaults instead.`;
     }
     this.inputErrors = {};
@@ -403,7 +245,7 @@ export class Store extends EventTarget {
    * under SYNC_MS), otherwise through Compute (key `name`: a newer state supersedes it), and the
    * store notifies its listeners when the result arrives. Results are kept per key.
    * @param {string} name
-   * @param {string} key        the inputs that matter
+   * @param {unknown} key      the inputs that matter (a list of values, compared one by one)
    * @param {number} cost       estimated milliseconds
    * @param {string} method     a task of compute-tasks.js or a module method
    * @param {any} options
@@ -418,7 +260,7 @@ export class Store extends EventTarget {
       slot = { key: null, pending: false, result: null, label: null, since: 0 };
       this._slots[name] = slot;
     }
-    if (slot.key === key) return slot;
+    if (slot.key !== null && sameInputs(slot.key, key)) return slot;
     slot.key = key;
     slot.label = label;
     if (!(cost > SYNC_MS)) {
@@ -525,10 +367,10 @@ export class Store extends EventTarget {
    */
   experiment() {
     const s = this.state;
-    const missing = ['seed', 'tokens', 'd-model', 'num-heads'].find((c) => this.inputErrors[c]);
+    const missing = MAIN_CONTROLS.find((c) => this.inputErrors[c]);
     if (!this.hw) return { result: null, error: null, errorFor: null, lastGood: null };
     if (missing) return { result: null, error: this.inputErrors[missing], errorFor: missing, lastGood: this._lastGood };
-    const key = JSON.stringify([s.seed, s.tokens, s.dModel, s.numHeads, s.bias, s.causal]);
+    const key = RUN_INPUTS.experiment.map((n) => s[n]);
     const cost = forwardCost(Number(s.tokens), Number(s.dModel), Number(s.numHeads));
     const slot = this.computed('experiment', key, cost, 'lessonRun', this.mainOptions(),
       { key: 'status.what.run', params: { tokens: s.tokens, dModel: s.dModel, count: s.numHeads } },
@@ -541,7 +383,7 @@ export class Store extends EventTarget {
     }
     const message = messageOf(slot.result.error);
     if (!slot.result.errorFor) {
-      const changed = this.lastChanged && ['seed', 'tokens', 'd-model', 'num-heads'].includes(this.lastChanged) ? this.lastChanged : null;
+      const changed = this.lastChanged && MAIN_CONTROLS.includes(this.lastChanged) ? this.lastChanged : null;
       slot.result.errorFor = /main thread/.test(message) ? (changed || 'tokens') : controlFor(message, this.lastChanged);
     }
     return { result: null, error: message, errorFor: slot.result.errorFor, lastGood: this._lastGood };
@@ -564,7 +406,7 @@ export class Store extends EventTarget {
     if (!main.result && (!main.error || controlsNamed(main.error).some((c) => c !== 'num-heads' && c !== 'seed'))) {
       return { state: 'blocked', error: main.error || '', lastGood: last };
     }
-    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal]);
+    const key = RUN_INPUTS.ex1.map((n) => s[n]);
     const n = Number(s.tokens);
     const d = Number(s.dModel);
     const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
@@ -587,7 +429,8 @@ export class Store extends EventTarget {
     const main = this.experiment();
     if (!main.result) return { state: main.pending ? 'pending' : 'none' };
     const run = main.result;
-    const key = JSON.stringify([run.seed, run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
+    // The main run's own inputs, as it echoes them.
+    const key = RUN_INPUTS.experiment.map((n) => run[n]);
     const cost = 1.3 * forwardCost(run.tokens, run.dModel, run.numHeads);
     const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), { key: 'status.what.ex3', params: { tokens: run.tokens, dModel: run.dModel } });
     // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
