@@ -2,7 +2,7 @@
 // nn.MultiheadAttention layout on the same weights: how in_proj_weight packs Wqᵀ, Wkᵀ, Wvᵀ,
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
-import { HwElement, define } from '../shared/element.js';
+import { HwElement, changed, define, forget } from '../shared/element.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
@@ -124,7 +124,7 @@ class HwExerciseTorch extends HwElement {
     this.body = h('div', { class: 'hw-ex3' });
     this.appendChild(this.staleNote);
     this.appendChild(this.body);
-    this.onTheme(() => { this.key = ''; this.refresh(); });
+    this.onTheme(() => { forget(this, 'view'); this.refresh(); });
   }
 
   /** @param {Store} store */
@@ -136,11 +136,10 @@ class HwExerciseTorch extends HwElement {
     // The comparison of the current run (computed where the run was: compute-tasks.js).
     const cc = store.crossCheck();
     if (cc.state === 'pending' || cc.state === 'none') return;  // the previous one stays, dimmed
-    const key = JSON.stringify([store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
-    if (cc.value === this._check && cc.run === this._run && key === this.key) return;
+    const fresh = this.changed('view', [store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
+    if (cc.value === this._check && cc.run === this._run && !fresh) return;
     this._check = cc.value;
     this._run = cc.run;
-    this.key = key;
     if (cc.state === 'error') {
       this.view = null;
       this.dropParts();
@@ -198,9 +197,7 @@ class HwExerciseTorch extends HwElement {
     const q = Math.min(store.state.query, n - 1);
 
     // Built once per shape; a new seed only writes numbers into the same nodes.
-    const shape = JSON.stringify([d, n, aw.depth, store.state.labels.slice(0, 16)]);
-    if (shape !== this.shape || !this.view) {
-      this.shape = shape;
+    if (this.changed('shape', [d, n, aw.depth, store.state.labels.slice(0, 16)]) || !this.view) {
       this.dropParts();
       const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
       const lang = this.language;
@@ -237,9 +234,7 @@ class HwExerciseTorch extends HwElement {
     const blocks = ['Wq', 'Wk', 'Wv'].map((name, b) => ({ name, from: b * d, to: (b + 1) * d - 1, diff: check.bandDiffs[b] }));
     const woDiff = check.woDiff;
     // Rewritten only when what they say changes (a new seed gives exact copies again).
-    const packKey = JSON.stringify([check.bandDiffs, woDiff, run.bias]);
-    if (packKey !== v.packKey) {
-      v.packKey = packKey;
+    if (changed(v, 'packing', [check.bandDiffs, woDiff, run.bias])) {
       this.drawPacking(v, d, blocks, woDiff, run.bias);
     }
     // Each row is written now if it is in the window, else right after the frame.
@@ -254,9 +249,7 @@ class HwExerciseTorch extends HwElement {
     this.fill(v.torch, torch.typed.attnOutput);
     setAttr(v.verdict, 'data-allclose', String(close));
     // The sentences below are rebuilt only when what they say changes.
-    const verdictKey = JSON.stringify([close, n, d, diff]);
-    if (verdictKey !== v.verdictKey) {
-      v.verdictKey = verdictKey;
+    if (changed(v, 'verdict', [close, n, d, diff])) {
       const gap = this.t('common.sentenceGap');
       morph(v.verdict, [
         h('strong', { text: this.t(close ? 'ex3.match' : 'ex3.differ') }),
@@ -275,9 +268,7 @@ class HwExerciseTorch extends HwElement {
     const divergent = divergence ? divergence.filter((/** @type {any} */ p) => !p.allclose).length : 0;
     // The sentences are rebuilt only when what they say changes; a new seed writes its two
     // numbers into them in place.
-    const perHeadKey = JSON.stringify([shape4, divergence ? [divergent, divergence.length] : null]);
-    if (perHeadKey !== v.perHeadKey) {
-      v.perHeadKey = perHeadKey;
+    if (changed(v, 'perHead', [shape4, divergence ? [divergent, divergence.length] : null])) {
       morph(v.perHead, [
         v.rows && v.rows.el,
         h('p', {}, this.tNodes('ex3.perHead', {

@@ -3,7 +3,7 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define } from '../shared/element.js';
+import { HwElement, define, forget } from '../shared/element.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
 import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
@@ -49,8 +49,6 @@ class HwHeadWeights extends HwElement {
     this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', translate: 'no', 'aria-label': this.t('heads.table.printoutLabel') });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
     this.pairsBox = h('div', { class: 'hw-pairs' });
-    /** What the verdict's sentence says (it is rebuilt only when that changes). */
-    this.sentenceKey = '';
     /** @type {{tr: HTMLElement, name: HTMLElement, same: HTMLElement, diff: HTMLElement, divergence: HTMLElement}[]|null} the pairs table's rows */
     this.pairRows = null;
     this.legend = h('div', { class: 'hw-legend', 'aria-hidden': 'true' });
@@ -75,7 +73,7 @@ class HwHeadWeights extends HwElement {
     /** @type {{canvas: HTMLCanvasElement, head: number, weights: any, cursor: [number, number], readout: HTMLElement}[]} */
     this.canvases = [];
     this.onTheme(() => {
-      this.drawKey = '';
+      forget(this, 'heads');
       this.refresh();
     });
   }
@@ -91,27 +89,26 @@ class HwHeadWeights extends HwElement {
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) {
       replace(this.grid, []);
-      this.shape = '';
+      forget(this, 'tables');
       this.verdict.textContent = ex.error ? this.t('heads.table.nothing') : '';
-      this.sentenceKey = '';
+      forget(this, 'sentence');
       return;
     }
     const s = store.state;
     const numHeads = run.numHeads;
     if (this.firstHead >= numHeads) this.firstHead = 0;
     const dark = prefersDark(store);
-    const drawKey = JSON.stringify([s.labels.slice(0, run.tokens), this.firstHead, dark]);
+    const drawnFrom = [s.labels.slice(0, run.tokens), this.firstHead, dark];
     const resultChanged = this._run !== run;
     this._run = run;
     const query = Math.min(s.query, run.tokens - 1);
-    if (drawKey !== this.drawKey || resultChanged) {
-      this.drawKey = drawKey;
+    if (this.changed('heads', drawnFrom) || resultChanged) {
       this.drawHeads(store, run, dark);
       this.drawLegend(dark);
       this.drawPairs(store, run);
     }
     this.highlightQuery(query);
-    this.drawPrintout(store, run, query);
+    this.drawPrintout(store, run, query, drawnFrom);
   }
 
   /**
@@ -128,14 +125,12 @@ class HwHeadWeights extends HwElement {
     if (same === null) {
       morph(this.verdict, [this.t(numHeads < 2 ? 'heads.table.oneHead' : 'heads.table.notCompared')]);
       replace(this.pairsBox, []);
-      this.sentenceKey = '';
+      forget(this, 'sentence');
       this.pairRows = null;
       return;
     }
     const differing = pairs.filter((p) => !p.allclose).length;
-    const sentenceKey = `${same} ${numHeads} ${differing} ${pairs.length}`;
-    if (sentenceKey !== this.sentenceKey) {
-      this.sentenceKey = sentenceKey;
+    if (this.changed('sentence', [same, numHeads, differing, pairs.length])) {
       const params = {
         answer: h('strong', { text: this.t(same ? 'heads.table.samePatternYes' : 'heads.table.samePatternNo') }),
         call: code('np.allclose(weights[0], weights[1])'),
@@ -196,12 +191,11 @@ class HwHeadWeights extends HwElement {
    * @param {Store} store
    * @param {any} run
    * @param {number} query
+   * @param {unknown[]} drawnFrom  what the heads were drawn from (labels, first head, theme)
    */
-  drawPrintout(store, run, query) {
+  drawPrintout(store, run, query, drawnFrom) {
     // A new run (another seed or head count) prints anew, as do new labels, heads or query.
-    const key = `${this.drawKey}|${query}`;
-    if (key === this.printKey && run === this._printed) return;
-    this.printKey = key;
+    if (!this.changed('printout', [...drawnFrom, query]) && run === this._printed) return;
     this._printed = run;
     // Long rows are better read from the heatmaps; the Python section prints them all.
     const hidden = run.tokens > PRINT_MAX_TOKENS;
@@ -245,12 +239,12 @@ class HwHeadWeights extends HwElement {
     const numHeads = run.numHeads;
     const last = Math.min(numHeads, this.firstHead + HEADS_PER_PAGE);
     // The same tables (tokens, labels, heads shown, d_head): only numbers change, in place.
-    const shape = n <= TABLE_MAX_TOKENS ? JSON.stringify([n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)]) : '';
-    if (shape && shape === this.shape) {
+    const tables = n <= TABLE_MAX_TOKENS;
+    const sameTables = !this.changed('tables', tables ? [n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)] : []);
+    if (tables && sameTables) {
       this.cells.forEach((rows, k) => this.fill(s, rows, run.typed.headWeights.head(this.firstHead + k), dark));
       return;
     }
-    this.shape = shape;
     /** @type {HTMLElement[][][]} each shown head's weight cells, [head][row][col] */
     this.cells = [];
     this.drawPager(numHeads, last);
@@ -332,8 +326,8 @@ class HwHeadWeights extends HwElement {
     }
     const prev = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.previous'), disabled: this.firstHead === 0 });
     const next = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.next'), disabled: last >= numHeads });
-    prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); this.drawKey = ''; this.refresh(); });
-    next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; this.drawKey = ''; this.refresh(); });
+    prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); forget(this, 'heads'); this.refresh(); });
+    next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; forget(this, 'heads'); this.refresh(); });
     replace(this.pager, [
       h('span', { 'aria-live': 'polite', text: `${this.t('heads.table.page', { first: this.firstHead, last: last - 1, count: numHeads })} ` }),
       prev, next,
