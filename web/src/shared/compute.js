@@ -242,9 +242,7 @@ export class Compute {
 
   /**
    * The main thread's module instance (one per page), for cheap calls. Made in a task of its own
-   * (a timer's, not a microtask's): the module's script decodes its embedded binary and starts
-   * inflating it as it is made, 10 to 15 ms that would otherwise lengthen the task of whoever
-   * asked first, app.js's evaluation on the lesson page.
+   * (a timer's), so that decoding its embedded binary does not lengthen the task that asked.
    */
   main() {
     if (!this._main) {

@@ -24,7 +24,7 @@ import { isLanguageTag } from './i18n.js';
  * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
  *   separated by commas ("previous,first,two-back")
  * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
- *   when none was: the page then follows the browser's (src/lesson/language.js)
+ *   when none was: the page then follows the browser's (src/page/language.js)
  */
 
 /**
