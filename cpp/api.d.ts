@@ -32,6 +32,36 @@ declare namespace createHeadwise {
    */
   const training: boolean;
 
+  /**
+   * The one tensor type of every result: the numbers as the module wrote them (flat, row-major)
+   * and their shape, [n], [rows, cols] or [depth, rows, cols]. rows, cols and depth give the
+   * {data, rows, cols[, depth]} form every option accepts (a vector has cols 1). Posted to
+   * another thread it arrives as {data, shape}.
+   */
+  class Tensor {
+    constructor(data: Float64Array, shape: number[]);
+    readonly data: Float64Array;
+    readonly shape: number[];
+    readonly rows: number;
+    readonly cols: number;
+    readonly depth: number | undefined;
+    /** Matrix h of a stack, a view of the same numbers. */
+    head(h: number): Tensor;
+    /** Row i of a matrix, a view of the same numbers. */
+    row(i: number): Float64Array;
+    /** A copy with numbers of its own. */
+    copy(): Tensor;
+    /** The nested arrays (number[], number[][] or number[][][]). */
+    tolist(): any;
+  }
+
+  /**
+   * A result in the API's form from fields some of which are Tensors (for code that moves
+   * results between threads): each Tensor becomes nested arrays made on first read, and is kept
+   * under the same name in the result's `typed`.
+   */
+  function result(fields: Record<string, unknown>): Record<string, any> & TypedResult;
+
   // ---- inputs ---------------------------------------------------------------------------------
 
   /** One row of numbers: an array, or any typed array of numbers. */
@@ -78,12 +108,12 @@ declare namespace createHeadwise {
   type MatrixStack = number[][][];
 
   /**
-   * Every matrix of a result also as the module returned it (not enumerable, no copy):
-   * {data: Float64Array, rows, cols}, stacks with depth, vectors with cols 1. Hand these to
-   * another call, or transfer their buffers to another thread, without the nested arrays.
+   * Every matrix of a result also as the module returned it (not enumerable, no copy): a
+   * Tensor, {data: Float64Array, rows, cols}, stacks with depth, vectors with cols 1. Hand these
+   * to another call, or transfer their buffers to another thread, without the nested arrays.
    */
   interface TypedResult {
-    readonly typed: Readonly<Record<string, { data: Float64Array; rows: number; cols: number; depth?: number }>>;
+    readonly typed: Readonly<Record<string, Tensor>>;
   }
 
   /** Emscripten Module settings accepted by the factory (all optional). */

@@ -2,8 +2,9 @@
 //
 // The raw Embind functions take flat typed arrays and return flat typed arrays; this layer
 // checks every option's type, flattens nested arrays, turns {error} results into real Error
-// objects, and hands back plain objects whose matrices are row-major nested arrays, built
-// lazily on first read so that large results cost nothing until used.
+// objects, and wraps each returned array in the one tensor type (Tensor: flat data + shape).
+// Results are plain objects whose matrices are row-major nested arrays made from those tensors
+// on first read (large results cost nothing until used), with the tensors as result.typed.
 /* global createHeadwise, module, HEADWISE_LESSON_ONLY */
 (function () {
   'use strict';
@@ -233,6 +234,44 @@
 
   // ---- results ------------------------------------------------------------------------------
 
+  // The one tensor type: the numbers the module wrote (flat, row-major, not copied) and their
+  // shape, [n], [rows, cols] or [depth, rows, cols]. rows, cols and depth give the
+  // {data, rows, cols[, depth]} form every option accepts; head(h) and row(i) are views of the
+  // same numbers; tolist() makes the nested arrays. It crosses to a Worker as its own fields.
+  function Tensor(data, shape) {
+    this.data = data;
+    this.shape = shape;
+  }
+
+  Object.defineProperties(Tensor.prototype, {
+    depth: { get: function () { return this.shape.length === 3 ? this.shape[0] : undefined; } },
+    rows: { get: function () { return this.shape[this.shape.length === 3 ? 1 : 0]; } },
+    cols: { get: function () { return this.shape.length === 1 ? 1 : this.shape[this.shape.length - 1]; } }
+  });
+
+  Tensor.prototype.head = function (h) {
+    var size = this.rows * this.cols;
+    return new Tensor(this.data.subarray(h * size, (h + 1) * size), this.shape.slice(1));
+  };
+
+  Tensor.prototype.row = function (i) {
+    return this.data.subarray(i * this.cols, (i + 1) * this.cols);
+  };
+
+  Tensor.prototype.copy = function () {
+    return new Tensor(this.data.slice(), this.shape.slice());
+  };
+
+  Tensor.prototype.tolist = function () {
+    if (this.shape.length === 1) return Array.prototype.slice.call(this.data);
+    if (this.shape.length === 2) return nested(this.data, 0, this.rows, this.cols);
+    // Stryker disable next-line ArrayDeclaration: the length only preallocates
+    var out = new Array(this.depth);
+    var size = this.rows * this.cols;
+    for (var h = 0; h < this.depth; h++) out[h] = nested(this.data, h * size, this.rows, this.cols);
+    return out;
+  };
+
   function nested(flat, offset, rows, cols) {
     // Stryker disable next-line ArrayDeclaration: the length only preallocates
     var out = new Array(rows);
@@ -246,19 +285,22 @@
     return out;
   }
 
+  // The module's {data, rows, cols[, depth]} as a Tensor; a vector's shape is [rows].
+  function tensorOf(m, isVector) {
+    if (m.depth) return new Tensor(m.data, [m.depth, m.rows, m.cols]);
+    return new Tensor(m.data, isVector ? [m.rows] : [m.rows, m.cols]);
+  }
+
   function toMatrix(m) {
-    return nested(m.data, 0, m.rows, m.cols);
+    return tensorOf(m, false).tolist();
   }
 
   function toVector(m) {
-    return Array.prototype.slice.call(m.data);
+    return tensorOf(m, true).tolist();
   }
 
   function toStack(s) {
-    // Stryker disable next-line ArrayDeclaration: the length only preallocates
-    var out = new Array(s.depth);
-    for (var h = 0; h < s.depth; h++) out[h] = nested(s.data, h * s.rows * s.cols, s.rows, s.cols);
-    return out;
+    return tensorOf(s, false).tolist();
   }
 
   // An enumerable property computed on first read, then kept. It behaves like a plain data
@@ -292,38 +334,44 @@
     });
   }
 
+  // A result as the API documents it, from fields some of which are Tensors: each Tensor is
+  // offered as nested arrays (made on first read) and, under the same name, in result.typed
+  // (not enumerable, so results still print and compare as plain objects of nested arrays).
+  function resultOf(fields) {
+    var out = {};
+    var typed = {};
+    Object.defineProperty(out, 'typed', { value: typed, enumerable: false, configurable: true });
+    Object.keys(fields).forEach(function (f) {
+      var v = fields[f];
+      if (v instanceof Tensor) {
+        typed[f] = v;
+        lazy(out, f, function () { return v.tolist(); });
+      } else {
+        out[f] = v;
+      }
+    });
+    return out;
+  }
+
   function unwrap(method, result) {
     if (result && typeof result.error === 'string') throw new Error(method + ': ' + result.error);
     return result;
   }
 
+  // Each method's results by kind: which of the module's {data, rows, cols} are vectors.
+  function tensors(raw, fields, matrices, vectors) {
+    matrices.forEach(function (f) { if (raw[f]) fields[f] = tensorOf(raw[f], false); });
+    vectors.forEach(function (f) { if (raw[f]) fields[f] = tensorOf(raw[f], true); });
+    return fields;
+  }
+
   var MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'concat', 'output'];
   var VECTOR_FIELDS = ['bq', 'bk', 'bv', 'bo'];
 
-  // result.typed: the same matrices as {data: Float64Array, rows, cols} (stacks with depth),
-  // the arrays the module returned, not copies. Not enumerable, so results still print and
-  // compare as plain objects of nested arrays.
-  function offerTyped(out, raw, fields) {
-    var typed = {};
-    fields.forEach(function (f) {
-      if (raw[f]) typed[f] = raw[f];
-    });
-    Object.defineProperty(out, 'typed', { value: typed, enumerable: false, configurable: true });
-    return out;
-  }
-
-  function mhaResult(raw, out) {
-    offerTyped(out, raw, MATRIX_FIELDS.concat(VECTOR_FIELDS, ['headWeights', 'headOutputs']));
-    out.dHead = raw.dHead;
-    MATRIX_FIELDS.forEach(function (f) {
-      if (raw[f]) lazy(out, f, function () { return toMatrix(raw[f]); });
-    });
-    VECTOR_FIELDS.forEach(function (f) {
-      if (raw[f]) lazy(out, f, function () { return toVector(raw[f]); });
-    });
-    lazy(out, 'headWeights', function () { return toStack(raw.headWeights); });
-    lazy(out, 'headOutputs', function () { return toStack(raw.headOutputs); });
-    return out;
+  function mhaResult(raw, fields) {
+    fields.dHead = raw.dHead;
+    tensors(raw, fields, MATRIX_FIELDS, VECTOR_FIELDS);
+    return resultOf(tensors(raw, fields, ['headWeights', 'headOutputs'], []));
   }
 
   // multiHeadAttention's option into: a previous result, or its .typed, or any object of such
@@ -743,16 +791,9 @@
         args.keyPaddingMask = boolVector(m, 'keyPaddingMask', o.keyPaddingMask);
       }
       var r = unwrap(m, raw._torchMultiheadAttention(args));
-      var out = offerTyped({}, r, ['attnOutput', 'attnWeights']);
-      lazy(out, 'attnOutput', function () { return toMatrix(r.attnOutput); });
-      if (r.attnWeights === null) {
-        out.attnWeights = null;
-      } else if (args.averageAttnWeights) {
-        lazy(out, 'attnWeights', function () { return toMatrix(r.attnWeights); });
-      } else {
-        lazy(out, 'attnWeights', function () { return toStack(r.attnWeights); });
-      }
-      return out;
+      var fields = tensors(r, {}, ['attnOutput', 'attnWeights'], []);
+      if (r.attnWeights === null) fields.attnWeights = null;
+      return resultOf(fields);
     };
 
     api.parameterCount = function (options) {
@@ -775,14 +816,8 @@
       var o = checkOptions(m, options, ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'],
         ['wq', 'wk', 'wv', 'wo']);
       var r = unwrap(m, raw._packLessonWeights(weightsIn(m, o, {})));
-      var out = offerTyped({}, r, ['inProjWeight', 'outProjWeight', 'inProjBias', 'outProjBias']);
-      lazy(out, 'inProjWeight', function () { return toMatrix(r.inProjWeight); });
-      lazy(out, 'outProjWeight', function () { return toMatrix(r.outProjWeight); });
-      if (r.inProjBias) {
-        lazy(out, 'inProjBias', function () { return toVector(r.inProjBias); });
-        lazy(out, 'outProjBias', function () { return toVector(r.outProjBias); });
-      }
-      return out;
+      return resultOf(tensors(r, {}, ['inProjWeight', 'outProjWeight'],
+        ['inProjBias', 'outProjBias']));
     };
 
     api.compareHeads = function (options) {
@@ -856,13 +891,18 @@
     return rawFactory(moduleArg || {}).then(wrap);
   }
 
+  // Whether this module trains (false for dist/headwise-lesson.js), known before it is created.
+  factory.training = typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY;
+
+  // The tensor type and the result builder, for code that moves results between threads
+  // (web/src/shared/compute.js): a Tensor posted to another thread arrives as {data, shape}.
+  factory.Tensor = Tensor;
+  factory.result = resultOf;
+
   // This whole file as the text of a classic script that defines createHeadwise, read from
   // memory (cpp/postlink.mjs wraps the file in the function headwiseModule, whose source text
   // the engine keeps): a blob: Worker gets the module without a second download. null if the
   // file was not post-linked.
-  // Whether this module trains (false for dist/headwise-lesson.js), known before it is created.
-  factory.training = typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY;
-
   factory.moduleSource = function () {
     /* global headwiseModule */
     return typeof headwiseModule === 'function'

@@ -2,7 +2,7 @@
 //   dist/headwise-scorm12.zip     SCORM 1.2
 //   dist/headwise-scorm2004.zip   SCORM 2004 4th edition
 // Each holds imsmanifest.xml at its root and one SCO, the lesson page (index.html, marked with
-// its SCORM version and mastery score so that src/lesson/course.js talks to the LMS), with every
+// its SCORM version and mastery score so that src/page/course.js talks to the LMS), with every
 // file the page loads: nothing is fetched from elsewhere. The mastery score (the share of the
 // quiz's points needed to pass, 0–100) is HEADWISE_MASTERY_SCORE at build time, 80 by default.
 // The zip is written here (deflate from node:zlib), so the build needs no archiver.

@@ -1,4 +1,4 @@
-// Builds the static site into dist/: bundles web/src/lesson/main.js into dist/app.js (an IIFE, so it
+// Builds the static site into dist/: bundles web/src/page/main.js into dist/app.js (an IIFE, so it
 // runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
 // section, loaded on demand, with train.css) and copies index.html, styles.css, favicon.svg and favicon.png.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
@@ -39,7 +39,7 @@ await mkdir(dist, { recursive: true });
 /** What every page bundle is built with: one classic script, minified (file:// allows no modules). */
 const BUNDLE = { bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning' };
 
-await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'lesson', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
+await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'page', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
 // Every language but English, each a file of its own beside the bundles (dist/i18n/<tag>.js).
 const languageFiles = writeLanguageFiles(dist, catalogues);
 
@@ -47,11 +47,9 @@ const languageFiles = writeLanguageFiles(dist, catalogues);
 // imports of src/shared/ and src/lesson/ are the loading bundle's own modules (src/train/loader.js).
 await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'train', 'main.js')], outfile: join(dist, 'train.js'), plugins: [trainingHostPlugin(web)] });
 
-// favicon.png is favicon.svg drawn at 32 × 32, for the lesson page: Chromium fetches and decodes a
-// page's icon again on every change of its URL, which the lesson makes on every change of a
-// setting (the permalink), and an SVG icon costs it a new SVG document each time: measured in
-// headless Chromium 156, 4.3 ms of the page's main thread per change of URL, against 1.1 ms for
-// this PNG.
+// favicon.png is favicon.svg drawn at 32 × 32, for the lesson page: Chromium decodes a page's
+// icon again on every change of its URL (every change of a setting, the permalink), and a PNG
+// costs it far less than a new SVG document each time.
 for (const file of ['favicon.svg', 'favicon.png']) {
   await copyFile(join(web, file), join(dist, file));
 }

@@ -23,12 +23,12 @@ const FAKE_MODULE = `var createHeadwise = function () {
     bump: function () { started += 1; return started; },
     started: function () { return started; },
     fail: function () { throw new Error('fail: the stand-in refuses, as asked'); },
-    // A matrix result in the module's shape: nested (enumerable) and typed (not).
+    // A matrix result in the module's shape: nested (enumerable) and its Tensor in typed (not).
     matrix: function (o) {
       var data = new Float64Array(o.rows * o.cols);
       for (var k = 0; k < data.length; k++) data[k] = k;
       var out = { rows: o.rows };
-      Object.defineProperty(out, 'typed', { value: { m: { data: data, rows: o.rows, cols: o.cols } } });
+      Object.defineProperty(out, 'typed', { value: { m: new Tensor(data, [o.rows, o.cols]) } });
       Object.defineProperty(out, 'm', { enumerable: true, get: function () { throw new Error('the nested form was built in the Worker'); } });
       return out;
     },
@@ -38,6 +38,26 @@ const FAKE_MODULE = `var createHeadwise = function () {
       return { add: function (k) { n += k; return n; }, value: function () { return n; }, dispose: function () { n = NaN; } };
     }
   });
+};
+// The module's tensor type and result builder, as far as compute.js uses them.
+function Tensor(data, shape) { this.data = data; this.shape = shape; }
+Tensor.prototype.copy = function () { return new Tensor(this.data.slice(), this.shape.slice()); };
+createHeadwise.Tensor = Tensor;
+createHeadwise.result = function (fields) {
+  var out = {};
+  var typed = {};
+  Object.defineProperty(out, 'typed', { value: typed });
+  Object.keys(fields).forEach(function (f) {
+    var v = fields[f];
+    if (!(v instanceof Tensor)) { out[f] = v; return; }
+    typed[f] = v;
+    Object.defineProperty(out, f, { enumerable: true, get: function () {
+      var rows = [];
+      for (var i = 0; i < v.shape[0]; i++) rows.push(Array.from(v.data.subarray(i * v.shape[1], (i + 1) * v.shape[1])));
+      return rows;
+    } });
+  });
+  return out;
 };`;
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compute</title></head>
@@ -175,7 +195,7 @@ describe('Compute (web/src/shared/compute.js)', () => {
     }
   });
 
-  test('matrices cross as transferred typed arrays; nested rows are made only when read', async () => {
+  test('tensors cross as transferred typed arrays; the nested form is made only when read', async () => {
     const { context, page } = await open();
     try {
       const r = await page.evaluate(async () => {

@@ -161,7 +161,7 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
 // Sections and exercises off screen skip their style and layout (content-visibility: auto, from
 // the first frame; not the training sections, which are laid out as they are built); as the page
 // finishes loading, each is laid out once and keeps that height while off screen
-// (src/lesson/first-load.js). A reader who jumps to a section must find it where the jump put it,
+// (src/page/first-load.js). A reader who jumps to a section must find it where the jump put it,
 // not pushed away as the sections above take their real heights.
 for (const width of [1280, 390]) {
   test(`at ${width} px: sections off screen skip layout, and a section jumped to stays put`, { timeout: 300000 }, async () => {

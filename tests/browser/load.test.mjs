@@ -1,4 +1,4 @@
-// The first load (web/src/lesson/first-load.js), in every engine, at a laptop's and a phone's width,
+// The first load (web/src/page/first-load.js), in every engine, at a laptop's and a phone's width,
 // from file:// and over http (and in Spanish and Chinese, whose catalogues load as files of their
 // own): the page finishes loading with every widget of the lesson drawn and
 // every section's height measured; the widgets are drawn over many tasks, none of which computes

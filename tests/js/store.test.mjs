@@ -8,10 +8,10 @@ import { test } from 'node:test';
 
 import { LESSON, createHeadwise } from './helpers.mjs';
 import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute.js';
+import { BUSY_AFTER_MS, EX1_HEAD_COUNTS, HASH_WRITE_MS, SYNC_MS, Store } from '../../web/src/shared/store.js';
 import {
-  BUSY_AFTER_MS, DEFAULTS, EX1_HEAD_COUNTS, HASH_WRITE_MS, LESSON as STORE_LESSON, SYNC_MS, Store, defaultLabel, labelOf,
-  langOf, parseHash, toHash,
-} from '../../web/src/shared/store.js';
+  DEFAULTS, LESSON as STORE_LESSON, defaultLabel, labelOf, langOf, parseHash, toHash,
+} from '../../web/src/shared/settings.js';
 import { t } from '../../web/src/shared/i18n.js';
 
 const hw = await createHeadwise();

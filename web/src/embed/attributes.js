@@ -3,9 +3,9 @@
 // as the elements do); src/embed/mha.js applies them. Every problem is an English sentence, as the
 // page keeps its messages; src/shared/i18n-errors.js says it in the widget's language.
 
-import { DEFAULTS } from '../shared/store.js';
+import { DEFAULTS, SETTINGS } from '../shared/settings.js';
 
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/settings.js').State} State */
 
 /** Values of the `theme` attribute. */
 export const THEMES = ['light', 'dark', 'auto'];
@@ -19,24 +19,10 @@ export const THEMES = ['light', 'dark', 'auto'];
  * @property {boolean} panel      part of the settings panel (<hw-controls>)
  */
 
-/** Every control an embed can show, hide or lock, by its public name. */
-export const CONTROLS = /** @type {Record<string, ControlDef>} */ ({
-  seed: { field: 'seed', id: 'seed', attr: 'seed', kind: 'number', panel: true },
-  tokens: { field: 'tokens', id: 'tokens', attr: 'tokens', kind: 'number', panel: true },
-  dModel: { field: 'dModel', id: 'd-model', attr: 'd-model', kind: 'number', panel: true },
-  heads: { field: 'numHeads', id: 'num-heads', attr: 'heads', kind: 'number', panel: true },
-  bias: { field: 'bias', id: 'bias', attr: 'bias', kind: 'boolean', panel: true },
-  causal: { field: 'causal', id: 'causal', attr: 'causal', kind: 'boolean', panel: true },
-  query: { field: 'query', id: 'query-token', attr: 'query-token', kind: 'index', panel: true },
-  labels: { field: 'labels', id: 'token-labels', attr: 'labels', kind: 'labels', panel: true },
-  ex1Seed: { field: 'ex1Seed', id: 'ex1-seed', attr: 'ex1-seed', kind: 'number', panel: false },
-  ex2DModel: { field: 'ex2DModel', id: 'ex2-d-model', attr: 'ex2-d-model', kind: 'number', panel: false },
-  ex2Heads: { field: 'ex2Heads', id: 'ex2-heads', attr: 'ex2-heads', kind: 'number', panel: false },
-  trainSeed: { field: 'trainSeed', id: 'train-seed', attr: 'train-seed', kind: 'number', panel: false },
-  trainTask: { field: 'trainTask', id: 'train-task', attr: 'train-task', kind: 'text', panel: false },
-  headsRelations: { field: 'headsRelations', id: 'heads-relations', attr: 'heads-relations', kind: 'text', panel: false },
-  headsSeed: { field: 'headsSeed', id: 'heads-seed', attr: 'heads-seed', kind: 'number', panel: false },
-});
+/** Every control an embed can show, hide or lock, by its public name (the settings' `embed`). */
+export const CONTROLS = /** @type {Record<string, ControlDef>} */ (Object.fromEntries(SETTINGS.filter((s) => s.embed).map((s) => [
+  s.embed, { field: s.name, id: s.control, attr: s.attr, kind: s.type, panel: Boolean(s.panel) },
+])));
 export const NAMES = Object.keys(CONTROLS);
 
 /**

@@ -2,7 +2,7 @@
 // JSON, the head tables as a PNG, and the Python that reproduces them. Everything is built from
 // the module's results; numbers are written at full precision (shortest round-trip digits).
 
-import { labelOf } from '../shared/store.js';
+import { labelOf } from '../shared/settings.js';
 import { numpyCode, paramsCode, torchTail } from '../lesson/hw-python.js';
 import { cellColors, weightPixels } from '../shared/color.js';
 import { fmt3 } from '../shared/format.js';

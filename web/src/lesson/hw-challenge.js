@@ -1,7 +1,7 @@
 // <hw-challenge>: the independent challenge. The student writes an answer, then may reveal
 // the discussion. The draft is kept in this browser (localStorage), and every change is told to
 // the page with a "headwise-challenge" event ({answer}), which a course platform's package saves
-// (src/lesson/course.js); restore() puts back an answer saved there. The discussion's paragraph
+// (src/page/course.js); restore() puts back an answer saved there. The discussion's paragraph
 // marked data-heads-live quotes the grid of "How many heads does it take?" (its
 // "headwise-heads-grid" event) once the grid's four-relation row is trained on this page.
 

@@ -3,19 +3,15 @@
 
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
-import { defaultLabel, labelOf } from '../shared/store.js';
+import { SETTINGS, defaultLabel, labelOf, lessonSettings } from '../shared/settings.js';
 import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
 
-/** Each number field: its id, its state field, and the keys of its label and hint. */
-const FIELDS = /** @type {const} */ ([
-  ['seed', 'seed', 'controls.seed.label', 'controls.seed.hint'],
-  ['tokens', 'tokens', 'controls.tokens.label', 'controls.tokens.hint'],
-  ['d-model', 'dModel', 'controls.dModel.label', 'controls.dModel.hint'],
-  ['num-heads', 'numHeads', 'controls.numHeads.label', 'controls.numHeads.hint'],
-]);
+/** The panel's number fields: [control id, state field, label key, hint key] from the settings table. */
+const FIELDS = SETTINGS.filter((s) => s.panel && s.type === 'number')
+  .map((s) => /** @type {const} */ ([s.control, s.name, /** @type {string} */ (s.label), /** @type {string} */ (s.hint)]));
 
 class HwControls extends HwElement {
   build() {
@@ -74,7 +70,7 @@ class HwControls extends HwElement {
       // An embedding page may give its store its own starting point (store.resetState).
       for (const id of Object.keys(this.fields)) this.store.setInputError(id, null);
       const start = /** @type {any} */ (this.store).resetState;
-      this.store.set(start ? { ...start, labels: start.labels.slice() } : { seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false, query: 0, labels: [] }, 'reset');
+      this.store.set(start ? { ...start, labels: start.labels.slice() } : lessonSettings(), 'reset');
       this.refreshAll = true;
     });
     form.appendChild(h('div', { class: 'hw-controls-actions' }, [reset]));
@@ -113,9 +109,7 @@ class HwControls extends HwElement {
     const ex = store.experiment();
     const run = ex.result || ex.lastGood;
     const n = run ? run.tokens : 0;
-    const labelsKey = JSON.stringify([n, s.labels.slice(0, n)]);
-    if (labelsKey !== this.queryKey) {
-      this.queryKey = labelsKey;
+    if (this.changed('query-menu', [n, s.labels.slice(0, n)])) {
       const options = [];
       for (let i = 0; i < n; i += 1) {
         // The index and the student's label: no words to translate.

@@ -60,9 +60,7 @@ class HwExerciseDModel extends HwElement {
     const s = store.state;
     reflectNumber(this.dm.input, s.ex2DModel);
     reflectNumber(this.hd.input, s.ex2Heads);
-    const key = JSON.stringify([s.ex2DModel, s.ex2Heads, s.bias, store.inputErrors['ex2-d-model'], store.inputErrors['ex2-heads']]);
-    if (key === this.key) return;
-    this.key = key;
+    if (!this.changed('rows', [s.ex2DModel, s.ex2Heads, s.bias, store.inputErrors['ex2-d-model'], store.inputErrors['ex2-heads']])) return;
     const bias = s.bias;
 
     // The table of every dividing head count.

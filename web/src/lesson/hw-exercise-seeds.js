@@ -1,7 +1,7 @@
 // <hw-exercise-seeds>: exercise 1. The student's own seed, with 2 and with 4 heads, on the
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
-import { HwElement, define } from '../shared/element.js';
+import { HwElement, define, forget } from '../shared/element.js';
 import { h, morph, code } from '../shared/dom.js';
 import { fmt3 } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
@@ -30,7 +30,7 @@ class HwExerciseSeeds extends HwElement {
     this.appendChild(h('div', { class: 'hw-ex-controls' }, [wrap]));
     this.appendChild(this.context);
     this.appendChild(this.results);
-    this.onTheme(() => { this.key = ''; this.refresh(); });
+    this.onTheme(() => { forget(this, 'view'); this.refresh(); });
   }
 
   /** @param {Store} store */
@@ -42,10 +42,9 @@ class HwExerciseSeeds extends HwElement {
     // Computed with the main experiment's rules (Store.seeds): never what the main one refuses.
     const ex = store.seeds();
     const blocksIn = ex.state === 'done' ? ex.blocks : null;
-    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing, ex.state, ex.error || '', prefersDark(store)]);
-    if (key === this.key && blocksIn === this._blocks) return;
+    const fresh = this.changed('view', [s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal, s.query, s.labels.slice(0, 64), missing, mainMissing, ex.state, ex.error || '', prefersDark(store)]);
+    if (!fresh && blocksIn === this._blocks) return;
     if ((ex.state === 'pending' || ex.state === 'waiting') && this._blocks) return;  // the previous ones stay, dimmed
-    this.key = key;
     this._blocks = blocksIn;
     const extras = `${s.bias ? this.t('ex1.context.bias') : ''}${s.causal ? this.t('ex1.context.causal') : ''}`;
     morph(this.context, [this.t('ex1.context.text', { tokens: s.tokens, dModel: s.dModel, extras, query: s.query })]);

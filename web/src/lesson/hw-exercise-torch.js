@@ -2,7 +2,7 @@
 // nn.MultiheadAttention layout on the same weights: how in_proj_weight packs Wqᵀ, Wkᵀ, Wvᵀ,
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
-import { HwElement, define } from '../shared/element.js';
+import { HwElement, changed, define, forget } from '../shared/element.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
@@ -64,7 +64,10 @@ function preview(rowsAll, colsAll, caption, lang, attrs, rowHead, mark = {}, max
       ]),
     ]),
     rows: body,
-    fillRow: (i, m) => cells[i].forEach((td, j) => setText(td, fmt3(m[i][j]))),
+    fillRow: (i, m) => {
+      const row = m.row(i);
+      cells[i].forEach((td, j) => setText(td, fmt3(row[j])));
+    },
   };
 }
 
@@ -104,8 +107,9 @@ function queryRows(store, n, numHeads, lang) {
         setText(cornerQuery, `${q}, :]`);
         setText(caption, t('ex3.rowsCaption', { q }, lang));
       }
+      const row = aw.head(hd).row(q);
       cells[hd].forEach((td, j) => {
-        const w = aw[hd][q][j];
+        const w = row[j];
         setText(td, fmt3(w));
         paintCell(td, w, dark);
       });
@@ -120,7 +124,7 @@ class HwExerciseTorch extends HwElement {
     this.body = h('div', { class: 'hw-ex3' });
     this.appendChild(this.staleNote);
     this.appendChild(this.body);
-    this.onTheme(() => { this.key = ''; this.refresh(); });
+    this.onTheme(() => { forget(this, 'view'); this.refresh(); });
   }
 
   /** @param {Store} store */
@@ -132,11 +136,10 @@ class HwExerciseTorch extends HwElement {
     // The comparison of the current run (computed where the run was: compute-tasks.js).
     const cc = store.crossCheck();
     if (cc.state === 'pending' || cc.state === 'none') return;  // the previous one stays, dimmed
-    const key = JSON.stringify([store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
-    if (cc.value === this._check && cc.run === this._run && key === this.key) return;
+    const fresh = this.changed('view', [store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
+    if (cc.value === this._check && cc.run === this._run && !fresh) return;
     this._check = cc.value;
     this._run = cc.run;
-    this.key = key;
     if (cc.state === 'error') {
       this.view = null;
       this.dropParts();
@@ -190,14 +193,11 @@ class HwExerciseTorch extends HwElement {
     const d = run.dModel;
     const n = run.tokens;
     const { packed, torch } = check;
-    const aw = torch.attnWeights;
-    const awShape = torch.typed.attnWeights;
+    const aw = torch.typed.attnWeights;
     const q = Math.min(store.state.query, n - 1);
 
     // Built once per shape; a new seed only writes numbers into the same nodes.
-    const shape = JSON.stringify([d, n, awShape.depth, store.state.labels.slice(0, 16)]);
-    if (shape !== this.shape || !this.view) {
-      this.shape = shape;
+    if (this.changed('shape', [d, n, aw.depth, store.state.labels.slice(0, 16)]) || !this.view) {
       this.dropParts();
       const labelRow = (/** @type {number} */ i) => tokenHeader(store.state, i);
       const lang = this.language;
@@ -210,7 +210,7 @@ class HwExerciseTorch extends HwElement {
         manual: preview(n, d, this.t('ex3.previewManual'), lang, { 'data-testid': 'ex3-manual' }, labelRow),
         torch: preview(n, d, this.t('ex3.previewTorch'), lang, { 'data-testid': 'ex3-torch' }, labelRow),
         verdict: h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict' }),
-        rows: n <= 16 && awShape.depth <= 16 ? queryRows(store, n, awShape.depth, lang) : null,
+        rows: n <= 16 && aw.depth <= 16 ? queryRows(store, n, aw.depth, lang) : null,
         perHead: h('div', { class: 'hw-perhead' }),
       };
       this.view = v;
@@ -234,26 +234,22 @@ class HwExerciseTorch extends HwElement {
     const blocks = ['Wq', 'Wk', 'Wv'].map((name, b) => ({ name, from: b * d, to: (b + 1) * d - 1, diff: check.bandDiffs[b] }));
     const woDiff = check.woDiff;
     // Rewritten only when what they say changes (a new seed gives exact copies again).
-    const packKey = JSON.stringify([check.bandDiffs, woDiff, run.bias]);
-    if (packKey !== v.packKey) {
-      v.packKey = packKey;
+    if (changed(v, 'packing', [check.bandDiffs, woDiff, run.bias])) {
       this.drawPacking(v, d, blocks, woDiff, run.bias);
     }
     // Each row is written now if it is in the window, else right after the frame.
-    this.fill(v.wq, run.wq);
-    // Read lazily: only the rows the preview shows.
-    this.fill(v.inproj, packed.inProjWeight);
+    this.fill(v.wq, run.typed.wq);
+    // Only the rows the preview shows are read (views of the tensor).
+    this.fill(v.inproj, packed.typed.inProjWeight);
 
     // 2. The outputs.
     const diff = check.outputDiff;
     const close = check.outputClose;
-    this.fill(v.manual, run.output);
-    this.fill(v.torch, torch.attnOutput);
+    this.fill(v.manual, run.typed.output);
+    this.fill(v.torch, torch.typed.attnOutput);
     setAttr(v.verdict, 'data-allclose', String(close));
     // The sentences below are rebuilt only when what they say changes.
-    const verdictKey = JSON.stringify([close, n, d, diff]);
-    if (verdictKey !== v.verdictKey) {
-      v.verdictKey = verdictKey;
+    if (changed(v, 'verdict', [close, n, d, diff])) {
       const gap = this.t('common.sentenceGap');
       morph(v.verdict, [
         h('strong', { text: this.t(close ? 'ex3.match' : 'ex3.differ') }),
@@ -266,15 +262,13 @@ class HwExerciseTorch extends HwElement {
     }
 
     // 3. Per-head weights.
-    const shape4 = [1, awShape.depth, awShape.rows, awShape.cols];
+    const shape4 = [1, aw.depth, aw.rows, aw.cols];
     const divergence = check.torchPairs;
     if (v.rows) this.fill(v.rows, aw, q, prefersDark(store));
     const divergent = divergence ? divergence.filter((/** @type {any} */ p) => !p.allclose).length : 0;
     // The sentences are rebuilt only when what they say changes; a new seed writes its two
     // numbers into them in place.
-    const perHeadKey = JSON.stringify([shape4, divergence ? [divergent, divergence.length] : null]);
-    if (perHeadKey !== v.perHeadKey) {
-      v.perHeadKey = perHeadKey;
+    if (changed(v, 'perHead', [shape4, divergence ? [divergent, divergence.length] : null])) {
       morph(v.perHead, [
         v.rows && v.rows.el,
         h('p', {}, this.tNodes('ex3.perHead', {
@@ -286,7 +280,7 @@ class HwExerciseTorch extends HwElement {
           ? h('p', { 'data-testid': 'ex3-divergence' }, this.tNodes(divergent === divergence.length ? 'ex3.structuralAll' : 'ex3.structuralSome', {
             differing: divergent, count: divergence.length, divergence: h('span'),
           }))
-          : h('p', { class: 'hw-hint', text: this.t(awShape.depth < 2 ? 'ex3.oneHead' : 'ex3.tooManyHeads') }),
+          : h('p', { class: 'hw-hint', text: this.t(aw.depth < 2 ? 'ex3.oneHead' : 'ex3.tooManyHeads') }),
       ]);
       // morph keeps the live nodes where the old sentences had the same shape: write into those.
       v.weightDiff = v.perHead.querySelector('[data-testid="ex3-weights-maxdiff"]');

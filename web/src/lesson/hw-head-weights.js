@@ -3,7 +3,7 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define } from '../shared/element.js';
+import { HwElement, define, forget } from '../shared/element.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
 import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
@@ -49,8 +49,6 @@ class HwHeadWeights extends HwElement {
     this.printout = h('pre', { class: 'hw-printout', 'data-testid': 'query-rows', role: 'figure', translate: 'no', 'aria-label': this.t('heads.table.printoutLabel') });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'verdict', 'aria-live': 'polite' });
     this.pairsBox = h('div', { class: 'hw-pairs' });
-    /** What the verdict's sentence says (it is rebuilt only when that changes). */
-    this.sentenceKey = '';
     /** @type {{tr: HTMLElement, name: HTMLElement, same: HTMLElement, diff: HTMLElement, divergence: HTMLElement}[]|null} the pairs table's rows */
     this.pairRows = null;
     this.legend = h('div', { class: 'hw-legend', 'aria-hidden': 'true' });
@@ -72,10 +70,10 @@ class HwHeadWeights extends HwElement {
     this.appendChild(this.pairsBox);
     // The page of heads shown survives a change of language (see keep).
     if (this.firstHead === undefined) this.firstHead = 0;
-    /** @type {{canvas: HTMLCanvasElement, head: number, weights: number[][], cursor: [number, number], readout: HTMLElement}[]} */
+    /** @type {{canvas: HTMLCanvasElement, head: number, weights: any, cursor: [number, number], readout: HTMLElement}[]} */
     this.canvases = [];
     this.onTheme(() => {
-      this.drawKey = '';
+      forget(this, 'heads');
       this.refresh();
     });
   }
@@ -91,27 +89,26 @@ class HwHeadWeights extends HwElement {
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) {
       replace(this.grid, []);
-      this.shape = '';
+      forget(this, 'tables');
       this.verdict.textContent = ex.error ? this.t('heads.table.nothing') : '';
-      this.sentenceKey = '';
+      forget(this, 'sentence');
       return;
     }
     const s = store.state;
     const numHeads = run.numHeads;
     if (this.firstHead >= numHeads) this.firstHead = 0;
     const dark = prefersDark(store);
-    const drawKey = JSON.stringify([s.labels.slice(0, run.tokens), this.firstHead, dark]);
+    const drawnFrom = [s.labels.slice(0, run.tokens), this.firstHead, dark];
     const resultChanged = this._run !== run;
     this._run = run;
     const query = Math.min(s.query, run.tokens - 1);
-    if (drawKey !== this.drawKey || resultChanged) {
-      this.drawKey = drawKey;
+    if (this.changed('heads', drawnFrom) || resultChanged) {
       this.drawHeads(store, run, dark);
       this.drawLegend(dark);
       this.drawPairs(store, run);
     }
     this.highlightQuery(query);
-    this.drawPrintout(store, run, query);
+    this.drawPrintout(store, run, query, drawnFrom);
   }
 
   /**
@@ -128,14 +125,12 @@ class HwHeadWeights extends HwElement {
     if (same === null) {
       morph(this.verdict, [this.t(numHeads < 2 ? 'heads.table.oneHead' : 'heads.table.notCompared')]);
       replace(this.pairsBox, []);
-      this.sentenceKey = '';
+      forget(this, 'sentence');
       this.pairRows = null;
       return;
     }
     const differing = pairs.filter((p) => !p.allclose).length;
-    const sentenceKey = `${same} ${numHeads} ${differing} ${pairs.length}`;
-    if (sentenceKey !== this.sentenceKey) {
-      this.sentenceKey = sentenceKey;
+    if (this.changed('sentence', [same, numHeads, differing, pairs.length])) {
       const params = {
         answer: h('strong', { text: this.t(same ? 'heads.table.samePatternYes' : 'heads.table.samePatternNo') }),
         call: code('np.allclose(weights[0], weights[1])'),
@@ -196,12 +191,11 @@ class HwHeadWeights extends HwElement {
    * @param {Store} store
    * @param {any} run
    * @param {number} query
+   * @param {unknown[]} drawnFrom  what the heads were drawn from (labels, first head, theme)
    */
-  drawPrintout(store, run, query) {
+  drawPrintout(store, run, query, drawnFrom) {
     // A new run (another seed or head count) prints anew, as do new labels, heads or query.
-    const key = `${this.drawKey}|${query}`;
-    if (key === this.printKey && run === this._printed) return;
-    this.printKey = key;
+    if (!this.changed('printout', [...drawnFrom, query]) && run === this._printed) return;
     this._printed = run;
     // Long rows are better read from the heatmaps; the Python section prints them all.
     const hidden = run.tokens > PRINT_MAX_TOKENS;
@@ -211,7 +205,7 @@ class HwHeadWeights extends HwElement {
     const last = Math.min(run.numHeads, this.firstHead + HEADS_PER_PAGE);
     for (let head = this.firstHead; head < last; head += 1) {
       // print("...:", array) puts NumPy's own line breaks after the prefix, as here.
-      lines.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
+      lines.push(`head ${head} weights, token ${query}: ${numpyArrayStr(Array.from(run.typed.headWeights.head(head).row(query)))}`);
     }
     if (run.numHeads >= 2) {
       // The verdict line mirrors print(np.allclose(weights[0], weights[1])).
@@ -245,19 +239,19 @@ class HwHeadWeights extends HwElement {
     const numHeads = run.numHeads;
     const last = Math.min(numHeads, this.firstHead + HEADS_PER_PAGE);
     // The same tables (tokens, labels, heads shown, d_head): only numbers change, in place.
-    const shape = n <= TABLE_MAX_TOKENS ? JSON.stringify([n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)]) : '';
-    if (shape && shape === this.shape) {
-      this.cells.forEach((rows, k) => this.fill(s, rows, run.headWeights[this.firstHead + k], dark));
+    const tables = n <= TABLE_MAX_TOKENS;
+    const sameTables = !this.changed('tables', tables ? [n, numHeads, this.firstHead, run.dHead, s.labels.slice(0, n)] : []);
+    if (tables && sameTables) {
+      this.cells.forEach((rows, k) => this.fill(s, rows, run.typed.headWeights.head(this.firstHead + k), dark));
       return;
     }
-    this.shape = shape;
     /** @type {HTMLElement[][][]} each shown head's weight cells, [head][row][col] */
     this.cells = [];
     this.drawPager(numHeads, last);
     this.canvases = [];
     const figures = [];
     for (let head = this.firstHead; head < last; head += 1) {
-      const weights = run.headWeights[head];
+      const weights = run.typed.headWeights.head(head);
       const caption = [
         h('span', { class: 'hw-head-name', text: this.t('heads.table.head', { head }) }),
         h('span', { class: 'hw-head-dims', translate: 'no', text: ` · ${n}×${n}, d_head = ${run.dHead}` }),
@@ -285,7 +279,7 @@ class HwHeadWeights extends HwElement {
       const t0 = performance.now();
       for (const entry of entries) {
         if (entry.base) continue;
-        const n = entry.weights.length;
+        const n = entry.weights.rows;
         if (!entry.job) {
           const canvas = document.createElement('canvas');
           canvas.width = n;
@@ -295,20 +289,12 @@ class HwHeadWeights extends HwElement {
             entry.base = true;
             continue;
           }
-          /** @type {any} */
-          const typed = entry.weights.typed;
-          // Row-major source: the run's flat data when it came from the Worker, else the rows.
-          const flat = typed || { data: null, offset: 0 };
-          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0, flat };
+          entry.job = { canvas, ctx, img: ctx.createImageData(n, n), row: 0 };
         }
         const job = entry.job;
         while (job.row < n) {
           const to = Math.min(n, job.row + 16);
-          if (job.flat.data) {
-            colourRows(job.img, job.flat.data, job.flat.offset, n, job.row, to, entry.dark);
-          } else {
-            for (let i = job.row; i < to; i += 1) colourRows(job.img, entry.weights[i], -i * n, n, i, i + 1, entry.dark);
-          }
+          colourRows(job.img, entry.weights.data, 0, n, job.row, to, entry.dark);
           job.row = to;
           if (performance.now() - t0 > 6) break;
         }
@@ -340,8 +326,8 @@ class HwHeadWeights extends HwElement {
     }
     const prev = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.previous'), disabled: this.firstHead === 0 });
     const next = h('button', { type: 'button', class: 'hw-button', text: this.t('heads.table.next'), disabled: last >= numHeads });
-    prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); this.drawKey = ''; this.refresh(); });
-    next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; this.drawKey = ''; this.refresh(); });
+    prev.addEventListener('click', () => { this.firstHead = Math.max(0, this.firstHead - HEADS_PER_PAGE); forget(this, 'heads'); this.refresh(); });
+    next.addEventListener('click', () => { this.firstHead += HEADS_PER_PAGE; forget(this, 'heads'); this.refresh(); });
     replace(this.pager, [
       h('span', { 'aria-live': 'polite', text: `${this.t('heads.table.page', { first: this.firstHead, last: last - 1, count: numHeads })} ` }),
       prev, next,
@@ -351,12 +337,12 @@ class HwHeadWeights extends HwElement {
   /**
    * @param {State} s
    * @param {number} head
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {HTMLElement[]} caption
    * @param {boolean} dark
    */
   table(s, head, weights, caption, dark) {
-    const n = weights.length;
+    const n = weights.rows;
     /** @type {HTMLElement[][]} */
     const rows = [];
     const headRow = h('tr', {}, [h('td', { class: 'hw-corner' }, [
@@ -386,12 +372,12 @@ class HwHeadWeights extends HwElement {
    * Write one head's weights into its cells: text, exact value and colours.
    * @param {State} s
    * @param {HTMLElement[][]} rows
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {boolean} dark
    */
   fill(s, rows, weights, dark) {
     rows.forEach((row, i) => row.forEach((td, j) => {
-      const w = weights[i][j];
+      const w = weights.data[i * weights.cols + j];
       setText(td, fmt3(w));
       td.setAttribute('data-value', String(w));
       if (td.hasAttribute('title')) td.title = cellTitle(s, td, this.language);  // a cell once hovered (see build)
@@ -402,12 +388,12 @@ class HwHeadWeights extends HwElement {
   /**
    * @param {State} s
    * @param {number} head
-   * @param {number[][]} weights
+   * @param {any} weights  the head's (n, n) Tensor
    * @param {HTMLElement[]} caption
    * @param {boolean} dark
    */
   canvasFigure(s, head, weights, caption, dark) {
-    const n = weights.length;
+    const n = weights.rows;
     const scale = Math.max(1, Math.ceil(320 / n));
     const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', {
       class: 'hw-heatmap', 'data-head': String(head), width: String(n * scale), height: String(n * scale), tabindex: '0', role: 'img',
@@ -422,7 +408,7 @@ class HwHeadWeights extends HwElement {
     const show = () => {
       const [i, j] = entry.cursor;
       if (i < 0) return;
-      readout.textContent = this.t('heads.table.readout', { head, query: tokenText(this.store.state, i), key: tokenText(this.store.state, j), value: fmt3(weights[i][j]) });
+      readout.textContent = this.t('heads.table.readout', { head, query: tokenText(this.store.state, i), key: tokenText(this.store.state, j), value: fmt3(weights.data[i * n + j]) });
       this.paint(entry);
     };
     canvas.addEventListener('mousemove', (e) => {
@@ -474,7 +460,7 @@ class HwHeadWeights extends HwElement {
    */
   paint(entry) {
     const { canvas, base, scale, weights } = entry;
-    const n = weights.length;
+    const n = weights.rows;
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
     ctx.imageSmoothingEnabled = false;

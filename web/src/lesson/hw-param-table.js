@@ -53,9 +53,7 @@ class HwParamTable extends HwElement {
   update(store) {
     const s = store.state;
     const missing = store.inputErrors['d-model'];
-    const key = JSON.stringify([s.dModel, s.bias, missing]);
-    if (key === this.key) return;
-    this.key = key;
+    if (!this.changed('tables', [s.dModel, s.bias, missing])) return;
     if (missing) {
       morph(this.verdict, [this.t('params.table.missing')]);
       this.verdict.dataset.equal = '';

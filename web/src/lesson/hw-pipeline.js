@@ -46,9 +46,7 @@ class HwPipeline extends HwElement {
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) return;
     // Shapes only: a new seed draws nothing.
-    const key = JSON.stringify([run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
-    if (key === this.key) return;
-    this.key = key;
+    if (!this.changed('diagram', [run.tokens, run.dModel, run.numHeads, run.bias, run.causal])) return;
     const n = run.tokens;
     const d = run.dModel;
     const dh = run.dHead;

@@ -120,7 +120,7 @@ export function numpyCode(run, query, printing) {
 export function numpyOutput(store, run, query) {
   const out = [];
   for (let head = 0; head < run.numHeads; head += 1) {
-    out.push(`head ${head} weights, token ${query}: ${numpyArrayStr(run.headWeights[head][query])}`);
+    out.push(`head ${head} weights, token ${query}: ${numpyArrayStr(Array.from(run.typed.headWeights.head(head).row(query)))}`);
   }
   if (run.numHeads >= 2 && run.numHeads <= PAIRS_MAX_HEADS) {
     const pairs = run.pairs;

@@ -72,7 +72,7 @@ class HwQuiz extends HwElement {
   }
 
   /**
-   * Show answers given in an earlier visit (a course platform keeps them, src/lesson/course.js)
+   * Show answers given in an earlier visit (a course platform keeps them, src/page/course.js)
    * as if just chosen, without reporting them again. Before the quiz is drawn they are kept
    * until it is.
    * @param {Record<number, number>} answers  question number (1–5) → option index

@@ -23,9 +23,7 @@ class HwReferenceTable extends HwElement {
     const run = ex.result || ex.lastGood;
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(run));
     if (!run) return;
-    const key = JSON.stringify([run.dModel, run.numHeads, run.dHead, run.tokens, run.bias]);
-    if (key === this.key) return;
-    this.key = key;
+    if (!this.changed('table', [run.dModel, run.numHeads, run.dHead, run.tokens, run.bias])) return;
     const d = run.dModel;
     const numHeads = run.numHeads;
     /** @param {number} heads */

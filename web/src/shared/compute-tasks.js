@@ -12,14 +12,14 @@
  * @returns {Record<string, (options: any) => any>}
  */
 export function installTasks(hw, transfers = false) {
-  /** @type {{key: string, run: any, kept?: Record<string, any>}|null} the last seedExperiment */
+  /** @type {{key: unknown[], run: any, kept?: Record<string, any>}|null} the last seedExperiment and its inputs */
   let last = null;
   /** What crossCheck reads of a run (the run itself may be sent away, its arrays detached). */
   const CROSS_CHECK_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo', 'output', 'headWeights'];
   /** @param {any} o */
   const experiment = (o) => {
-    const key = JSON.stringify([o.seed, o.tokens, o.dModel, o.numHeads, Boolean(o.bias), Boolean(o.causal)]);
-    if (last && last.key === key) {
+    const key = [o.seed, o.tokens, o.dModel, o.numHeads, Boolean(o.bias), Boolean(o.causal)];
+    if (last && last.key.every((v, i) => Object.is(v, key[i]))) {
       // Its arrays may have gone to the main thread (a Worker transfers them, detaching them
       // here): then the copies lessonRun kept stand in for them.
       if (last.run.typed.x.data.length > 0) return last.run;
@@ -60,7 +60,7 @@ export function installTasks(hw, transfers = false) {
         const kept = {};
         for (const f of CROSS_CHECK_FIELDS) {
           const m = run.typed[f];
-          if (m) kept[f] = { ...m, data: m.data.slice() };
+          if (m) kept[f] = m.copy();
         }
         last.kept = kept;
       }

@@ -28,9 +28,10 @@
 //   methods are called as `remote.call(name, ...args)` -> Promise, and `remote.dispose()` frees
 //   it. In the Worker the object lives there; in 'main' mode it lives on the main thread, and
 //   the caller keeps each call small (e.g. k training steps per animation frame).
-// Results cross from the Worker without copies: matrices travel as transferred Float64Arrays
-// (the module's `result.typed`), and the nested arrays (`run.headWeights[h][i][j]`) are made on
-// the main thread only for the heads and rows that are read.
+// Results cross from the Worker without copies: each of a result's tensors (the module's
+// `result.typed`, flat data + shape) is posted as it is, its buffer transferred, and the result
+// is rebuilt in the API's form on this side (createHeadwise.result). Widgets read rows and heads
+// as views (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read.
 
 import { installTasks } from './compute-tasks.js';
 
@@ -69,171 +70,129 @@ export function isAbort(e) {
   return Boolean(e) && e.name === 'AbortError';
 }
 
-// ---- what the Worker runs (stringified: self-contained) -----------------------------------------
+// ---- where the module is: the Worker's side (stringified, so each function is self-contained) ----
 
 /**
- * The Worker's dispatcher. Both arguments come in as source text, so that nothing here refers
- * to a name of the bundle (which minification renames).
- * @param {any} scope  the worker's global scope, where the module's source defined createHeadwise
+ * The one dispatcher of compute's messages, on whichever thread holds the module.
+ * @param {any} hw  a module instance
  * @param {typeof installTasks} tasksOf
+ * @param {boolean} transfers  results are sent to another thread
+ * @returns {(m: any) => any}
  */
-function workerMain(scope, tasksOf) {
-  const VECTORS = ['bq', 'bk', 'bv', 'bo', 'inProjBias', 'outProjBias'];
-  /** @type {any} */
-  let hw = null;
-  /** @type {Record<string, Function>} */
-  let tasks = {};
+function dispatcher(hw, tasksOf, transfers) {
+  /** @type {Record<string, Function>|null} */
+  let tasks = null;
   /** @type {Map<number, any>} */
   const objects = new Map();
-  /** Results to send: API results become {typed matrices + plain fields}, buffers transferred. */
-  const pack = (/** @type {any} */ v, /** @type {Transferable[]} */ transfer) => {
-    if (v === null || typeof v !== 'object') return v;
-    if (ArrayBuffer.isView(v)) return v;
-    if (Array.isArray(v)) return v.map((x) => pack(x, transfer));
-    /** @type {Record<string, any>} */
-    const out = {};
-    const typed = v.typed;
-    /** @type {Record<string, any>|null} */
-    let t = null;
-    if (typed && typeof typed === 'object' && !Object.prototype.propertyIsEnumerable.call(v, 'typed')) {
-      t = {};
-      for (const [name, m] of Object.entries(typed)) {
-        let data = m.data;
-        if (data.byteOffset !== 0 || data.buffer.byteLength !== data.byteLength) data = data.slice();
-        if (!transfer.includes(data.buffer)) transfer.push(data.buffer);
-        t[name] = { data, rows: m.rows, cols: m.cols, depth: m.depth, kind: m.depth ? 'stack' : VECTORS.includes(name) ? 'vector' : 'matrix' };
-      }
+  let nextObject = 1;
+  return (m) => {
+    if (m.type === 'run') {
+      if (!tasks) tasks = tasksOf(hw, transfers);
+      const fn = tasks[m.method] || (typeof hw[m.method] === 'function' ? hw[m.method] : null);
+      if (!fn) throw new Error(`compute.run: "${m.method}" is not a method of the module`);
+      return fn(m.options);
     }
-    for (const key of Object.keys(v)) {
-      if (t && key in t) continue;  // read from the typed form on the other side
-      out[key] = pack(v[key], transfer);
+    if (m.type === 'create') {
+      if (typeof hw[m.factory] !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
+      const id = nextObject;
+      nextObject += 1;
+      objects.set(id, hw[m.factory](m.options));
+      return { object: id };
     }
-    if (t) out.__typed = t;
-    return out;
+    const obj = objects.get(m.object);
+    if (m.type === 'dispose') {
+      objects.delete(m.object);
+      if (obj && typeof obj.dispose === 'function') obj.dispose();
+      return null;
+    }
+    if (!obj) throw new Error('this object has been disposed');
+    if (typeof obj[m.method] !== 'function') throw new Error(`"${m.method}" is not a method of this object`);
+    return obj[m.method](...m.args);
   };
-  const reply = (/** @type {number} */ id, /** @type {any} */ value) => {
-    /** @type {Transferable[]} */
-    const transfer = [];
-    const packed = pack(value, transfer);
-    scope.postMessage({ id, ok: true, value: packed }, transfer);
-  };
-  const fail = (/** @type {number} */ id, /** @type {any} */ e) => {
-    scope.postMessage({ id, ok: false, error: { name: (e && e.name) || 'Error', message: e instanceof Error ? e.message : String(e) } });
-  };
-  const ready = Promise.resolve().then(() => scope.createHeadwise()).then((/** @type {any} */ m) => {
-    hw = m;
-    tasks = tasksOf(hw, true);
+}
+
+/**
+ * A value to post: each API result becomes its fields with its tensors in place of their
+ * nested arrays (result.typed), and every tensor's buffer is transferred.
+ * @param {any} v
+ * @param {Transferable[]} transfer
+ * @param {any} Tensor  the module's tensor type
+ * @returns {any}
+ */
+function toWire(v, transfer, Tensor) {
+  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
+  if (v instanceof Tensor) {
+    // A view of a larger buffer (a head of a stack) is sent as a copy of its own numbers.
+    const whole = v.data.byteOffset === 0 && v.data.buffer.byteLength === v.data.byteLength;
+    const t = whole ? v : v.copy();
+    if (!transfer.includes(t.data.buffer)) transfer.push(t.data.buffer);
+    return { data: t.data, shape: t.shape };
+  }
+  if (Array.isArray(v)) return v.map((x) => toWire(x, transfer, Tensor));
+  const typed = Object.prototype.propertyIsEnumerable.call(v, 'typed') ? null : v.typed;
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const key of Object.keys(v)) {
+    out[key] = toWire(typed && typed[key] instanceof Tensor ? typed[key] : v[key], transfer, Tensor);
+  }
+  return out;
+}
+
+/**
+ * The Worker's body. Every argument comes in as source text, so that nothing here refers to a
+ * name of the bundle (which minification renames).
+ * @param {any} scope  the worker's global scope, where the module's source defined createHeadwise
+ * @param {typeof installTasks} tasksOf
+ * @param {typeof dispatcher} dispatcherOf
+ * @param {typeof toWire} wire
+ */
+function workerMain(scope, tasksOf, dispatcherOf, wire) {
+  /** @type {((m: any) => any)|null} */
+  let handle = null;
+  const ready = Promise.resolve().then(() => scope.createHeadwise()).then((/** @type {any} */ hw) => {
+    handle = dispatcherOf(hw, tasksOf, true);
     scope.postMessage({ ready: true, version: hw.version });
   }).catch((/** @type {any} */ e) => {
-    hw = null;
     scope.postMessage({ ready: false, error: e instanceof Error ? e.message : String(e) });
   });
-  let nextObject = 1;
   scope.onmessage = (/** @type {MessageEvent} */ event) => {
     const m = event.data;
     ready.then(() => {
       try {
-        if (!hw) throw new Error('the module did not start in the Worker');
-        if (m.type === 'run') {
-          const fn = tasks[m.method] || (typeof hw[m.method] === 'function' ? hw[m.method] : null);
-          if (!fn) throw new Error(`compute.run: "${m.method}" is not a method of the module`);
-          reply(m.id, fn(m.options));
-        } else if (m.type === 'create') {
-          if (typeof hw[m.factory] !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
-          const id = nextObject;
-          nextObject += 1;
-          objects.set(id, hw[m.factory](m.options));
-          reply(m.id, { object: id });
-        } else if (m.type === 'call') {
-          const obj = objects.get(m.object);
-          if (!obj) throw new Error('this object has been disposed');
-          if (typeof obj[m.method] !== 'function') throw new Error(`"${m.method}" is not a method of this object`);
-          reply(m.id, obj[m.method](...m.args));
-        } else if (m.type === 'dispose') {
-          const obj = objects.get(m.object);
-          objects.delete(m.object);
-          if (obj && typeof obj.dispose === 'function') obj.dispose();
-          reply(m.id, null);
-        }
+        if (!handle) throw new Error('the module did not start in the Worker');
+        /** @type {Transferable[]} */
+        const transfer = [];
+        const value = wire(handle(m), transfer, scope.createHeadwise.Tensor);
+        scope.postMessage({ id: m.id, ok: true, value }, transfer);
       } catch (e) {
-        fail(m.id, e);
+        scope.postMessage({ id: m.id, ok: false, error: { name: (e && e.name) || 'Error', message: e instanceof Error ? e.message : String(e) } });
       }
     });
   };
 }
 
-// ---- the main thread's side ------------------------------------------------------------------
+// ---- the page's side ---------------------------------------------------------------------------
 
 /**
- * Nested arrays on demand: a matrix is an array whose rows are made when first read.
- * @param {Float64Array} data
- * @param {number} offset
- * @param {number} rows
- * @param {number} cols
+ * A posted value back in the API's form: {data, shape} becomes a Tensor, and an object holding
+ * tensors becomes an API result (nested arrays made when read, the tensors as `typed`).
+ * @param {any} v
+ * @param {any} H  createHeadwise (its Tensor and result)
+ * @returns {any}
  */
-function lazyRows(data, offset, rows, cols) {
-  const out = new Array(rows);
-  // Where the rows come from, for code that can read the flat data directly (the heatmaps).
-  Object.defineProperty(out, 'typed', { value: { data, offset, rows, cols }, enumerable: false });
-  for (let i = 0; i < rows; i += 1) {
-    Object.defineProperty(out, i, {
-      enumerable: true, configurable: true,
-      get() {
-        const row = Array.from(data.subarray(offset + i * cols, offset + (i + 1) * cols));
-        Object.defineProperty(out, i, { value: row, enumerable: true, configurable: true, writable: true });
-        return row;
-      },
-    });
-  }
-  return out;
-}
-
-/** @param {any} m {data, rows, cols, depth?, kind} */
-function nestedOf(m) {
-  if (m.kind === 'vector') return Array.from(m.data);
-  if (m.kind === 'matrix') return lazyRows(m.data, 0, m.rows, m.cols);
-  const out = new Array(m.depth);
-  const size = m.rows * m.cols;
-  for (let h = 0; h < m.depth; h += 1) {
-    Object.defineProperty(out, h, {
-      enumerable: true, configurable: true,
-      get() {
-        const head = lazyRows(m.data, h * size, m.rows, m.cols);
-        Object.defineProperty(out, h, { value: head, enumerable: true, configurable: true, writable: true });
-        return head;
-      },
-    });
-  }
-  return out;
-}
-
-/** The Worker's packed results back into the API's shape (lazy nested arrays + `typed`). */
-function unpack(/** @type {any} */ v) {
+function fromWire(v, H) {
   if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-  if (Array.isArray(v)) return v.map(unpack);
+  if (Array.isArray(v)) return v.map((x) => fromWire(x, H));
+  const keys = Object.keys(v);
+  if (keys.length === 2 && ArrayBuffer.isView(v.data) && Array.isArray(v.shape)) return new H.Tensor(v.data, v.shape);
   /** @type {Record<string, any>} */
   const out = {};
-  for (const key of Object.keys(v)) {
-    if (key !== '__typed') out[key] = unpack(v[key]);
+  let tensors = false;
+  for (const key of keys) {
+    out[key] = fromWire(v[key], H);
+    if (out[key] instanceof H.Tensor) tensors = true;
   }
-  if (v.__typed) {
-    /** @type {Record<string, any>} */
-    const typed = {};
-    for (const [name, m] of Object.entries(v.__typed)) {
-      typed[name] = m.kind === 'stack' ? { data: m.data, depth: m.depth, rows: m.rows, cols: m.cols } : { data: m.data, rows: m.rows, cols: m.cols };
-      let value = null;
-      Object.defineProperty(out, name, {
-        enumerable: true, configurable: true,
-        get() {
-          if (value === null) value = nestedOf(m);
-          return value;
-        },
-        set(x) { value = x; },
-      });
-    }
-    Object.defineProperty(out, 'typed', { value: typed, enumerable: false, configurable: true });
-  }
-  return out;
+  return tensors ? H.result(out) : out;
 }
 
 /**
@@ -270,8 +229,10 @@ export class Compute {
     this._running = null;
     this._nextId = 1;
     this._objects = 0;
-    /** @type {Record<string, Function>|null} */
-    this._tasks = null;
+    /** @type {((m: any) => any)|null} the dispatcher on the main thread ('main' mode) */
+    this._here = null;
+    /** @type {string|null} the Worker's source, kept for restarts */
+    this._source = null;
     /** Settles once the mode is known. */
     this.ready = new Promise((resolve) => { this._settle = resolve; });
     this._started = false;
@@ -281,9 +242,7 @@ export class Compute {
 
   /**
    * The main thread's module instance (one per page), for cheap calls. Made in a task of its own
-   * (a timer's, not a microtask's): the module's script decodes its embedded binary and starts
-   * inflating it as it is made, 10 to 15 ms that would otherwise lengthen the task of whoever
-   * asked first, app.js's evaluation on the lesson page.
+   * (a timer's), so that decoding its embedded binary does not lengthen the task that asked.
    */
   main() {
     if (!this._main) {
@@ -323,37 +282,49 @@ export class Compute {
       this._useMain('the module\'s source is not available for a Worker (headwise.js was not post-linked)');
       return;
     }
-    const text = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()});\n`;
+    this._source = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()}, ${dispatcher.toString()}, ${toWire.toString()});\n`;
+    this._spawn(false);
+  }
+
+  /**
+   * Start a Worker from this._source; once its module reports ready, it takes the queue. The
+   * first start falls back to the main thread when it fails; a restart says it could not.
+   * @param {boolean} restart
+   */
+  _spawn(restart) {
     let url = '';
     /** @type {Worker} */
     let worker;
     try {
-      url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+      url = URL.createObjectURL(new Blob([/** @type {string} */ (this._source)], { type: 'text/javascript' }));
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      this._useMain(`a Worker could not be started (${quoted(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
+      if (restart) this._useMain('the Worker could not be restarted');
+      else this._useMain(`a Worker could not be started (${quoted(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
       return;
     }
-    const timer = setTimeout(() => fallback('the Worker did not start in time'), START_TIMEOUT_MS);
     const fallback = (/** @type {string} */ why) => {
       clearTimeout(timer);
       worker.terminate();
       URL.revokeObjectURL(url);
-      if (this.mode === 'starting') this._useMain(why);
+      if (restart || this.mode === 'starting') this._useMain(why);
     };
+    const timer = setTimeout(() => (restart ? fallback('the Worker did not restart in time') : fallback('the Worker did not start in time')), START_TIMEOUT_MS);
     worker.onerror = (event) => {
       event.preventDefault();
-      fallback('a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)');
+      if (restart) fallback('the Worker could not be restarted');
+      else fallback('a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)');
     };
     worker.onmessage = (event) => {
       const m = event.data;
       if (!m || !('ready' in m)) return;
-      clearTimeout(timer);
       if (!m.ready) {
-        fallback(`the module did not start in the Worker (${quoted(m.error)})`);
+        if (restart) fallback(`the module did not restart in the Worker (${quoted(m.error)})`);
+        else fallback(`the module did not start in the Worker (${quoted(m.error)})`);
         return;
       }
+      clearTimeout(timer);
       URL.revokeObjectURL(url);
       worker.onmessage = (e) => this._onMessage(e.data);
       worker.onerror = (e) => {
@@ -361,7 +332,6 @@ export class Compute {
         this._crashed(e.message || 'the Worker stopped');
       };
       this._worker = worker;
-      this._source = text;
       if (this.mode === 'starting') {
         this.mode = 'worker';
         this._settle();
@@ -394,24 +364,7 @@ export class Compute {
   _restart() {
     if (!this._source) return;
     this.restarts += 1;
-    const url = URL.createObjectURL(new Blob([this._source], { type: 'text/javascript' }));
-    const worker = new Worker(url);
-    worker.onmessage = (event) => {
-      const m = event.data;
-      if (!m || !('ready' in m)) return;
-      URL.revokeObjectURL(url);
-      if (!m.ready) {
-        this._useMain(`the module did not restart in the Worker (${quoted(m.error)})`);
-        return;
-      }
-      worker.onmessage = (e) => this._onMessage(e.data);
-      this._worker = worker;
-      this._pump();
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      this._useMain('the Worker could not be restarted');
-    };
+    this._spawn(true);
   }
 
   /** @param {any} m */
@@ -419,7 +372,7 @@ export class Compute {
     const job = this._running;
     if (!job || m.id !== job.id) return;
     this._running = null;
-    if (m.ok) job.resolve(unpack(m.value));
+    if (m.ok) job.resolve(fromWire(m.value, this._factory()));
     else {
       const e = new Error(m.error.message);
       e.name = m.error.name === 'Error' ? 'Error' : m.error.name;
@@ -527,7 +480,8 @@ export class Compute {
       this.main().then((hw) => {
         if (this._running !== job || job.cancelled) return;
         try {
-          job.resolve(this._runHere(hw, job.message));
+          if (!this._here) this._here = dispatcher(hw, installTasks, false);
+          job.resolve(this._here(job.message));
         } catch (e) {
           job.reject(e);
         }
@@ -536,39 +490,6 @@ export class Compute {
         this._pump();
       });
     }, 0);
-  }
-
-  /** @type {Map<number, any>} */
-  get _local() {
-    if (!this.__local) this.__local = new Map();
-    return this.__local;
-  }
-
-  /**
-   * @param {any} hw
-   * @param {any} m
-   */
-  _runHere(hw, m) {
-    if (m.type === 'run') {
-      if (!this._tasks) this._tasks = installTasks(hw);
-      const fn = this._tasks[m.method] || (typeof hw[m.method] === 'function' ? hw[m.method] : null);
-      if (!fn) throw new Error(`compute.run: "${m.method}" is not a method of the module`);
-      return fn(m.options);
-    }
-    if (m.type === 'create') {
-      if (typeof hw[m.factory] !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
-      this._local.set(m.id, hw[m.factory](m.options));
-      return { object: m.id };
-    }
-    const obj = this._local.get(m.object);
-    if (m.type === 'dispose') {
-      this._local.delete(m.object);
-      if (obj && typeof obj.dispose === 'function') obj.dispose();
-      return null;
-    }
-    if (!obj) throw new Error('this object has been disposed');
-    if (typeof obj[m.method] !== 'function') throw new Error(`"${m.method}" is not a method of this object`);
-    return obj[m.method](...m.args);
   }
 }
 

@@ -86,7 +86,7 @@ export class HwElement extends HTMLElement {
   }
 
   connectedCallback() {
-    // The lesson page's first load (src/lesson/first-load.js) may start this widget later:
+    // The lesson page's first load (src/page/first-load.js) may start this widget later:
     // the widgets nearest the reader first, the rest in slices of their own.
     if (!this._built && firstLoad && firstLoad.hold(this)) return;
     this.start();
@@ -311,6 +311,56 @@ export class HwElement extends HTMLElement {
    * @param {Store} _store
    */
   update(_store) {}
+
+  /**
+   * Whether the values one part of this widget is drawn from changed since it last asked.
+   * @param {string} part
+   * @param {unknown[]} values
+   */
+  changed(part, values) {
+    return changed(this, part, values);
+  }
+}
+
+/**
+ * A redraw guard without hand-built keys: whether `values` differ, value by value (arrays
+ * element by element), from those `holder` last recorded for `part`; records them if so. The
+ * record is an own field of the holder, so a widget drawn again for another language forgets it.
+ * @param {any} holder  a widget, or an object standing for one of its views
+ * @param {string} part
+ * @param {unknown[]} values
+ */
+export function changed(holder, part, values) {
+  if (!holder._drawnFrom) holder._drawnFrom = new Map();
+  /** @type {Map<string, unknown[]>} */
+  const seen = holder._drawnFrom;
+  const last = seen.get(part);
+  if (last && same(last, values)) return false;
+  seen.set(part, values);
+  return true;
+}
+
+/**
+ * Forget what `holder` recorded for `part` (or for every part): its next changed() is true.
+ * @param {any} holder
+ * @param {string} [part]
+ */
+export function forget(holder, part) {
+  if (!holder._drawnFrom) return;
+  if (part === undefined) holder._drawnFrom.clear();
+  else holder._drawnFrom.delete(part);
+}
+
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
+function same(a, b) {
+  if (!Array.isArray(a) || !Array.isArray(b)) return Object.is(a, b);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (!same(a[i], b[i])) return false;  // holes read as undefined
+  return true;
 }
 
 /**
@@ -552,10 +602,9 @@ function unwatchLanguage(el) {
 
 /**
  * Draw again every widget whose language has changed (see HwElement.relocalize): those in or near
- * the window at once, in the change's task, the others after the next frame, in the slices of
- * about 8 ms that redraw widgets out of view (a whole page drawn again in one task kept the main
- * thread for 80 to 150 ms in Chromium). Each widget reads its language when its turn comes, so a
- * language changed again meanwhile is the one it draws.
+ * the window at once, in the change's task, the others after the next frame, in the slices that
+ * redraw widgets out of view (a whole page in one task would block it). Each widget reads its
+ * language when its turn comes, so a language changed again meanwhile is the one it draws.
  */
 function relocalizeAll() {
   for (const w of [...widgets]) {

@@ -1,7 +1,7 @@
 // The lesson's own numbers (seed 7, 5 tokens, d_model 8, 2 heads, no bias), computed by the
 // module so that prose quoting them is verified like everything else.
 
-import { LESSON } from './store.js';
+import { LESSON } from './settings.js';
 import { fmt3, fmtInt } from './format.js';
 
 /** @typedef {import('./store.js').Store} Store */

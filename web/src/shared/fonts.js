@@ -1,10 +1,8 @@
 // A language in a script the page has not shown yet (Chinese, after the English the page was
 // written in) sends the browser to its fonts the first time that text is laid out: in Chromium,
 // each face (serif, sans, monospace; regular, bold, italic) is opened and readied for shaping
-// then, 30 to 70 ms of one task when the prose turns Chinese in all of its faces at once (traces
-// of a Chinese first load from file://). warmFonts measures a few of the language's characters
-// on a canvas in each face, one face per task, before the language is shown: the browser readies
-// each face then, in about 10 ms, and the layout that follows finds them ready.
+// then, all in one long task. warmFonts measures a few of the language's characters on a canvas
+// in each face, one face per task, before the language is shown, so the layout finds them ready.
 
 import { nextSlice } from './tasks.js';
 

@@ -148,9 +148,8 @@ export function fmtSig(x) {
 
 /**
  * An integer with commas between groups of three digits, e.g. 40000400000 -> "40,000,400,000"
- * (what toLocaleString('en-US') prints for an integer). Written out rather than asking Intl:
- * the first toLocaleString of a page loads the locale's data, 30 to 100 ms of main thread in
- * Chromium, on the page's first load.
+ * (what toLocaleString('en-US') prints for an integer). Written out rather than asking Intl,
+ * whose first toLocaleString loads the locale's data on the page's first load.
  * @param {number} n  an integer
  */
 export function fmtInt(n) {

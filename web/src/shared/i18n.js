@@ -187,10 +187,9 @@ function fetchLanguage(tag) {
     return Promise.resolve(false);
   }
   const url = new URL(`i18n/${tag}.js`, base).href;
-  // From a task of its own: asked for as app.js runs, the request alone cost Chromium 35 to 40 ms
-  // of that task (a trace of a Spanish first load from file://). While it loads, the fonts of the
-  // language's script are readied, a face per task (fonts.js): the language is shown once both
-  // are done.
+  // From a task of its own, so that the request does not lengthen app.js's. While it loads,
+  // the fonts of the language's script are readied, a face per task (fonts.js): the language is
+  // shown once both are done.
   // (Only ever a saving: a page whose fonts cannot be readied still gets its language.)
   const fonts = warmFonts(languageNames(tag).nativeName).catch(() => undefined);
   const script = nextSlice().then(() => loadScript(url, { data: 'headwiseLanguage' }));

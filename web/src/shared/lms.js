@@ -1,6 +1,6 @@
 // The one adapter between the page and a course platform's SCORM run-time (an LMS). Everything
 // version-specific lives here: the API object's name and methods, the data model's element names
-// and formats (SCORM 1.2 and SCORM 2004 4th edition). The lesson (src/lesson/course.js) speaks in
+// and formats (SCORM 1.2 and SCORM 2004 4th edition). The lesson (src/page/course.js) speaks in
 // the terms below; no widget talks to the LMS.
 //
 // The API is searched for as the ADL wrappers (pipwerks) do: this window, then up to

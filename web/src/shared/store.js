@@ -1,200 +1,24 @@
-// The one place that owns the page's state, its URL-hash serialisation and the single WASM
-// module instance. Widgets read `store.state`, call the module through `store.hw`, and listen
-// for the store's "change" event. Changes are applied at once; listeners are notified once per
-// animation frame, so a burst of input events costs one recompute.
+// The one place that owns the page's state and the single WASM module instance. Widgets read
+// `store.state`, call the module through `store.hw`, and listen for the store's "change" event.
+// Changes are applied at once; listeners are notified once per animation frame, so a burst of
+// input events costs one recompute. Its other jobs have files of their own: the URL hash
+// (hash-sync.js, with settings.js's codec), computations (runs.js) and the lesson's runs and
+// their errors (lesson-runs.js).
 
-import { controlFor, controlsNamed, messageOf } from './errors.js';
-import { MAIN_BUDGET_MS, forwardCost, getCompute, isAbort } from './compute.js';
-import { installTasks } from './compute-tasks.js';
-import { fmtInt } from './format.js';
-import { isLanguageTag } from './i18n.js';
+import { messageOf } from './errors.js';
+import { getCompute } from './compute.js';
+import { defaults } from './settings.js';
+import { hashSync } from './hash-sync.js';
+import { runs } from './runs.js';
+import { lessonRuns } from './lesson-runs.js';
 
-/** Computations estimated below this (ms) run at once, on the main thread, in the update. */
-export const SYNC_MS = 4;
-/** A computation pending for longer than this (ms) shows progress in place. */
-export const BUSY_AFTER_MS = 150;
-/** The address bar's hash is rewritten at most this often (ms): 5 a second, well inside every engine's limit. */
-export const HASH_WRITE_MS = 200;
-/** Exercise 1's head counts (its cost is part of every setting's budget). */
-export const EX1_HEAD_COUNTS = [2, 4];
+export { HASH_WRITE_MS } from './hash-sync.js';
+export { BUSY_AFTER_MS, SYNC_MS } from './runs.js';
+export { EX1_HEAD_COUNTS } from './lesson-runs.js';
+
+/** @typedef {import('./settings.js').State} State */
+
 let storeIds = 0;
-
-/**
- * @typedef {object} State
- * @property {number|null} seed      null while the field is empty or unreadable
- * @property {number|null} tokens
- * @property {string[]} labels        labels[i] (sparse); missing entries default to "t<i>"
- * @property {number|null} dModel
- * @property {number|null} numHeads
- * @property {boolean} bias
- * @property {boolean} causal
- * @property {number} query           index of the highlighted query token
- * @property {number|null} ex1Seed    exercise 1: the student's own seed
- * @property {number|null} ex2DModel  exercise 2: the student's own d_model
- * @property {number|null} ex2Heads   exercise 2: a head count to try
- * @property {number|null} trainSeed  "Watch heads specialise": the seed of the training run
- * @property {string} trainTask       "Watch heads specialise": the task's name
- * @property {number|null} headsSeed  "How many heads does it take?": the seed of every model
- * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
- *   separated by commas ("previous,first,two-back")
- * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
- *   when none was: the page then follows the browser's (src/lesson/language.js)
- */
-
-/** @type {Readonly<State>} */
-export const DEFAULTS = Object.freeze({
-  seed: 7,
-  tokens: 5,
-  labels: [],
-  dModel: 8,
-  numHeads: 2,
-  bias: false,
-  causal: false,
-  query: 0,
-  ex1Seed: 2024,
-  ex2DModel: 12,
-  ex2Heads: 5,
-  trainSeed: 1,
-  trainTask: 'previous-and-first',
-  headsSeed: 1,
-  headsRelations: 'previous,first,two-back',
-  lang: '',
-});
-
-/** The lesson's own run, used by prose that quotes it. */
-export const LESSON = Object.freeze({ seed: 7, tokens: 5, dModel: 8, numHeads: 2, bias: false, causal: false });
-
-/** Hash key for each numeric field. */
-const NUMERIC_KEYS = /** @type {const} */ ({
-  seed: 'seed',
-  tokens: 'tokens',
-  dModel: 'd_model',
-  numHeads: 'heads',
-  ex1Seed: 'ex1_seed',
-  ex2DModel: 'ex2_d_model',
-  ex2Heads: 'ex2_heads',
-  trainSeed: 'train_seed',
-  headsSeed: 'heads_seed',
-});
-/** Hash key for each text field (a name the module checks, such as a training task's). */
-const TEXT_KEYS = /** @type {const} */ ({ trainTask: 'train_task', headsRelations: 'heads_relations' });
-/** What each text field may hold (the module checks the names themselves), and how to say so. */
-const TEXT_FORMS = /** @type {Record<string, {re: RegExp, example: string}>} */ ({
-  trainTask: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
-  headsRelations: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, example: 'relation names separated by commas, such as previous,first,two-back' },
-});
-const BOOLEAN_KEYS = /** @type {const} */ ({ bias: 'bias', causal: 'causal' });
-const MAX_LABEL_INDEX = 4096;
-/** Longest URL hash read (characters after '#'); a longer one is refused as a whole. */
-const MAX_HASH_LENGTH = 65536;
-
-/**
- * Default label of token i.
- * @param {number} i
- */
-export function defaultLabel(i) {
-  return `t${i}`;
-}
-
-/**
- * @param {State} state
- * @param {number} i
- */
-export function labelOf(state, i) {
-  const l = state.labels[i];
-  return l === undefined || l === null ? defaultLabel(i) : l;
-}
-
-/**
- * Parse a URL hash into a state. Throws Error with a readable reason if it is malformed.
- * Values that are well-formed numbers but invalid for the module (e.g. heads=3 with d_model 8)
- * are kept: the page shows the module's message for them.
- * @param {string} hash  with or without the leading "#"
- * @returns {State}
- */
-export function parseHash(hash) {
-  const text = hash.replace(/^#/, '');
-  /** @type {State} */
-  const state = { ...DEFAULTS, labels: [] };
-  if (text.length > MAX_HASH_LENGTH) {
-    throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
-  }
-  // Never throws for a string (a malformed escape such as %zz is kept as it is); an empty
-  // hash has no entries and gives the defaults.
-  const params = new URLSearchParams(text);
-  const numericByKey = Object.fromEntries(Object.entries(NUMERIC_KEYS).map(([f, k]) => [k, f]));
-  const boolByKey = Object.fromEntries(Object.entries(BOOLEAN_KEYS).map(([f, k]) => [k, f]));
-  const textByKey = Object.fromEntries(Object.entries(TEXT_KEYS).map(([f, k]) => [k, f]));
-  const seen = new Set();
-  for (const [key, raw] of params) {
-    if (seen.has(key)) throw new Error(`"${key}" appears twice`);
-    seen.add(key);
-    const value = raw.trim();
-    if (key in numericByKey) {
-      const n = value === '' ? NaN : Number(value);
-      if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
-      /** @type {any} */ (state)[numericByKey[key]] = n;
-    } else if (key in boolByKey) {
-      if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
-      /** @type {any} */ (state)[boolByKey[key]] = value === '1' || value === 'true';
-    } else if (key in textByKey) {
-      const form = TEXT_FORMS[textByKey[key]];
-      if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
-      /** @type {any} */ (state)[textByKey[key]] = value;
-    } else if (key === 'lang') {
-      if (!isLanguageTag(value)) throw new Error('"lang" must be a language tag such as es or zh-CN');
-      state.lang = value;
-    } else if (key === 'query') {
-      if (!/^\d{1,5}$/.test(value)) throw new Error('"query" must be a token index');
-      state.query = Number(value);
-    } else if (/^label\.\d{1,5}$/.test(key)) {
-      const i = Number(key.slice(6));
-      if (i >= MAX_LABEL_INDEX) throw new Error(`"${key}" is out of range`);
-      state.labels[i] = raw;
-    } else {
-      throw new Error(`"${key.slice(0, 40)}" is not a setting this page knows`);
-    }
-  }
-  return state;
-}
-
-/**
- * The language a hash asks for, read on its own (for a hash whose other settings cannot be read):
- * its one `lang`, when that is a language tag; '' otherwise.
- * @param {string} hash
- */
-export function langOf(hash) {
-  const text = hash.replace(/^#/, '');
-  if (text.length > MAX_HASH_LENGTH) return '';
-  const values = new URLSearchParams(text).getAll('lang').map((v) => v.trim());
-  return values.length === 1 && isLanguageTag(values[0]) ? values[0] : '';
-}
-
-/**
- * Serialise a state to a hash (without "#"). Empty/unreadable fields are left out.
- * @param {State} state
- */
-export function toHash(state) {
-  const p = new URLSearchParams();
-  for (const [field, key] of Object.entries(NUMERIC_KEYS)) {
-    const v = /** @type {any} */ (state)[field];
-    if (typeof v === 'number' && Number.isFinite(v)) p.set(key, String(v));
-  }
-  for (const [field, key] of Object.entries(BOOLEAN_KEYS)) {
-    p.set(key, /** @type {any} */ (state)[field] ? '1' : '0');
-  }
-  for (const [field, key] of Object.entries(TEXT_KEYS)) {
-    const v = /** @type {any} */ (state)[field];
-    if (typeof v === 'string' && v !== '') p.set(key, v);
-  }
-  p.set('query', String(state.query));
-  state.labels.forEach((l, i) => {
-    if (l !== undefined && l !== null && l !== defaultLabel(i)) p.set(`label.${i}`, l);
-  });
-  // Only a language the reader chose: a link without one follows its reader's browser.
-  if (state.lang) p.set('lang', state.lang);
-  return p.toString();
-}
 
 /**
  * @typedef {object} Experiment
@@ -209,7 +33,7 @@ export function toHash(state) {
 
 /**
  * @typedef {object} Slot  one computation of the page for the current state
- * @property {string|null} key
+ * @property {unknown} key  the inputs it was computed from
  * @property {boolean} pending
  * @property {{ok: boolean, value?: any, error?: any}|null} result
  * @property {Label|null} label  what is being computed ("512 × 768, 12 heads"), as a key of the
@@ -238,7 +62,7 @@ export class Store extends EventTarget {
     /** @type {Record<string, Function>|null} */
     this._tasks = null;
     /** @type {State} */
-    this.state = { ...DEFAULTS, labels: [], ...state };
+    this.state = { ...defaults(), ...state };
     /** @type {any} the WASM module, null until loaded */
     this.hw = null;
     /** @type {string|null} */
@@ -292,73 +116,6 @@ export class Store extends EventTarget {
     }
   }
 
-  readHash() {
-    // An in-page link such as the skip link's #settings is navigation, not a permalink: the
-    // settings stay as they are (notify() then writes them back into the hash).
-    // Stryker disable next-line Regex: location.hash is empty or starts with its one '#'
-    this._knownHash = window.location.hash;
-    const fragment = window.location.hash.replace(/^#/, '');
-    if (/^[A-Za-z][\w-]*$/.test(fragment) && document.getElementById(fragment)) return;
-    try {
-      this.state = parseHash(window.location.hash);
-      this.notice = null;
-    } catch (e) {
-      // The defaults, in the language the link asks for if it asks for one plainly: a student
-      // whose link is mistyped reads why in their own language.
-      this.state = { ...DEFAULTS, labels: [], lang: langOf(window.location.hash) };
-      this.notice = `This link's settings could not be read (${messageOf(e)}), so the page shows the lesson's defaults instead.`;
-    }
-    this.inputErrors = {};
-    this.lastChanged = null;
-  }
-
-  /**
-   * Put the settings into the address bar, at most once per HASH_WRITE_MS (the newest settings
-   * are written when that time is up). Browsers limit how often a page may change its history
-   * entry: WebKit refuses more than about 100 replaceState calls in 10 s with a SecurityError,
-   * and the page's earlier fallback, a hash navigation, was then itself dropped while its
-   * hashchange events came back with older settings, so a change made after a burst of input
-   * was undone.
-   *
-   * Always from a timer of its own, never in the change's task: a replaceState on the lesson
-   * page costs Chromium 0.6 to 1 ms here (100 in a row, timed in the page), as much as the
-   * rest of the change's task at the lesson's size, and the new numbers need not wait for the
-   * address bar. A change notified in an animation frame (Store.schedule) gets its write
-   * after that frame is drawn.
-   */
-  writeHash() {
-    if (!this.syncHash || this._hashTimer) return;
-    const wait = this._hashWrittenAt + HASH_WRITE_MS - performance.now();
-    this._hashTimer = setTimeout(() => {
-      this._hashTimer = 0;
-      this.writeHashNow();
-    }, Math.max(0, wait));
-  }
-
-  /** The write itself (writeHash's timer). */
-  writeHashNow() {
-    const now = performance.now();
-    const next = `#${toHash(this.state)}`;
-    if (window.location.hash === next) return;
-    // The address changed since the store last read or wrote it (a link followed, the address
-    // bar edited) and its hashchange has not been handled yet: that navigation wins. Writing
-    // the older settings now would undo it, and its hashchange would then be taken for the
-    // store's own write and dropped.
-    if (this._knownHash !== null && window.location.hash !== this._knownHash) return;
-    this._hashWrittenAt = now;
-    this._knownHash = next;
-    this._writtenHash = next;
-    this._writingHash = true;
-    try {
-      // Stryker disable next-line StringLiteral: browsers ignore replaceState's title
-      history.replaceState(null, '', next);
-    } catch {
-      window.location.replace(next);
-    }
-    // hashchange (if any) fires asynchronously.
-    setTimeout(() => { this._writingHash = false; }, 0);
-  }
-
   /**
    * Change part of the state. `source` is the control id that changed (for error placement).
    * @param {Partial<State>} patch
@@ -399,204 +156,6 @@ export class Store extends EventTarget {
   }
 
   /**
-   * The current state's computation called `name`: done at once when it is cheap (estimated
-   * under SYNC_MS), otherwise through Compute (key `name`: a newer state supersedes it), and the
-   * store notifies its listeners when the result arrives. Results are kept per key.
-   * @param {string} name
-   * @param {string} key        the inputs that matter
-   * @param {number} cost       estimated milliseconds
-   * @param {string} method     a task of compute-tasks.js or a module method
-   * @param {any} options
-   * @param {Label} label       shown while it computes: "Computing <label>…"
-   * @param {() => string|null} [refuse]  a reason not to start it, asked once the mode is known
-   * @returns {Slot}
-   */
-  computed(name, key, cost, method, options, label, refuse) {
-    let slot = this._slots[name];
-    if (!slot) {
-      // Stryker disable next-line ObjectLiteral,StringLiteral: the slot's shape; every field is set below before it is read
-      slot = { key: null, pending: false, result: null, label: null, since: 0 };
-      this._slots[name] = slot;
-    }
-    if (slot.key === key) return slot;
-    slot.key = key;
-    slot.label = label;
-    if (!(cost > SYNC_MS)) {
-      if (!this._tasks) this._tasks = installTasks(this.hw);
-      try {
-        slot.result = { ok: true, value: this._tasks[method](options) };
-      } catch (e) {
-        slot.result = { ok: false, error: e };
-      }
-      slot.pending = false;
-      this.compute.cancel(`${this.id}:${name}`);  // an older, slower one is no longer wanted
-      return slot;
-    }
-    slot.pending = true;
-    slot.shown = false;
-    slot.result = null;
-    slot.since = performance.now();
-    this.scheduleBusy();
-    const settle = (/** @type {{ok: boolean, value?: any, error?: any}} */ result) => {
-      if (slot.key !== key) return;
-      slot.pending = false;
-      slot.result = result;
-      // A big result: widgets redraw one after another (element.js), not all in this task.
-      this.deferRender = true;
-      try {
-        this.notify();
-      } finally {
-        this.deferRender = false;
-      }
-    };
-    this.compute.start().then(() => {
-      const why = refuse ? refuse() : null;
-      if (why) throw new Error(why);
-      return this.compute.run(method, options, { key: `${this.id}:${name}`, cost });
-    }).then((value) => settle({ ok: true, value }), (e) => {
-      if (!isAbort(e)) settle({ ok: false, error: e });
-    });
-    return slot;
-  }
-
-  /** Notify when a pending computation becomes old enough to show progress (once per run). */
-  scheduleBusy() {
-    if (this._busyTimer) return;
-    const now = performance.now();
-    const waiting = Object.values(this._slots).filter((slot) => slot.pending && !slot.shown);
-    if (waiting.length === 0) return;
-    const due = Math.min(...waiting.map((slot) => slot.since + BUSY_AFTER_MS));
-    this._busyTimer = setTimeout(() => {
-      this._busyTimer = 0;
-      const t = performance.now();
-      const ripe = waiting.filter((slot) => slot.pending && t - slot.since >= BUSY_AFTER_MS);
-      for (const slot of ripe) slot.shown = true;
-      if (ripe.length > 0) this.notify();
-      this.scheduleBusy();  // a newer run that is not old enough yet
-    }, Math.max(0, due - now) + 5);
-  }
-
-  /**
-   * What is being computed for `names`, once it has taken longer than BUSY_AFTER_MS.
-   * @param {string[]} names
-   * @returns {{pending: boolean, label: Label|null}}
-   */
-  busy(names) {
-    const now = performance.now();
-    let pending = false;
-    for (const name of names) {
-      const slot = this._slots[name];
-      if (!slot || !slot.pending) continue;
-      pending = true;
-      if (now - slot.since >= BUSY_AFTER_MS) return { pending, label: slot.label };
-    }
-    return { pending, label: null };
-  }
-
-  /**
-   * When no Worker runs, a reason to refuse work estimated above the main thread's budget.
-   * @param {number} cost  estimated ms of everything one change computes
-   * @param {string} what  e.g. "512 tokens at d_model 768"
-   */
-  mainBudget(cost, what) {
-    if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
-    return `This page computes on the main thread: ${this.compute.reason}. So a change may take at most about ${MAIN_BUDGET_MS} ms, and ${what} would take about ${fmtInt(Math.round(cost))} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
-  }
-
-  /** Estimated ms of everything one change of the main settings computes. */
-  changeCost() {
-    const s = this.state;
-    const n = Number(s.tokens);
-    const d = Number(s.dModel);
-    const h = Number(s.numHeads);
-    return 2.3 * forwardCost(n, d, h) + EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
-  }
-
-  /** The main settings as seedExperiment's options. */
-  mainOptions() {
-    const s = this.state;
-    return { seed: s.seed, tokens: s.tokens, dModel: s.dModel, numHeads: s.numHeads, bias: s.bias, causal: s.causal };
-  }
-
-  /**
-   * The main experiment for the current state (hw.seedExperiment plus the head pairs, as
-   * `result.pairs`), computed once per distinct state; `pending` while it computes.
-   * @returns {Experiment}
-   */
-  experiment() {
-    const s = this.state;
-    const missing = ['seed', 'tokens', 'd-model', 'num-heads'].find((c) => this.inputErrors[c]);
-    if (!this.hw) return { result: null, error: null, errorFor: null, lastGood: null };
-    if (missing) return { result: null, error: this.inputErrors[missing], errorFor: missing, lastGood: this._lastGood };
-    const key = JSON.stringify([s.seed, s.tokens, s.dModel, s.numHeads, s.bias, s.causal]);
-    const cost = forwardCost(Number(s.tokens), Number(s.dModel), Number(s.numHeads));
-    const slot = this.computed('experiment', key, cost, 'lessonRun', this.mainOptions(),
-      { key: 'status.what.run', params: { tokens: s.tokens, dModel: s.dModel, count: s.numHeads } },
-      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
-    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
-    if (slot.pending || !slot.result) return { result: null, error: null, errorFor: null, lastGood: this._lastGood, pending: true };
-    if (slot.result.ok) {
-      this._lastGood = slot.result.value;
-      return { result: slot.result.value, error: null, errorFor: null, lastGood: slot.result.value };
-    }
-    const message = messageOf(slot.result.error);
-    if (!slot.result.errorFor) {
-      const changed = this.lastChanged && ['seed', 'tokens', 'd-model', 'num-heads'].includes(this.lastChanged) ? this.lastChanged : null;
-      slot.result.errorFor = /main thread/.test(message) ? (changed || 'tokens') : controlFor(message, this.lastChanged);
-    }
-    return { result: null, error: message, errorFor: slot.result.errorFor, lastGood: this._lastGood };
-  }
-
-  /**
-   * Exercise 1 for the current state: the student's seed at EX1_HEAD_COUNTS heads, on the
-   * settings' tokens and d_model. It only starts once the main experiment has computed (or was
-   * refused for its head count alone): it never starts work the main experiment refuses.
-   * @returns {{state: 'missing'|'waiting'|'blocked'|'pending'|'done'|'error', blocks?: any[], error?: string, lastGood?: any[]|null}}
-   */
-  seeds() {
-    const s = this.state;
-    if (this.inputErrors['ex1-seed'] || ['tokens', 'd-model'].some((c) => this.inputErrors[c])) return { state: 'missing' };
-    const main = this.experiment();
-    const last = this._lastSeeds || null;
-    if (main.pending) return { state: 'waiting', lastGood: last };
-    // Refused for its seed or head count alone, the main experiment says nothing against the
-    // tokens and d_model that exercise 1 reuses; refused for anything else, exercise 1 waits.
-    if (!main.result && (!main.error || controlsNamed(main.error).some((c) => c !== 'num-heads' && c !== 'seed'))) {
-      return { state: 'blocked', error: main.error || '', lastGood: last };
-    }
-    const key = JSON.stringify([s.ex1Seed, s.tokens, s.dModel, s.bias, s.causal]);
-    const n = Number(s.tokens);
-    const d = Number(s.dModel);
-    const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
-    const slot = this.computed('ex1', key, cost, 'seedsRun',
-      { seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, headCounts: EX1_HEAD_COUNTS, bias: s.bias, causal: s.causal },
-      { key: 'status.what.ex1', params: { tokens: s.tokens, dModel: s.dModel } },
-      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
-    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
-    if (slot.pending || !slot.result) return { state: 'pending', lastGood: last };
-    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), lastGood: last };
-    this._lastSeeds = slot.result.value;
-    return { state: 'done', blocks: slot.result.value };
-  }
-
-  /**
-   * Exercise 3 for the main experiment's result (the compute-tasks crossCheck summary).
-   * @returns {{state: 'none'|'pending'|'done'|'error', value?: any, error?: string, run?: any}}
-   */
-  crossCheck() {
-    const main = this.experiment();
-    if (!main.result) return { state: main.pending ? 'pending' : 'none' };
-    const run = main.result;
-    const key = JSON.stringify([run.seed, run.tokens, run.dModel, run.numHeads, run.bias, run.causal]);
-    const cost = 1.3 * forwardCost(run.tokens, run.dModel, run.numHeads);
-    const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), { key: 'status.what.ex3', params: { tokens: run.tokens, dModel: run.dModel } });
-    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
-    if (slot.pending || !slot.result) return { state: 'pending', run };
-    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), run };
-    return { state: 'done', value: slot.result.value, run };
-  }
-
-  /**
    * Memoise a module call by key (results of pure calls on the same inputs are reused).
    * Errors are memoised too and rethrown.
    * @template T
@@ -618,16 +177,12 @@ export class Store extends EventTarget {
     return entry.value;
   }
 
-  /**
-   * Every current error, by control id: page-level input problems and the main experiment's.
-   * @returns {Record<string, string>}
-   */
-  errors() {
-    /** @type {Record<string, string>} */
-    const out = { ...this.inputErrors };
-    const ex = this.experiment();
-    if (ex.error && ex.errorFor && !out[ex.errorFor]) out[ex.errorFor] = ex.error;
-    return out;
+}
+
+// Each job's methods, from its own file, become the store's (not enumerable, as a class's own).
+for (const part of [hashSync, runs, lessonRuns]) {
+  for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(part))) {
+    Object.defineProperty(Store.prototype, name, { ...d, enumerable: false });
   }
 }
 

@@ -1,7 +1,7 @@
 // Token headers: the index always, the label beside it (bidi-isolated, visually truncated).
 
 import { h } from './dom.js';
-import { labelOf } from './store.js';
+import { labelOf } from './settings.js';
 
 /** @typedef {import('./store.js').State} State */
 

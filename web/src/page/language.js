@@ -13,7 +13,8 @@
 // (`languageSettled`), so that no widget draws in English first. The prose, English as the build
 // wrote it, is written in the language as soon as the file is here.
 
-import { getStore, langOf, parseHash } from '../shared/store.js';
+import { getStore } from '../shared/store.js';
+import { langOf, parseHash } from '../shared/settings.js';
 import { whenRedrawn } from '../shared/element.js';
 import { h } from '../shared/dom.js';
 import { scriptBase } from '../shared/scripts.js';
@@ -90,9 +91,8 @@ function anchor({ near, boxes }) {
 //
 // Each element written says its language itself (`lang`), and <html lang> follows only once the
 // rest is written, in a task of its own: a new <html lang> makes the browser compute the style of
-// every element of the page that is laid out (the training sections' tables too, some 1,700) and
-// shape its text again for the new language, 15 to 40 ms in Chromium, which in the change's own
-// frame, with what the reader sees drawn anew, made one task of 50 to 77 ms.
+// every element of the page that is laid out and shape its text again for the new language, too
+// much to add to the change's own frame.
 const SLICE_MS = 8;
 /** @type {Element[]} */
 let proseLeft = [];

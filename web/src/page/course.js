@@ -16,7 +16,7 @@
 // Nothing here throws into the page: when the LMS fails, the lesson goes on and says so once.
 
 import { Lms } from '../shared/lms.js';
-import { DEFAULTS, parseHash, toHash } from '../shared/store.js';
+import { defaults, parseHash, toHash } from '../shared/settings.js';
 import { h } from '../shared/dom.js';
 import { onLanguageChange, resolveLanguage, t } from '../shared/i18n.js';
 import { translateError } from '../shared/i18n-errors.js';
@@ -79,10 +79,9 @@ let defaultHash = null;
  * @param {import('../shared/store.js').State} state
  */
 export function settingsOf(state) {
-  if (!defaultHash) defaultHash = new URLSearchParams(toHash({ ...DEFAULTS, labels: [] }));
-  const defaults = defaultHash;
+  if (!defaultHash) defaultHash = new URLSearchParams(toHash(defaults()));
   const p = new URLSearchParams(toHash(state));
-  for (const [k, v] of [...p]) if (defaults.get(k) === v) p.delete(k);
+  for (const [k, v] of [...p]) if (defaultHash.get(k) === v) p.delete(k);
   return p.toString();
 }
 

@@ -4,24 +4,24 @@
 // The training section's elements come from dist/train.js, loaded when the reader nears them
 // (src/train/loader.js).
 
-// First: the page's language is known before any widget draws (src/lesson/language.js); then
+// First: the page's language is known before any widget draws (src/page/language.js); then
 // the lesson page's first load holds every widget as it is defined, and starts them in slices,
 // nearest the reader first (first-load.js).
 import { followStore } from './language.js';
 import './first-load.js';
-import './hw-controls.js';
-import './hw-pipeline.js';
-import './hw-head-weights.js';
-import './hw-param-table.js';
-import './hw-reference-table.js';
-import './hw-exercise-seeds.js';
-import './hw-exercise-dmodel.js';
-import './hw-exercise-torch.js';
-import './hw-challenge.js';
-import './hw-quiz.js';
-import './hw-python.js';
-import './hw-fact.js';
-import './hw-status.js';
+import '../lesson/hw-controls.js';
+import '../lesson/hw-pipeline.js';
+import '../lesson/hw-head-weights.js';
+import '../lesson/hw-param-table.js';
+import '../lesson/hw-reference-table.js';
+import '../lesson/hw-exercise-seeds.js';
+import '../lesson/hw-exercise-dmodel.js';
+import '../lesson/hw-exercise-torch.js';
+import '../lesson/hw-challenge.js';
+import '../lesson/hw-quiz.js';
+import '../lesson/hw-python.js';
+import '../lesson/hw-fact.js';
+import '../lesson/hw-status.js';
 import { watchTraining } from '../train/loader.js';
 import { scriptBase } from '../shared/module-loader.js';
 import { getStore } from '../shared/store.js';

@@ -1,0 +1,139 @@
+// The lesson's runs: the main experiment, exercise 1 and exercise 3's cross-check, each from the
+// settings it reads, and where each error is shown (beside the control it names).
+
+import { controlFor, controlsNamed, messageOf } from './errors.js';
+import { forwardCost } from './compute.js';
+import { SETTING } from './settings.js';
+
+/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('./store.js').Experiment} Experiment */
+/** @typedef {import('./settings.js').State} State */
+
+/** Exercise 1's head counts (its cost is part of every setting's budget). */
+export const EX1_HEAD_COUNTS = [2, 4];
+/** The controls of the main run's number inputs (an empty one stops the run). */
+const MAIN_CONTROLS = ['seed', 'tokens', 'dModel', 'numHeads'].map((n) => SETTING[/** @type {keyof State} */ (n)].control);
+/** The settings each of the lesson's runs reads: a run is computed again when one of them changes. */
+const RUN_INPUTS = /** @type {Record<string, (keyof State)[]>} */ ({
+  experiment: ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal'],
+  ex1: ['ex1Seed', 'tokens', 'dModel', 'bias', 'causal'],
+});
+
+/** Methods of Store (store.js installs them). */
+export const lessonRuns = {
+  /**
+   * Estimated ms of everything one change of the main settings computes.
+   * @this {Store}
+   */
+  changeCost() {
+    const s = this.state;
+    const n = Number(s.tokens);
+    const d = Number(s.dModel);
+    const h = Number(s.numHeads);
+    return 2.3 * forwardCost(n, d, h) + EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
+  },
+
+  /**
+   * The main settings as seedExperiment's options.
+   * @this {Store}
+   */
+  mainOptions() {
+    const s = this.state;
+    return { seed: s.seed, tokens: s.tokens, dModel: s.dModel, numHeads: s.numHeads, bias: s.bias, causal: s.causal };
+  },
+
+  /**
+   * The main experiment for the current state (hw.seedExperiment plus the head pairs, as
+   * `result.pairs`), computed once per distinct state; `pending` while it computes.
+   * @returns {Experiment}
+   * @this {Store}
+   */
+  experiment() {
+    const s = this.state;
+    const missing = MAIN_CONTROLS.find((c) => this.inputErrors[c]);
+    if (!this.hw) return { result: null, error: null, errorFor: null, lastGood: null };
+    if (missing) return { result: null, error: this.inputErrors[missing], errorFor: missing, lastGood: this._lastGood };
+    const key = RUN_INPUTS.experiment.map((n) => s[n]);
+    const cost = forwardCost(Number(s.tokens), Number(s.dModel), Number(s.numHeads));
+    const slot = this.computed('experiment', key, cost, 'lessonRun', this.mainOptions(),
+      { key: 'status.what.run', params: { tokens: s.tokens, dModel: s.dModel, count: s.numHeads } },
+      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
+    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
+    if (slot.pending || !slot.result) return { result: null, error: null, errorFor: null, lastGood: this._lastGood, pending: true };
+    if (slot.result.ok) {
+      this._lastGood = slot.result.value;
+      return { result: slot.result.value, error: null, errorFor: null, lastGood: slot.result.value };
+    }
+    const message = messageOf(slot.result.error);
+    if (!slot.result.errorFor) {
+      const changed = this.lastChanged && MAIN_CONTROLS.includes(this.lastChanged) ? this.lastChanged : null;
+      slot.result.errorFor = /main thread/.test(message) ? (changed || 'tokens') : controlFor(message, this.lastChanged);
+    }
+    return { result: null, error: message, errorFor: slot.result.errorFor, lastGood: this._lastGood };
+  },
+
+  /**
+   * Exercise 1 for the current state: the student's seed at EX1_HEAD_COUNTS heads, on the
+   * settings' tokens and d_model. It only starts once the main experiment has computed (or was
+   * refused for its head count alone): it never starts work the main experiment refuses.
+   * @returns {{state: 'missing'|'waiting'|'blocked'|'pending'|'done'|'error', blocks?: any[], error?: string, lastGood?: any[]|null}}
+   * @this {Store}
+   */
+  seeds() {
+    const s = this.state;
+    if (this.inputErrors['ex1-seed'] || ['tokens', 'd-model'].some((c) => this.inputErrors[c])) return { state: 'missing' };
+    const main = this.experiment();
+    const last = this._lastSeeds || null;
+    if (main.pending) return { state: 'waiting', lastGood: last };
+    // Refused for its seed or head count alone, the main experiment says nothing against the
+    // tokens and d_model that exercise 1 reuses; refused for anything else, exercise 1 waits.
+    if (!main.result && (!main.error || controlsNamed(main.error).some((c) => c !== 'num-heads' && c !== 'seed'))) {
+      return { state: 'blocked', error: main.error || '', lastGood: last };
+    }
+    const key = RUN_INPUTS.ex1.map((n) => s[n]);
+    const n = Number(s.tokens);
+    const d = Number(s.dModel);
+    const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
+    const slot = this.computed('ex1', key, cost, 'seedsRun',
+      { seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, headCounts: EX1_HEAD_COUNTS, bias: s.bias, causal: s.causal },
+      { key: 'status.what.ex1', params: { tokens: s.tokens, dModel: s.dModel } },
+      () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
+    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
+    if (slot.pending || !slot.result) return { state: 'pending', lastGood: last };
+    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), lastGood: last };
+    this._lastSeeds = slot.result.value;
+    return { state: 'done', blocks: slot.result.value };
+  },
+
+  /**
+   * Exercise 3 for the main experiment's result (the compute-tasks crossCheck summary).
+   * @returns {{state: 'none'|'pending'|'done'|'error', value?: any, error?: string, run?: any}}
+   * @this {Store}
+   */
+  crossCheck() {
+    const main = this.experiment();
+    if (!main.result) return { state: main.pending ? 'pending' : 'none' };
+    const run = main.result;
+    // The main run's own inputs, as it echoes them.
+    const key = RUN_INPUTS.experiment.map((n) => run[n]);
+    const cost = 1.3 * forwardCost(run.tokens, run.dModel, run.numHeads);
+    const slot = this.computed('ex3', key, cost, 'crossCheck', this.mainOptions(), { key: 'status.what.ex3', params: { tokens: run.tokens, dModel: run.dModel } });
+    // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result
+    if (slot.pending || !slot.result) return { state: 'pending', run };
+    if (!slot.result.ok) return { state: 'error', error: messageOf(slot.result.error), run };
+    return { state: 'done', value: slot.result.value, run };
+  },
+
+  /**
+   * Every current error, by control id: page-level input problems and the main experiment's.
+   * @returns {Record<string, string>}
+   * @this {Store}
+   */
+  errors() {
+    /** @type {Record<string, string>} */
+    const out = { ...this.inputErrors };
+    const ex = this.experiment();
+    if (ex.error && ex.errorFor && !out[ex.errorFor]) out[ex.errorFor] = ex.error;
+    return out;
+  },
+};
