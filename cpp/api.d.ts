@@ -382,6 +382,8 @@ declare namespace createHeadwise {
     rule: string;
     /** One sentence for the page. */
     description: string;
+    /** Where the target is, as the rule says: `{back: k}`, the token k positions before i, or `{at: k}`, the token at position k. */
+    source: { back: number } | { at: number };
   }
 
   /** A task's settings but for the head count (chosen by the sweeps in tests/train). */

@@ -34,6 +34,10 @@ val relation_out(const headwise::Relation& r) {
   out.set("title", r.title);
   out.set("rule", r.rule);
   out.set("description", r.description);
+  // Where the target is, as data: {back: k} (the token k before i) or {at: k} (position k).
+  val source = val::object();
+  source.set(r.absolute ? "at" : "back", static_cast<double>(r.offset));
+  out.set("source", source);
   return out;
 }
 

@@ -23,15 +23,9 @@ import {commandLine, headwise, isMain, median, runMain} from './common.mjs';
 import {
   cpuMs, medians, nativeTrainBench, pytorchTrainBench, timeTrainers, trainSettings
 } from './train.mjs';
+import {sourceOf} from '../../web/src/shared/relations.js';
 import {tfjsModel, useBackend} from './train_tfjs.mjs';
 
-// Source position of a rule ("x[i-k]" or "x[k]") at position i, or -1 (as the core).
-function source(rule, i) {
-  const back = /^x\[i-(\d+)\]$/.exec(rule);
-  if (back) return i - Number(back[1]);
-  const k = Number(/^x\[(\d+)\]$/.exec(rule)[1]);
-  return k <= i ? k : -1;
-}
 
 // `count` batches of (B, n) uniform tokens (a fixed LCG) and their targets (B * n * R).
 function batches(config, count, seed = 1) {
@@ -47,7 +41,7 @@ function batches(config, count, seed = 1) {
     for (let b = 0; b < B; b++) {
       for (let i = 0; i < n; i++) {
         relations.forEach((r, k) => {
-          const src = source(r.rule, i);
+          const src = sourceOf(r, i, n);
           targets[(b * n + i) * relations.length + k] = src >= 0 ? tokens[b * n + src] : -1;
         });
       }

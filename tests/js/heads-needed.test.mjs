@@ -66,7 +66,7 @@ test('the cliff is the smallest head count from which every larger one solves th
 });
 
 test('a head has settled from the first snapshot after which it stays at 0.9 or more on the relation\'s source', () => {
-  const rels = [{ name: 'previous', title: 'previous token', rule: 'x[i-1]' }, { name: 'first', title: 'first token', rule: 'x[0]' }];
+  const rels = [{ name: 'previous', title: 'previous token', rule: 'x[i-1]', source: { back: 1 } }, { name: 'first', title: 'first token', rule: 'x[0]', source: { at: 0 } }];
   assert.equal(relationPhrase(rels[0]), 'the previous token');
   assert.equal(relationPhrase({ name: 'three-back', title: 'three back' }), 'the token three back');
   assert.equal(relationPhrase(rels[1]), 'the first token');

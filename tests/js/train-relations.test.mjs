@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { RELATION_SOURCES, relationSource, sourceOf } from '../../web/src/shared/relations.js';
+import { relationSource, sourceOf } from '../../web/src/shared/relations.js';
 
 const hw = await createHeadwise();
 
@@ -18,7 +18,7 @@ describe('trainingRelations', () => {
       ['previous', 'x[i-1]'], ['two-back', 'x[i-2]'], ['three-back', 'x[i-3]'],
       ['four-back', 'x[i-4]'], ['first', 'x[0]'], ['second', 'x[1]'], ['third', 'x[2]']]);
     for (const r of relations) {
-      assert.deepEqual(Object.keys(r).sort(), ['description', 'name', 'rule', 'title']);
+      assert.deepEqual(Object.keys(r).sort(), ['description', 'name', 'rule', 'source', 'title']);
       assert.ok(r.title.length > 3 && r.description.length > 20, r.name);
     }
     relations.length = 0;
@@ -26,25 +26,28 @@ describe('trainingRelations', () => {
   });
 });
 
-describe('the page\'s catalogue of where each relation reads (web/src/shared/relations.js)', () => {
-  test('knows every relation of the module, at the position its rule names', () => {
+describe('where each relation reads, as the module gives it (source) and the page uses it (web/src/shared/relations.js)', () => {
+  test('every relation of the module carries the position its rule names, in every task too', () => {
     const relations = hw.trainingRelations();
-    assert.deepEqual(Object.keys(RELATION_SOURCES).sort(), relations.map((r) => r.name).sort());
     for (const r of relations) {
       const s = relationSource(r);
       assert.equal('back' in s ? `x[i-${s.back}]` : `x[${s.at}]`, r.rule, r.name);
     }
+    for (const task of hw.trainingTasks()) {
+      for (const r of task.relations) assert.deepEqual(r.source, relations.find((o) => o.name === r.name).source, `${task.name}: ${r.name}`);
+    }
   });
 
-  test('a source exists only at or before i and inside the sequence; an unknown name says so', () => {
-    assert.equal(sourceOf({ name: 'two-back' }, 1, 8), -1);
-    assert.equal(sourceOf({ name: 'two-back' }, 5, 8), 3);
-    assert.equal(sourceOf({ name: 'third' }, 1, 8), -1);
-    assert.equal(sourceOf({ name: 'third' }, 2, 8), 2);
-    assert.equal(sourceOf({ name: 'first' }, 0, 1), 0);
-    assert.equal(sourceOf({ name: 'second' }, 3, 1), -1);
+  test('a source exists only at or before i and inside the sequence; a relation without one says so', () => {
+    const byName = Object.fromEntries(hw.trainingRelations().map((r) => [r.name, r]));
+    assert.equal(sourceOf(byName['two-back'], 1, 8), -1);
+    assert.equal(sourceOf(byName['two-back'], 5, 8), 3);
+    assert.equal(sourceOf(byName.third, 1, 8), -1);
+    assert.equal(sourceOf(byName.third, 2, 8), 2);
+    assert.equal(sourceOf(byName.first, 0, 1), 0);
+    assert.equal(sourceOf(byName.second, 3, 1), -1);
     assert.throws(() => sourceOf({ name: 'nope' }, 1, 4), {
-      message: `the relation "nope" is not one the page knows (${Object.keys(RELATION_SOURCES).join(', ')})`,
+      message: 'the relation "nope" carries no source: take relations from hw.trainingRelations() or hw.trainingTasks()',
     });
   });
 });

@@ -4,41 +4,32 @@
 // token", as a sentence names it) and .description, task.<name>.title. A name the catalogues do
 // not know yet (a relation added to the module) is shown with the module's English.
 //
-// Where each relation takes its target from is written here once, by name (the module's
-// catalogue says it to people as a rule string, "x[i-2]", which nothing reads back):
-// `back: k` is the token k positions before i, `at: k` the token at position k.
+// Where each relation takes its target from comes from the module with it (`source`: `{back: k}`,
+// the token k positions before i, or `{at: k}`, the token at position k), so nothing reads a rule
+// string back.
 
 import { SOURCE, has, t } from './i18n.js';
 
 /** @typedef {{back: number}|{at: number}} RelationSource */
 
-/** Every relation of the module's catalogue (hw.trainingRelations()) by name: where its target is. */
-export const RELATION_SOURCES = /** @type {Readonly<Record<string, RelationSource>>} */ (Object.freeze({
-  previous: { back: 1 },
-  'two-back': { back: 2 },
-  'three-back': { back: 3 },
-  'four-back': { back: 4 },
-  first: { at: 0 },
-  second: { at: 1 },
-  third: { at: 2 },
-}));
-
 /**
- * Where relation `r` takes its target from. Throws an Error naming the relation and the known
- * ones when this catalogue does not know it.
- * @param {{name: string}} r
+ * Where relation `r` takes its target from. Throws an Error naming the relation when it carries
+ * no source (an object not from hw.trainingRelations() or hw.trainingTasks()).
+ * @param {{name: string, source?: RelationSource}} r
  * @returns {RelationSource}
  */
 export function relationSource(r) {
-  const source = Object.prototype.hasOwnProperty.call(RELATION_SOURCES, r.name) ? RELATION_SOURCES[r.name] : undefined;
-  if (!source) throw new Error(`the relation "${r.name}" is not one the page knows (${Object.keys(RELATION_SOURCES).join(', ')})`);
-  return source;
+  const s = r.source;
+  if (!s || !(Number.isInteger(/** @type {any} */ (s).back) || Number.isInteger(/** @type {any} */ (s).at))) {
+    throw new Error(`the relation "${r.name}" carries no source: take relations from hw.trainingRelations() or hw.trainingTasks()`);
+  }
+  return s;
 }
 
 /**
  * The source position of relation `r` at position i of a sequence of n tokens: -1 where it does
  * not exist or comes after i (the model attends causally).
- * @param {{name: string}} r
+ * @param {{name: string, source?: RelationSource}} r
  * @param {number} i
  * @param {number} n
  */
