@@ -26,7 +26,7 @@ struct Relation {
 };
 
 // The settings a task is shown with unless the caller overrides them (chosen by the sweeps in
-// tests/train; see cpp/TRAINING.md).
+// cpp/tools; see cpp/TRAINING.md).
 struct TaskDefaults {
   std::int64_t layers = 1;
   std::int64_t num_heads = 2;
@@ -112,7 +112,7 @@ TrainingTask relation_task(const std::vector<std::string>& names);
 
 // The "how many heads does a task need?" experiment: tasks of D = 1 .. 4 relations, each
 // trained with every head count at the same d_model (so the same parameter count); the
-// settings were chosen by the sweep in tests/train (see cpp/TRAINING.md).
+// settings were chosen by the sweep in cpp/tools (see cpp/TRAINING.md).
 struct HeadsNeededDefaults {
   std::vector<std::string> relations;       // the default task: previous, first, two-back
   std::vector<std::string> grid_relations;  // D relations = the first D of these

@@ -401,7 +401,7 @@ function sync(from, to) {
 }
 
 function copySources() {
-  // Everything the CMakeLists.txt configures without options (tests/train's tools too).
+  // Everything the CMakeLists.txt configures without options (cpp/tools's tools too).
   for (const part of ['CMakeLists.txt', 'cpp', join('tests', 'cpp'), join('tests', 'fixtures'),
                       join('tests', 'train')]) {
     sync(join(ROOT, part), join(SRC, part));

@@ -61,7 +61,7 @@ export class Cell extends ModelRun {
 
 /**
  * The relations the module offers and the experiment's settings (chosen by the sweep in
- * tests/train, see cpp/TRAINING.md).
+ * cpp/tools, see cpp/TRAINING.md).
  * @param {any} hw
  * @returns {{catalogue: Relation[], defaults: any}}
  */

@@ -8,7 +8,7 @@
 // (headsNeededDefaults, printed by train_sweep --heads-needed-defaults); cpp/TRAINING.md
 // holds this script's table for them. Every run is also written to build/train/heads-sweep.json.
 //
-//   node tests/train/heads_sweep.mjs [--seeds 20] [--steps N] [--dmodel N] [--seqlen N]
+//   node cpp/tools/heads_sweep.mjs [--seeds 20] [--steps N] [--dmodel N] [--seqlen N]
 //       [--vocab N] [--batch N] [--lr X] [--eval N] [--relations a,b,c,d] [--heads 1,2,4,8]
 //       [--jobs 2] [--json]
 import { spawn, spawnSync } from 'node:child_process';

@@ -4,7 +4,7 @@
 // heads focus, and what switching each head off does. The table in cpp/TRAINING.md is this
 // script's output; every run's numbers are also written to build/train/sweep.json.
 //
-//   node tests/train/sweep.mjs [--seeds 20] [--steps 600] [--dmodel 8] [--seqlen 8]
+//   node cpp/tools/sweep.mjs [--seeds 20] [--steps 600] [--dmodel 8] [--seqlen 8]
 //                              [--vocab 16] [--batch 64] [--lr 0.01] [--tasks a,b] [--json]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

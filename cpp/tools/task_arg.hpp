@@ -1,4 +1,4 @@
-// The task argument of the tools in tests/train: a preset's name ("previous-and-first") or
+// The task argument of the tools in cpp/tools: a preset's name ("previous-and-first") or
 // "relations=" and catalogue names separated by commas ("relations=previous,first,two-back").
 #pragma once
 

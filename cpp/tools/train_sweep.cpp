@@ -1,7 +1,7 @@
 // Trains one model per (head count, seed) with the native trainer (the page's code) and prints
 // one JSON line per run: held-out loss and accuracies, every head's focus, the accuracies with
 // each head switched off, and the held-out accuracy every `every` steps.
-// tests/train/sweep.mjs runs it over a grid and prints the table of cpp/TRAINING.md (`npm run sweep`).
+// cpp/tools/sweep.mjs runs it over a grid and prints the table of cpp/TRAINING.md (`npm run sweep`).
 //
 //   train_sweep <task> <heads,heads,...> <seeds> <steps> <d_model> <seq_len> <vocab>
 //               <batch_size> <learning_rate> [every [eval_size [first_seed]]]

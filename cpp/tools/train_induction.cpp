@@ -3,7 +3,7 @@
 // final repeat accuracy and loss, every head's previous-token and induction scores, and the
 // repeat accuracy with the layer-0 head of the highest previous-token score, or the last
 // layer's head of the highest induction score, switched off.
-// tests/train/induction_sweep.mjs runs it and prints the table of cpp/TRAINING.md
+// cpp/tools/induction_sweep.mjs runs it and prints the table of cpp/TRAINING.md
 // (`npm run sweep:induction`).
 //
 //   train_induction <layers> <heads> <seeds> <steps> <d_model> <seq_len> <vocab> <batch_size>

@@ -1,4 +1,4 @@
-// JSON of numbers for the tools in tests/train, which print one JSON line per run.
+// JSON of numbers for the tools in cpp/tools, which print one JSON line per run.
 #pragma once
 
 #include <sstream>

@@ -9,7 +9,7 @@
 // (train_induction --defaults); cpp/TRAINING.md holds this script's table for them. Every run
 // is also written to build/train/induction-sweep.json. One process at a time.
 //
-//   node tests/train/induction_sweep.mjs [--seeds 20] [--steps N] [--dmodel N] [--seqlen N]
+//   node cpp/tools/induction_sweep.mjs [--seeds 20] [--steps N] [--dmodel N] [--seqlen N]
 //       [--vocab N] [--batch N] [--lr X] [--eval N] [--every 50] [--json]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
