@@ -415,7 +415,12 @@ declare namespace createHeadwise {
      * last axis, relationAccuracy and headFocus' columns. Defaults: headsNeededDefaults()'s.
      */
     relations?: readonly string[];
-    /** 1 .. dModel, dividing dModel. */
+    /**
+     * Attention layers, 1 .. 4 (default 1): z = embeddings, then z = z + MHA_l(z) per layer,
+     * each with its own wq, wk, wv, wo.
+     */
+    layers?: number;
+    /** 1 .. dModel, dividing dModel: heads per layer. */
     numHeads: number;
     /** 1 .. 256. */
     dModel: number;
@@ -439,6 +444,7 @@ declare namespace createHeadwise {
     task: string | null;
     /** e.g. 'Previous token and first token', or 'Previous token, first token and two back'. */
     title: string;
+    layers: number;
     numHeads: number;
     dModel: number;
     /** dModel / numHeads. */
@@ -455,33 +461,28 @@ declare namespace createHeadwise {
     tokenLabels: string[];
   }
 
-  /** The model's parameters (or their gradients), row-major nested arrays. */
+  /**
+   * The model's parameters (or their gradients), row-major nested arrays, named and ordered as
+   * parameterCount().tensors lists them: tokenEmbedding (vocab, dModel), positionEmbedding
+   * (seqLen, dModel), the projections (dModel, dModel) each in the lesson's convention
+   * Q = z @ wq — wq, wk, wv, wo with one layer, layers.{l}.wq ... with more — readout
+   * (dModel, R * vocab) and readoutBias (R * vocab).
+   */
   interface TrainerParameters {
-    /** (vocab, dModel). */
     tokenEmbedding: Matrix;
-    /** (seqLen, dModel). */
     positionEmbedding: Matrix;
-    /** (dModel, dModel) each, the lesson's convention: Q = z @ wq. */
-    wq: Matrix;
-    wk: Matrix;
-    wv: Matrix;
-    wo: Matrix;
-    /** (dModel, R * vocab). */
     readout: Matrix;
-    /** (R * vocab). */
     readoutBias: number[];
+    [projection: string]: Matrix | number[];
   }
 
-  /** The same shapes, as inputs (typed-array rows allowed). */
+  /** The same tensors, as inputs (typed-array rows allowed); every one is required. */
   interface TrainerParametersInput {
     tokenEmbedding: MatrixInput;
     positionEmbedding: MatrixInput;
-    wq: MatrixInput;
-    wk: MatrixInput;
-    wv: MatrixInput;
-    wo: MatrixInput;
     readout: MatrixInput;
     readoutBias: VectorInput;
+    [projection: string]: MatrixInput | VectorInput;
   }
 
   interface StepResult {
@@ -508,8 +509,11 @@ declare namespace createHeadwise {
   }
 
   interface EvaluateOptions {
-    /** Heads to switch off (their block of concat zeroed before @ wo). Default none. */
-    ablate?: readonly number[];
+    /**
+     * Heads to switch off (their block of concat zeroed before @ wo), each a [layer, head] pair
+     * or an index layer * numHeads + head (with one layer, the head). Default none.
+     */
+    ablate?: readonly (number | readonly [number, number])[];
   }
 
   interface EvaluateResult {
@@ -520,12 +524,14 @@ declare namespace createHeadwise {
     /** Held-out accuracy per relation, in the order of config.relations. */
     relationAccuracy: number[];
     /**
-     * [h][r]: the mean weight head h gives relation r's source position, over held-out
-     * (sequence, position) pairs where r is defined and no other relation reads the same position.
+     * [layer * numHeads + h][r]: the mean weight head h (of that layer) gives relation r's
+     * source position, over held-out (sequence, position) pairs where r is defined and no other
+     * relation reads the same position.
      */
     headFocus: Matrix;
   }
 
+  /** The model's tensors, the core's one list of them, in order (shape [n] for a vector). */
   interface TrainerParameterCount {
     total: number;
     tensors: { name: string; shape: number[]; numel: number }[];
@@ -545,7 +551,10 @@ declare namespace createHeadwise {
     setParameters(parameters: TrainerParametersInput): void;
     /** Loss and every parameter's gradient for one batch; changes nothing. */
     gradients(options: GradientsOptions): GradientsResult;
-    /** Per-head attention weights [h][n][n] for one sequence of token ids. */
+    /**
+     * Every layer's per-head attention weights [layer * numHeads + h][n][n] for one sequence of
+     * token ids.
+     */
     attention(options: { tokens: NumericRow }): MatrixStack;
     /** Loss and accuracies on the held-out set with the listed heads switched off. */
     evaluate(options?: EvaluateOptions): EvaluateResult;

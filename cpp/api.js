@@ -451,14 +451,12 @@
         return { data: data, rows: tokens.rows * tokens.cols, cols: relations };
       }
 
-      var PARAM_NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
-        'readoutBias'];
-
-      function paramsOut(raw) {
+      // The model's tensors as the core lists them ({name, shape, numel}, shape [n] for a
+      // vector): {name: nested arrays} in the table's order.
+      function paramsOut(tensors, raw) {
         var out = {};
-        PARAM_NAMES.forEach(function (f) {
-          var m = raw[f];
-          out[f] = f === 'readoutBias' ? toVector(m) : toMatrix(m);
+        tensors.forEach(function (t) {
+          out[t.name] = t.shape.length === 1 ? toVector(raw[t.name]) : toMatrix(raw[t.name]);
         });
         return out;
       }
@@ -486,8 +484,8 @@
 
       api.createTrainer = function (options) {
         var m = 'createTrainer';
-        var allowed = ['task', 'relations', 'numHeads', 'dModel', 'seed', 'seqLen', 'vocab',
-          'learningRate', 'batchSize', 'evalSize'];
+        var allowed = ['task', 'relations', 'layers', 'numHeads', 'dModel', 'seed', 'seqLen',
+          'vocab', 'learningRate', 'batchSize', 'evalSize'];
         var o = checkOptions(m, options, allowed, []);
         if (!given(o.task) && !given(o.relations)) {
           fail(m, 'option "task" (a name from trainingTasks()) or option "relations" (names from ' +
@@ -516,7 +514,7 @@
         };
         if (given(o.task)) args.task = o.task;
         if (given(o.relations)) args.relations = o.relations.slice();
-        ['seqLen', 'vocab', 'batchSize', 'evalSize'].forEach(function (f) {
+        ['layers', 'seqLen', 'vocab', 'batchSize', 'evalSize'].forEach(function (f) {
           if (given(o[f])) args[f] = integer(m, f, o[f]);
         });
         if (given(o.learningRate)) {
@@ -527,6 +525,10 @@
         }
         var created = unwrap(m, raw._trainerCreate(args));
         var id = created.id;
+        var tensors = created.parameterCount.tensors;
+        var names = tensors.map(function (t) { return t.name; });
+        var heads = created.config.numHeads;
+        var layers = created.config.layers;
         var disposed = false;
         var t = {};
 
@@ -546,16 +548,17 @@
         };
 
         t.parameters = function () {
-          return paramsOut(unwrap('parameters', raw._trainerParameters(live('parameters'))));
+          return paramsOut(tensors, unwrap('parameters', raw._trainerParameters(live('parameters'))));
         };
 
         t.setParameters = function (parameters) {
           var mm = 'setParameters';
           var a = live(mm);
-          var p = checkOptions(mm, parameters, PARAM_NAMES, PARAM_NAMES);
+          var p = checkOptions(mm, parameters, names, names);
           a.parameters = {};
-          PARAM_NAMES.forEach(function (f) {
-            a.parameters[f] = f === 'readoutBias' ? vector(mm, f, p[f]) : matrix(mm, f, p[f]);
+          tensors.forEach(function (t) {
+            var f = t.name;
+            a.parameters[f] = t.shape.length === 1 ? vector(mm, f, p[f]) : matrix(mm, f, p[f]);
           });
           unwrap(mm, raw._trainerSetParameters(a));
         };
@@ -567,7 +570,7 @@
           a.tokens = tokenMatrix(mm, 'tokens', opt.tokens);
           a.targets = targetStack(mm, 'targets', opt.targets, a.tokens);
           var r = unwrap(mm, raw._trainerGradients(a));
-          return { loss: r.loss, accuracy: r.accuracy, gradients: paramsOut(r.gradients) };
+          return { loss: r.loss, accuracy: r.accuracy, gradients: paramsOut(tensors, r.gradients) };
         };
 
         t.attention = function (options) {
@@ -588,9 +591,30 @@
           var opt = checkOptions(mm, options, ['ablate'], []);
           var ablate = given(opt.ablate) ? opt.ablate : [];
           if (!Array.isArray(ablate)) {
-            fail(mm, 'ablate must be an array of head indices (number[]), got ' + describe(ablate));
+            fail(mm, 'ablate must be an array of heads, each a head index of layer 0 or a ' +
+              '[layer, head] pair (number[] or [number, number][]), got ' + describe(ablate));
           }
-          a.ablate = ablate.map(function (h, i) { return integer(mm, 'ablate[' + i + ']', h); });
+          // [layer, head, layer, head, ...]; a bare index k is head k % numHeads of layer
+          // floor(k / numHeads), the numbering of attention()'s heads and headFocus's rows.
+          a.ablate = [];
+          ablate.forEach(function (h, i) {
+            var name = 'ablate[' + i + ']';
+            if (Array.isArray(h)) {
+              if (h.length !== 2) {
+                fail(mm, name + ' must be a [layer, head] pair, got an array of ' + h.length);
+              }
+              a.ablate.push(integer(mm, name + '[0] (the layer)', h[0]),
+                integer(mm, name + '[1] (the head)', h[1]));
+            } else {
+              var k = integer(mm, name, h);
+              if (layers > 1 && (k < 0 || k >= layers * heads)) {
+                fail(mm, name + ' (' + k + ') must be a head index between 0 and ' +
+                  (layers * heads - 1) + ' (layer * ' + heads + ' + head), or a [layer, head] pair');
+              }
+              // (with one layer the core checks the index: "ablated head (2) must be ...")
+              a.ablate.push(layers > 1 ? Math.floor(k / heads) : 0, layers > 1 ? k % heads : k);
+            }
+          });
           var r = unwrap(mm, raw._trainerEvaluate(a));
           return {
             loss: r.loss,

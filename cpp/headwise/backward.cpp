@@ -28,8 +28,8 @@ void add_into(MatrixView view, const Matrix& m) {
 
 }  // namespace
 
-void embedding_forward(const IntMatrix& tokens, const Matrix& token_embedding,
-                       const Matrix& position_embedding, Matrix& z) {
+void embedding_forward(const IntMatrix& tokens, ConstMatrixRef token_embedding,
+                       ConstMatrixRef position_embedding, Matrix& z) {
   // tokens: (B, n), token_embedding: (V, d), position_embedding: (>= n, d) -> z: (B * n, d)
   const Index batch = tokens.rows();
   const Index n = tokens.cols();
@@ -39,8 +39,8 @@ void embedding_forward(const IntMatrix& tokens, const Matrix& token_embedding,
       z.row(b * n + i) = token_embedding.row(tokens(b, i)) + position_embedding.row(i);
 }
 
-void embedding_backward(const IntMatrix& tokens, const Matrix& dz, Matrix& dtoken_embedding,
-                        Matrix& dposition_embedding) {
+void embedding_backward(const IntMatrix& tokens, const Matrix& dz, MatrixRef dtoken_embedding,
+                        MatrixRef dposition_embedding) {
   // dz: (B * n, d) -> dtoken_embedding: (V, d) +=, dposition_embedding: (>= n, d) +=
   const Index batch = tokens.rows();
   const Index n = tokens.cols();
@@ -52,21 +52,24 @@ void embedding_backward(const IntMatrix& tokens, const Matrix& dz, Matrix& dtoke
   }
 }
 
-void matmul_forward(const Matrix& inp, const Matrix& weight, const Vector* bias, Matrix& out) {
-  // inp: (m, k), weight: (k, c), bias: (c) -> out: (m, c)
+void matmul_forward(const Matrix& inp, ConstMatrixRef weight, const double* bias, Matrix& out) {
+  // inp: (m, k), weight: (k, c), bias: c values -> out: (m, c)
   out.resize(inp.rows(), weight.cols());
   gemm(const_view(inp), const_view(weight), false, mutable_view(out));
-  if (bias != nullptr) out.rowwise() += bias->transpose();
+  if (bias != nullptr) {
+    for (Index i = 0; i < out.rows(); ++i)
+      for (Index j = 0; j < out.cols(); ++j) out(i, j) += bias[j];
+  }
 }
 
-void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
-                     Matrix& dweight, Vector* dbias) {
+void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dout, Matrix* dinp,
+                     MatrixRef dweight, double* dbias) {
   MatmulScratch s;
   matmul_backward(inp, weight, dout, dinp, dweight, dbias, s);
 }
 
-void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
-                     Matrix& dweight, Vector* dbias, MatmulScratch& s) {
+void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dout, Matrix* dinp,
+                     MatrixRef dweight, double* dbias, MatmulScratch& s) {
   // inp: (m, k), weight: (k, c), dout: (m, c)
   // 1. dinp (m, k) += dout @ weight^T (weight^T, small, is made once)
   if (dinp != nullptr) {
@@ -85,7 +88,7 @@ void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout
   //    width, and the bits must not)
   if (dbias != nullptr) {
     for (Index i = 0; i < dout.rows(); ++i)
-      for (Index j = 0; j < dout.cols(); ++j) (*dbias)[j] += dout(i, j);
+      for (Index j = 0; j < dout.cols(); ++j) dbias[j] += dout(i, j);
   }
 }
 

@@ -15,31 +15,31 @@ namespace headwise {
 
 // tokens: (B, n) in [0, V); token_embedding: (V, d); position_embedding: (>= n, d)
 // -> z: (B * n, d), z[b * n + i] = token_embedding[tokens[b][i]] + position_embedding[i].
-void embedding_forward(const IntMatrix& tokens, const Matrix& token_embedding,
-                       const Matrix& position_embedding, Matrix& z);
+void embedding_forward(const IntMatrix& tokens, ConstMatrixRef token_embedding,
+                       ConstMatrixRef position_embedding, Matrix& z);
 
 // dz: (B * n, d) -> dtoken_embedding: (V, d) += dz rows scattered by token id,
 //                   dposition_embedding: (>= n, d) += dz rows summed over the batch.
-void embedding_backward(const IntMatrix& tokens, const Matrix& dz, Matrix& dtoken_embedding,
-                        Matrix& dposition_embedding);
+void embedding_backward(const IntMatrix& tokens, const Matrix& dz, MatrixRef dtoken_embedding,
+                        MatrixRef dposition_embedding);
 
 // out = inp @ weight (+ bias).
-// inp: (m, k), weight: (k, c), bias: nullptr or (c) -> out: (m, c).
-void matmul_forward(const Matrix& inp, const Matrix& weight, const Vector* bias, Matrix& out);
+// inp: (m, k), weight: (k, c), bias: nullptr or c values -> out: (m, c).
+void matmul_forward(const Matrix& inp, ConstMatrixRef weight, const double* bias, Matrix& out);
 
 // The backward of out = inp @ weight + bias, given dout: (m, c):
 //   dinp (m, k)    += dout @ weight^T   (skipped when dinp is nullptr)
 //   dweight (k, c) += inp^T @ dout
-//   dbias (c)      += dout summed over rows (skipped when dbias is nullptr)
+//   dbias (c values) += dout summed over rows (skipped when dbias is nullptr)
 // s: work space for the transposes and products, sized on use, so that a trainer's steps reuse
 // it instead of allocating every step (the overload without it allocates its own).
 struct MatmulScratch {
   Matrix transposed, product;
 };
-void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
-                     Matrix& dweight, Vector* dbias, MatmulScratch& s);
-void matmul_backward(const Matrix& inp, const Matrix& weight, const Matrix& dout, Matrix* dinp,
-                     Matrix& dweight, Vector* dbias);
+void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dout, Matrix* dinp,
+                     MatrixRef dweight, double* dbias, MatmulScratch& s);
+void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dout, Matrix* dinp,
+                     MatrixRef dweight, double* dbias);
 
 // The backward of one head's causal attention, whose forward (attention_forward) gave
 // weights = softmax(q k^T / sqrt(d_head) + mask) and out = weights @ v.

@@ -27,8 +27,8 @@ void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const s
 // their gradients (about 12 (B n, d) arrays), logits, probs and dlogits, weights.
 std::int64_t forward_elements(const TrainerConfig& c, std::int64_t batch) {
   const std::int64_t rows = batch * c.seq_len;
-  return rows * (12 * c.d_model + 3 * c.num_relations * c.vocab) +
-         batch * c.num_heads * c.seq_len * c.seq_len;
+  return rows * ((6 * c.layers + 6) * c.d_model + 3 * c.num_relations * c.vocab) +
+         c.layers * batch * c.num_heads * c.seq_len * c.seq_len;
 }
 
 // Views of a (rows, cols) block of a row-major matrix starting at (row, col).
@@ -61,6 +61,8 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o, const TrainingTask
   TrainerConfig c;
   c.task = task.name;
   c.num_relations = static_cast<std::int64_t>(task.relations.size());
+  require_range(o.layers, 1, kMaxTrainLayers, "layers");
+  c.layers = o.layers;
   require_range(o.d_model, 1, kMaxTrainDModel, "d_model");
   require_range(o.num_heads, 1, o.d_model, "num_heads");
   c.d_head = head_dim(o.d_model, o.num_heads);  // "d_model (10) must be divisible by ..."
@@ -100,116 +102,134 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o) {
   return resolve_trainer_config(o, resolve_task(o));
 }
 
-std::array<TensorRef, 8> tensors(ModelParams& p) {
-  Matrix* m[] = {&p.token_embedding, &p.position_embedding, &p.wq, &p.wk, &p.wv, &p.wo, &p.readout};
-  std::array<TensorRef, 8> out{};
-  for (std::size_t i = 0; i < 7; ++i)
-    out[i] = {kParamNames[i], m[i]->data(), m[i]->rows(), m[i]->cols()};
-  out[7] = {kParamNames[7], p.readout_bias.data(), p.readout_bias.size(), 1};
-  return out;
-}
-
-std::array<std::array<Index, 2>, 8> param_shapes(const TrainerConfig& c) {
+std::vector<ParamTensor> param_table(const TrainerConfig& c) {
   const Index v = static_cast<Index>(c.vocab), d = static_cast<Index>(c.d_model),
               n = static_cast<Index>(c.seq_len), rv = static_cast<Index>(c.num_relations * c.vocab);
-  return {{{v, d}, {n, d}, {d, d}, {d, d}, {d, d}, {d, d}, {d, rv}, {rv, 1}}};
+  std::vector<ParamTensor> t = {{"tokenEmbedding", v, d}, {"positionEmbedding", n, d}};
+  for (std::int64_t l = 0; l < c.layers; ++l) {
+    const std::string prefix = c.layers == 1 ? "" : "layers." + std::to_string(l) + ".";
+    for (const char* w : {"wq", "wk", "wv", "wo"}) t.push_back({prefix + w, d, d});
+  }
+  t.push_back({"readout", d, rv});
+  t.push_back({"readoutBias", rv, 1, true});
+  Index offset = 0;
+  for (ParamTensor& tensor : t) {
+    tensor.offset = offset;
+    offset += tensor.numel();
+  }
+  return t;
 }
 
-ModelParams zero_params(const TrainerConfig& c) {
-  const auto s = param_shapes(c);
-  ModelParams p;
-  p.token_embedding = Matrix::Zero(s[0][0], s[0][1]);
-  p.position_embedding = Matrix::Zero(s[1][0], s[1][1]);
-  p.wq = Matrix::Zero(s[2][0], s[2][1]);
-  p.wk = Matrix::Zero(s[3][0], s[3][1]);
-  p.wv = Matrix::Zero(s[4][0], s[4][1]);
-  p.wo = Matrix::Zero(s[5][0], s[5][1]);
-  p.readout = Matrix::Zero(s[6][0], s[6][1]);
-  p.readout_bias = Vector::Zero(s[7][0]);
-  return p;
+ModelParams::ModelParams(const TrainerConfig& c) : table_(param_table(c)) {
+  const ParamTensor& last = table_.back();
+  data_ = Vector::Zero(last.offset + last.numel());
+}
+
+MatrixMap ModelParams::operator[](std::size_t i) {
+  const ParamTensor& t = table_[i];
+  return {data_.data() + t.offset, t.rows, t.cols};
+}
+
+ConstMatrixMap ModelParams::operator[](std::size_t i) const {
+  const ParamTensor& t = table_[i];
+  return {data_.data() + t.offset, t.rows, t.cols};
 }
 
 ModelParams init_params(const TrainerConfig& c, NumpyRandomState& rng) {
-  const auto s = param_shapes(c);
-  // NumPy: W = randn(d, d) / np.sqrt(d), element by element.
+  // NumPy, in the table's order: embeddings randn(rows, cols); projections and the readout
+  // randn(rows, cols) / np.sqrt(d), element by element; the bias zeros.
   const double scale = std::sqrt(static_cast<double>(c.d_model));
-  ModelParams p;
-  p.token_embedding = rng.randn(s[0][0], s[0][1]);
-  p.position_embedding = rng.randn(s[1][0], s[1][1]);
-  p.wq = rng.randn(s[2][0], s[2][1]) / scale;
-  p.wk = rng.randn(s[3][0], s[3][1]) / scale;
-  p.wv = rng.randn(s[4][0], s[4][1]) / scale;
-  p.wo = rng.randn(s[5][0], s[5][1]) / scale;
-  p.readout = rng.randn(s[6][0], s[6][1]) / scale;
-  p.readout_bias = Vector::Zero(s[7][0]);
+  ModelParams p(c);
+  for (std::size_t i = 0; i < p.count(); ++i) {
+    const ParamTensor& t = p.table()[i];
+    if (t.is_vector) continue;
+    if (i == kTokenEmbedding || i == kPositionEmbedding) {
+      p[i] = rng.randn(t.rows, t.cols);
+    } else {
+      p[i] = rng.randn(t.rows, t.cols) / scale;
+    }
+  }
   return p;
 }
 
-void validate_params(const TrainerConfig& c, ModelParams& p) {
-  const auto shapes = param_shapes(c);
-  const auto t = tensors(p);
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (i == 7) {
-      require_length(p.readout_bias, shapes[i][0], t[i].name);
-      require_finite(p.readout_bias, t[i].name);
-    } else {
-      const Matrix* m[] = {&p.token_embedding, &p.position_embedding, &p.wq, &p.wk, &p.wv, &p.wo,
-                           &p.readout};
-      require_shape(*m[i], shapes[i][0], shapes[i][1], t[i].name);
-      if (!all_finite(*m[i])) require_finite(*m[i], t[i].name);
-    }
+ModelParams params_from(const TrainerConfig& c, const std::vector<Matrix>& tensors) {
+  ModelParams p(c);
+  if (tensors.size() != p.count()) {
+    throw std::invalid_argument("parameters: " + std::to_string(tensors.size()) +
+                                " tensors given but the model has " +
+                                std::to_string(p.count()));
   }
+  for (std::size_t i = 0; i < p.count(); ++i) {
+    const ParamTensor& t = p.table()[i];
+    const Matrix& m = tensors[i];
+    if (t.is_vector) {
+      if (m.cols() != 1) require_shape(m, t.rows, 1, t.name);
+      const Vector v = m.col(0);
+      require_length(v, t.rows, t.name);
+      require_finite(v, t.name);
+    } else {
+      require_shape(m, t.rows, t.cols, t.name);
+      if (!all_finite(m)) require_finite(m, t.name);
+    }
+    p[i] = m;
+  }
+  return p;
 }
 
 // ---- the model --------------------------------------------------------------------------------
 
 void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
-                   const std::vector<bool>& ablate, Activations& a) {
+                   const HeadMask& ablate, Activations& a) {
   // tokens: (B, n) -> every activation, (B * n, ...) row b * n + i for sequence b, position i
   const Index batch = tokens.rows(), n = tokens.cols();
   const Index d = static_cast<Index>(c.d_model), heads = static_cast<Index>(c.num_heads),
               dh = static_cast<Index>(c.d_head);
   a.batch = batch;
   a.n = n;
+  a.layers.resize(static_cast<std::size_t>(c.layers));
   // 1. z = token_embedding[x] + position_embedding[0:n]
-  embedding_forward(tokens, p.token_embedding, p.position_embedding, a.z);
-  // 2. full-width projections, one GEMM each over the whole batch (B * n, d) @ (d, d)
-  matmul_forward(a.z, p.wq, nullptr, a.q);
-  matmul_forward(a.z, p.wk, nullptr, a.k);
-  matmul_forward(a.z, p.wv, nullptr, a.v);
-  // 3. per sequence and head, the lesson's causal attention kernel on head h's column block,
-  //    written straight into its block of concat; switched-off heads' blocks become zero.
-  a.weights.resize(batch * heads * n, n);
-  a.concat.resize(batch * n, d);
-  for (Index b = 0; b < batch; ++b) {
-    for (Index h = 0; h < heads; ++h) {
-      MatrixView out = mblock(a.concat, b * n, h * dh, n, dh);
-      attention_forward(cblock(a.q, b * n, h * dh, n, dh), cblock(a.k, b * n, h * dh, n, dh),
-                        cblock(a.v, b * n, h * dh, n, dh), nullptr, true,
-                        mblock(a.weights, (b * heads + h) * n, 0, n, n), out);
-      if (ablate[static_cast<std::size_t>(h)]) {
-        for (Index i = 0; i < n; ++i)
-          for (Index j = 0; j < dh; ++j) out.data[i * out.stride + j] = 0.0;
+  embedding_forward(tokens, p.token_embedding(), p.position_embedding(), a.layers[0].z);
+  for (std::int64_t l = 0; l < c.layers; ++l) {
+    LayerActivations& la = a.layers[static_cast<std::size_t>(l)];
+    // 2. full-width projections, one GEMM each over the whole batch (B * n, d) @ (d, d)
+    matmul_forward(la.z, p.wq(l), nullptr, la.q);
+    matmul_forward(la.z, p.wk(l), nullptr, la.k);
+    matmul_forward(la.z, p.wv(l), nullptr, la.v);
+    // 3. per sequence and head, the lesson's causal attention kernel on head h's column block,
+    //    written straight into its block of concat; switched-off heads' blocks become zero.
+    la.weights.resize(batch * heads * n, n);
+    la.concat.resize(batch * n, d);
+    for (Index b = 0; b < batch; ++b) {
+      for (Index h = 0; h < heads; ++h) {
+        MatrixView out = mblock(la.concat, b * n, h * dh, n, dh);
+        attention_forward(cblock(la.q, b * n, h * dh, n, dh), cblock(la.k, b * n, h * dh, n, dh),
+                          cblock(la.v, b * n, h * dh, n, dh), nullptr, true,
+                          mblock(la.weights, (b * heads + h) * n, 0, n, n), out);
+        if (ablate[static_cast<std::size_t>(l * heads + h)]) {
+          for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < dh; ++j) out.data[i * out.stride + j] = 0.0;
+        }
       }
     }
+    // 4. output projection and the residual: z + concat @ wo, the next layer's input
+    matmul_forward(la.concat, p.wo(l), nullptr, la.attn);
+    Matrix& next = l + 1 < c.layers ? a.layers[static_cast<std::size_t>(l + 1)].z : a.residual;
+    next = la.z + la.attn;
   }
-  // 4. output projection and the residual: r = z + concat @ wo
-  matmul_forward(a.concat, p.wo, nullptr, a.attn);
-  a.residual = a.z + a.attn;
   // 5. read-out: (B * n, d) @ (d, R * V) + bias
-  matmul_forward(a.residual, p.readout, &p.readout_bias, a.logits);
+  matmul_forward(a.residual, p.readout(), p.readout_bias().data(), a.logits);
 }
 
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
-                    const std::vector<bool>& ablate, ModelParams& g) {
+                    const HeadMask& ablate, ModelParams& g) {
   BackwardScratch s;
   model_backward(c, p, tokens, targets, count, a, ablate, g, s);
 }
 
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
-                    const std::vector<bool>& ablate, ModelParams& g, BackwardScratch& s) {
+                    const HeadMask& ablate, ModelParams& g, BackwardScratch& s) {
   // The forward's steps in reverse; every gradient is accumulated (+=) into g.
   const Index batch = a.batch, n = a.n, rows = batch * n;
   const Index d = static_cast<Index>(c.d_model), heads = static_cast<Index>(c.num_heads),
@@ -218,34 +238,39 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
   s.dlogits.setZero(rows, a.logits.cols());
   crossentropy_softmax_backward(a.probs, targets, static_cast<Index>(c.vocab), count, s.dlogits);
   s.dresidual.setZero(rows, d);
-  matmul_backward(a.residual, p.readout, s.dlogits, &s.dresidual, g.readout, &g.readout_bias,
-                  s.matmul);
-  // 4. residual: both z and the attention branch receive dresidual
-  s.dz = s.dresidual;
-  s.dconcat.setZero(rows, d);
-  matmul_backward(a.concat, p.wo, s.dresidual, &s.dconcat, g.wo, nullptr, s.matmul);
-  // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into it:
-  // its backward is skipped (and its columns of dconcat are never read)
-  s.dq.setZero(rows, d);
-  s.dk.setZero(rows, d);
-  s.dv.setZero(rows, d);
-  for (Index b = 0; b < batch; ++b) {
-    for (Index h = 0; h < heads; ++h) {
-      if (ablate[static_cast<std::size_t>(h)]) continue;
-      attention_backward(cblock(a.q, b * n, h * dh, n, dh), cblock(a.k, b * n, h * dh, n, dh),
-                         cblock(a.v, b * n, h * dh, n, dh),
-                         cblock(a.weights, (b * heads + h) * n, 0, n, n),
-                         cblock(s.dconcat, b * n, h * dh, n, dh),
-                         mblock(s.dq, b * n, h * dh, n, dh), mblock(s.dk, b * n, h * dh, n, dh),
-                         mblock(s.dv, b * n, h * dh, n, dh), s.attention);
+  matmul_backward(a.residual, p.readout(), s.dlogits, &s.dresidual, g.readout(),
+                  g.readout_bias().data(), s.matmul);
+  for (std::int64_t l = c.layers - 1; l >= 0; --l) {
+    const LayerActivations& la = a.layers[static_cast<std::size_t>(l)];
+    // 4. residual: both the layer's input and its attention branch receive dresidual
+    s.dz = s.dresidual;
+    s.dconcat.setZero(rows, d);
+    matmul_backward(la.concat, p.wo(l), s.dresidual, &s.dconcat, g.wo(l), nullptr, s.matmul);
+    // 3. attention; a switched-off head's output was replaced by zeros, so nothing flows into
+    // it: its backward is skipped (and its columns of dconcat are never read)
+    s.dq.setZero(rows, d);
+    s.dk.setZero(rows, d);
+    s.dv.setZero(rows, d);
+    for (Index b = 0; b < batch; ++b) {
+      for (Index h = 0; h < heads; ++h) {
+        if (ablate[static_cast<std::size_t>(l * heads + h)]) continue;
+        attention_backward(cblock(la.q, b * n, h * dh, n, dh), cblock(la.k, b * n, h * dh, n, dh),
+                           cblock(la.v, b * n, h * dh, n, dh),
+                           cblock(la.weights, (b * heads + h) * n, 0, n, n),
+                           cblock(s.dconcat, b * n, h * dh, n, dh),
+                           mblock(s.dq, b * n, h * dh, n, dh), mblock(s.dk, b * n, h * dh, n, dh),
+                           mblock(s.dv, b * n, h * dh, n, dh), s.attention);
+      }
     }
+    // 2. projections
+    matmul_backward(la.z, p.wq(l), s.dq, &s.dz, g.wq(l), nullptr, s.matmul);
+    matmul_backward(la.z, p.wk(l), s.dk, &s.dz, g.wk(l), nullptr, s.matmul);
+    matmul_backward(la.z, p.wv(l), s.dv, &s.dz, g.wv(l), nullptr, s.matmul);
+    // the gradient of this layer's input is the previous layer's output's
+    std::swap(s.dz, s.dresidual);
   }
-  // 2. projections
-  matmul_backward(a.z, p.wq, s.dq, &s.dz, g.wq, nullptr, s.matmul);
-  matmul_backward(a.z, p.wk, s.dk, &s.dz, g.wk, nullptr, s.matmul);
-  matmul_backward(a.z, p.wv, s.dv, &s.dz, g.wv, nullptr, s.matmul);
   // 1. embeddings
-  embedding_backward(tokens, s.dz, g.token_embedding, g.position_embedding);
+  embedding_backward(tokens, s.dresidual, g.token_embedding(), g.position_embedding());
 }
 
 // ---- the trainer ------------------------------------------------------------------------------
@@ -257,14 +282,14 @@ Trainer::Trainer(const TrainerOptions& options)
   adam_.learning_rate = config_.learning_rate;
   params_ = init_params(config_, rng_);
   eval_tokens_ = rng_.randint(config_.vocab, config_.eval_size, config_.seq_len);
-  grads_ = zero_params(config_);
-  adam_m_ = zero_params(config_);
-  adam_v_ = zero_params(config_);
+  grads_ = ModelParams(config_);
+  adam_m_ = ModelParams(config_);
+  adam_v_ = ModelParams(config_);
 }
 
 StepResult Trainer::step(std::int64_t k) {
   require_range(k, 1, kMaxTrainStepsPerCall, "steps");
-  const std::vector<bool> all_on(static_cast<std::size_t>(config_.num_heads), false);
+  const HeadMask all_on(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
   StepResult result;
   for (std::int64_t s = 0; s < k; ++s) {
     // 1. a fresh batch and its targets
@@ -275,15 +300,12 @@ StepResult Trainer::step(std::int64_t k) {
     const CrossEntropyResult ce =
         crossentropy_forward(acts_.logits, targets, static_cast<Index>(config_.vocab), acts_.probs);
     // 3. gradients, zeroed once per step, then accumulated by the backward
-    for (TensorRef& t : tensors(grads_)) std::fill(t.data, t.data + t.rows * t.cols, 0.0);
+    grads_.data().setZero();
     model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_, scratch_);
-    // 4. Adam
+    // 4. Adam, one loop over the whole buffer
     ++steps_;
-    const auto p = tensors(params_), g = tensors(grads_), m = tensors(adam_m_),
-               v = tensors(adam_v_);
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      adam_update(p[i].data, g[i].data, m[i].data, v[i].data, p[i].rows * p[i].cols, steps_, adam_);
-    }
+    adam_update(params_.data().data(), grads_.data().data(), adam_m_.data().data(),
+                adam_v_.data().data(), params_.data().size(), steps_, adam_);
     result.loss = ce.loss;
     result.accuracy = static_cast<double>(ce.correct) / static_cast<double>(ce.count);
   }
@@ -291,9 +313,14 @@ StepResult Trainer::step(std::int64_t k) {
   return result;
 }
 
-void Trainer::set_parameters(ModelParams p) {
-  validate_params(config_, p);
-  params_ = std::move(p);
+void Trainer::set_parameters(const std::vector<Matrix>& tensors) {
+  params_ = params_from(config_, tensors);
+}
+
+void Trainer::set_parameters(const ModelParams& p) {
+  std::vector<Matrix> tensors;
+  for (std::size_t i = 0; i < p.count(); ++i) tensors.emplace_back(p[i]);
+  set_parameters(tensors);
 }
 
 void Trainer::check_tokens(const IntMatrix& tokens, const std::string& name) const {
@@ -330,13 +357,13 @@ GradientResult Trainer::gradients(const IntMatrix& tokens, const IntMatrix& targ
       }
     }
   }
-  const std::vector<bool> all_on(static_cast<std::size_t>(config_.num_heads), false);
+  const HeadMask all_on(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
   Activations a;
   model_forward(config_, params_, tokens, all_on, a);
   const CrossEntropyResult ce =
       crossentropy_forward(a.logits, targets, static_cast<Index>(config_.vocab), a.probs);
   GradientResult out;
-  out.grads = zero_params(config_);
+  out.grads = ModelParams(config_);
   model_backward(config_, params_, tokens, targets, ce.count, a, all_on, out.grads);
   out.loss = ce.loss;
   out.accuracy = static_cast<double>(ce.correct) / static_cast<double>(ce.count);
@@ -349,27 +376,53 @@ std::vector<Matrix> Trainer::attention(const IntMatrix& tokens) const {
     throw std::invalid_argument("tokens must be one sequence; got " +
                                 std::to_string(tokens.rows()));
   }
-  Matrix z;
-  embedding_forward(tokens, params_.token_embedding, params_.position_embedding, z);
-  MhaWeights w;
-  w.wq = params_.wq;
-  w.wk = params_.wk;
-  w.wv = params_.wv;
-  w.wo = params_.wo;
-  return multi_head_attention(z, w, config_.num_heads, true).head_weights;
+  // Each layer's input, from the model's forward; then the lesson's pipeline on it.
+  const HeadMask all_on(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
+  Activations a;
+  model_forward(config_, params_, tokens, all_on, a);
+  std::vector<Matrix> out;
+  for (std::int64_t l = 0; l < config_.layers; ++l) {
+    MhaWeights w;
+    w.wq = params_.wq(l);
+    w.wk = params_.wk(l);
+    w.wv = params_.wv(l);
+    w.wo = params_.wo(l);
+    for (Matrix& m : multi_head_attention(a.layers[static_cast<std::size_t>(l)].z, w,
+                                          config_.num_heads, true)
+                         .head_weights) {
+      out.push_back(std::move(m));
+    }
+  }
+  return out;
+}
+
+HeadMask Trainer::head_mask(const std::vector<HeadRef>& ablate) const {
+  HeadMask off(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
+  for (const HeadRef& r : ablate) {
+    const bool layered = config_.layers > 1;
+    require_range(r.layer, 0, config_.layers - 1, "ablated head's layer");
+    require_range(r.head, 0, config_.num_heads - 1, "ablated head");
+    const std::size_t i = static_cast<std::size_t>(r.layer * config_.num_heads + r.head);
+    if (off[i]) {
+      throw std::invalid_argument(
+          "ablated head " + (layered ? "(layer " + std::to_string(r.layer) + ", head " +
+                                           std::to_string(r.head) + ")"
+                                     : std::to_string(r.head)) +
+          " is listed twice; list each head once");
+    }
+    off[i] = true;
+  }
+  return off;
 }
 
 EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
-  const std::size_t heads = static_cast<std::size_t>(config_.num_heads);
-  std::vector<bool> off(heads, false);
-  for (std::int64_t h : ablate) {
-    require_range(h, 0, config_.num_heads - 1, "ablated head");
-    if (off[static_cast<std::size_t>(h)]) {
-      throw std::invalid_argument("ablated head " + std::to_string(h) +
-                                  " is listed twice; list each head once");
-    }
-    off[static_cast<std::size_t>(h)] = true;
-  }
+  std::vector<HeadRef> heads;
+  for (std::int64_t h : ablate) heads.push_back({0, h});
+  return evaluate_heads(heads);
+}
+
+EvalResult Trainer::evaluate_heads(const std::vector<HeadRef>& ablate) const {
+  const HeadMask off = head_mask(ablate);
   const IntMatrix targets = task_targets(task_, eval_tokens_);
   Activations a;
   model_forward(config_, params_, eval_tokens_, off, a);
@@ -386,19 +439,24 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
   }
   // Head focus: the mean weight on relation r's source position, over positions where it is
   // defined and no other relation reads the same position (there a head cannot tell them apart).
-  const Index n = a.n, h_count = static_cast<Index>(heads);
-  out.head_focus = Matrix::Zero(h_count, num_rel);
-  for (Index r = 0; r < num_rel; ++r) {
-    Index positions = 0;
-    for (Index i = 0; i < n; ++i) {
-      const Index s = own_source(task_, static_cast<std::size_t>(r), i);
-      if (s < 0) continue;
-      ++positions;
-      for (Index b = 0; b < a.batch; ++b)
-        for (Index h = 0; h < h_count; ++h)
-          out.head_focus(h, r) += a.weights((b * h_count + h) * n + i, s);
+  const Index n = a.n, h_count = static_cast<Index>(config_.num_heads);
+  out.head_focus = Matrix::Zero(static_cast<Index>(config_.layers) * h_count, num_rel);
+  for (std::int64_t l = 0; l < config_.layers; ++l) {
+    const Matrix& weights = a.layers[static_cast<std::size_t>(l)].weights;
+    const Index row0 = static_cast<Index>(l) * h_count;
+    for (Index r = 0; r < num_rel; ++r) {
+      Index positions = 0;
+      for (Index i = 0; i < n; ++i) {
+        const Index s = own_source(task_, static_cast<std::size_t>(r), i);
+        if (s < 0) continue;
+        ++positions;
+        for (Index b = 0; b < a.batch; ++b)
+          for (Index h = 0; h < h_count; ++h)
+            out.head_focus(row0 + h, r) += weights((b * h_count + h) * n + i, s);
+      }
+      for (Index h = 0; h < h_count; ++h)
+        out.head_focus(row0 + h, r) /= static_cast<double>(positions * a.batch);
     }
-    out.head_focus.col(r) /= static_cast<double>(positions * a.batch);
   }
   return out;
 }

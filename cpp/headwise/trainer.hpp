@@ -15,7 +15,6 @@
 // randint(V, size=(eval_size, n)); then each step's batch randint(V, size=(batch_size, n)).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +38,7 @@ constexpr std::int64_t kMaxTrainBatch = 1024;
 constexpr std::int64_t kMaxTrainEvalSize = 4096;
 constexpr std::int64_t kMaxTrainStepsPerCall = 100000;
 constexpr double kMaxLearningRate = 1.0;
+constexpr std::int64_t kMaxTrainLayers = 4;
 
 // What the caller asks for; absent values take the task's defaults. The task is a preset
 // (task) or built from relations (catalogue names, in the order of the targets); not both;
@@ -46,6 +46,7 @@ constexpr double kMaxLearningRate = 1.0;
 struct TrainerOptions {
   std::optional<std::string> task;
   std::optional<std::vector<std::string>> relations;
+  std::int64_t layers = 1;
   std::int64_t num_heads = 2;
   std::int64_t d_model = 8;
   std::int64_t seed = 0;
@@ -56,7 +57,7 @@ struct TrainerOptions {
 // The resolved, checked settings.
 struct TrainerConfig {
   std::string task;  // the preset's name, empty for a task built from relations
-  std::int64_t num_heads = 0, d_model = 0, d_head = 0, seed = 0, seq_len = 0, vocab = 0,
+  std::int64_t layers = 0, num_heads = 0, d_model = 0, d_head = 0, seed = 0, seq_len = 0, vocab = 0,
                batch_size = 0, eval_size = 0, num_relations = 0;
   double learning_rate = 0.0;
 };
@@ -70,52 +71,105 @@ TrainingTask resolve_task(const TrainerOptions& options);
 TrainerConfig resolve_trainer_config(const TrainerOptions& options, const TrainingTask& task);
 TrainerConfig resolve_trainer_config(const TrainerOptions& options);  // of resolve_task(options)
 
-// The model's parameters (and, with the same shapes, their gradients).
-struct ModelParams {
-  Matrix token_embedding;     // (V, d)
-  Matrix position_embedding;  // (n, d)
-  Matrix wq, wk, wv, wo;      // (d, d)
-  Matrix readout;             // (d, R * V)
-  Vector readout_bias;        // (R * V)
+// One tensor of the model: its name, its shape and where it lives in the parameter buffer.
+struct ParamTensor {
+  std::string name;        // as the JS API names it: "tokenEmbedding", "wq" or "layers.1.wq"
+  Index rows = 0, cols = 0;  // a vector is (n, 1)
+  bool is_vector = false;  // shape [n] in the API
+  Index offset = 0;        // of its first element in the buffer
+  Index numel() const { return rows * cols; }
 };
 
-// Names of the tensors in the API's order (camelCase, as the JS API names them).
-constexpr std::array<const char*, 8> kParamNames = {
-    "tokenEmbedding", "positionEmbedding", "wq", "wk", "wv", "wo", "readout", "readoutBias"};
+// The model's tensors in order (llm.c's param_sizes), the one list everything else reads:
+// tokenEmbedding (V, d), positionEmbedding (n, d), per layer wq, wk, wv, wo (d, d) each, named
+// "wq" ... with one layer and "layers.{l}.wq" ... (PyTorch's named_parameters()) with more,
+// readout (d, R * V), readoutBias [R * V]. The initial draws follow the same order.
+std::vector<ParamTensor> param_table(const TrainerConfig& c);
 
-// One tensor of a ModelParams, by index in kParamNames order.
-struct TensorRef {
-  const char* name;
-  double* data;
-  Index rows, cols;  // a vector is (n, 1)
+// Position in that table of the embeddings, of layer l's projection j (0 wq, 1 wk, 2 wv, 3 wo),
+// and of the readout and its bias in a model of `layers` layers.
+constexpr std::size_t kTokenEmbedding = 0;
+constexpr std::size_t kPositionEmbedding = 1;
+constexpr std::size_t layer_tensor(std::int64_t l, std::size_t j) {
+  return 2 + 4 * static_cast<std::size_t>(l) + j;
+}
+constexpr std::size_t readout_tensor(std::int64_t layers) { return layer_tensor(layers, 0); }
+constexpr std::size_t readout_bias_tensor(std::int64_t layers) { return readout_tensor(layers) + 1; }
+
+// All of a model's parameters (or, with the same table, its gradients or Adam's moments) in
+// one contiguous buffer, read through views of its tensors.
+class ModelParams {
+ public:
+  ModelParams() = default;
+  // Zeros, laid out by param_table(c).
+  explicit ModelParams(const TrainerConfig& c);
+
+  const std::vector<ParamTensor>& table() const { return table_; }
+  Vector& data() { return data_; }
+  const Vector& data() const { return data_; }
+  std::size_t count() const { return table_.size(); }
+  std::int64_t layers() const { return static_cast<std::int64_t>(table_.size() - 4) / 4; }
+
+  // Tensor i of the table, (rows, cols).
+  MatrixMap operator[](std::size_t i);
+  ConstMatrixMap operator[](std::size_t i) const;
+
+  MatrixMap token_embedding() { return (*this)[kTokenEmbedding]; }
+  ConstMatrixMap token_embedding() const { return (*this)[kTokenEmbedding]; }
+  MatrixMap position_embedding() { return (*this)[kPositionEmbedding]; }
+  ConstMatrixMap position_embedding() const { return (*this)[kPositionEmbedding]; }
+  MatrixMap wq(std::int64_t l = 0) { return (*this)[layer_tensor(l, 0)]; }
+  ConstMatrixMap wq(std::int64_t l = 0) const { return (*this)[layer_tensor(l, 0)]; }
+  MatrixMap wk(std::int64_t l = 0) { return (*this)[layer_tensor(l, 1)]; }
+  ConstMatrixMap wk(std::int64_t l = 0) const { return (*this)[layer_tensor(l, 1)]; }
+  MatrixMap wv(std::int64_t l = 0) { return (*this)[layer_tensor(l, 2)]; }
+  ConstMatrixMap wv(std::int64_t l = 0) const { return (*this)[layer_tensor(l, 2)]; }
+  MatrixMap wo(std::int64_t l = 0) { return (*this)[layer_tensor(l, 3)]; }
+  ConstMatrixMap wo(std::int64_t l = 0) const { return (*this)[layer_tensor(l, 3)]; }
+  MatrixMap readout() { return (*this)[readout_tensor(layers())]; }
+  ConstMatrixMap readout() const { return (*this)[readout_tensor(layers())]; }
+  // (R * V, 1)
+  MatrixMap readout_bias() { return (*this)[readout_bias_tensor(layers())]; }
+  ConstMatrixMap readout_bias() const { return (*this)[readout_bias_tensor(layers())]; }
+
+ private:
+  std::vector<ParamTensor> table_;
+  Vector data_;
 };
-std::array<TensorRef, 8> tensors(ModelParams& p);
-// The shapes a config needs, in the same order: {rows, cols} (cols 1 for the bias).
-std::array<std::array<Index, 2>, 8> param_shapes(const TrainerConfig& c);
 
-// Zeros with a config's shapes.
-ModelParams zero_params(const TrainerConfig& c);
 // The initial draws (see the top of this file); rng must be freshly seeded.
 ModelParams init_params(const TrainerConfig& c, NumpyRandomState& rng);
-// Throws unless every tensor has the config's shape and only finite values.
-void validate_params(const TrainerConfig& c, ModelParams& p);
 
-// Everything the forward keeps for the backward, for B sequences of n tokens.
-struct Activations {
-  Index batch = 0, n = 0;
-  Matrix z;         // (B * n, d)
+// The parameters of a config from one matrix per tensor of its table, in the table's order
+// (a vector as (n, 1)); throws unless each has its tensor's shape and only finite values,
+// naming the tensor ("wq has shape (3, 8) but must be (8, 8)").
+ModelParams params_from(const TrainerConfig& c, const std::vector<Matrix>& tensors);
+
+// What the forward keeps of one attention layer for the backward (B sequences of n tokens).
+struct LayerActivations {
+  Matrix z;         // (B * n, d), the layer's input
   Matrix q, k, v;   // (B * n, d)
   Matrix weights;   // (B * h * n, n): sequence b, head h at rows (b * h_count + h) * n
   Matrix concat;    // (B * n, d), ablated heads' blocks zero
   Matrix attn;      // (B * n, d) = concat @ wo
-  Matrix residual;  // (B * n, d) = z + attn
+};
+
+// Everything the forward keeps for the backward, for B sequences of n tokens.
+struct Activations {
+  Index batch = 0, n = 0;
+  std::vector<LayerActivations> layers;
+  Matrix residual;  // (B * n, d), the last layer's z + attn
   Matrix logits;    // (B * n, R * V)
   Matrix probs;     // (B * n, R * V)
 };
 
-// The forward for tokens (B, n), n <= seq_len; heads with ablate[h] true are switched off.
+// Which heads are switched off: off[l * num_heads + h] for head h of layer l.
+using HeadMask = std::vector<bool>;
+
+// The forward for tokens (B, n), n <= seq_len; heads with ablate[l * num_heads + h] true are
+// switched off.
 void model_forward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
-                   const std::vector<bool>& ablate, Activations& a);
+                   const HeadMask& ablate, Activations& a);
 
 // The backward's gradients of activations and its work space, sized on use: a trainer keeps
 // one, so its steps allocate nothing (allocating and freeing these every step cost natively
@@ -131,10 +185,10 @@ struct BackwardScratch {
 // dlogits comes from crossentropy_softmax_backward with a.probs and count targets.
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
-                    const std::vector<bool>& ablate, ModelParams& grads, BackwardScratch& s);
+                    const HeadMask& ablate, ModelParams& grads, BackwardScratch& s);
 void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatrix& tokens,
                     const IntMatrix& targets, Index count, const Activations& a,
-                    const std::vector<bool>& ablate, ModelParams& grads);
+                    const HeadMask& ablate, ModelParams& grads);
 
 struct StepResult {
   std::int64_t step = 0;  // Adam steps taken so far
@@ -148,11 +202,18 @@ struct GradientResult {
   ModelParams grads;
 };
 
+// A head of the model: head `head` of layer `layer`.
+struct HeadRef {
+  std::int64_t layer = 0;
+  std::int64_t head = 0;
+};
+
 struct EvalResult {
   double loss = 0.0;
   double accuracy = 0.0;
   std::vector<double> relation_accuracy;  // (R)
-  Matrix head_focus;  // (h, R): mean weight head h gives relation r's source position
+  // (layers * h, R): mean weight head h of layer l (row l * h + h) gives relation r's source
+  Matrix head_focus;
 };
 
 class Trainer {
@@ -169,21 +230,29 @@ class Trainer {
   // k Adam steps (1 <= k <= kMaxTrainStepsPerCall), each on a fresh batch.
   StepResult step(std::int64_t k);
 
-  // Loads parameters (checked first; nothing changes on error). Adam's moments and the step
-  // count are kept, as when a model's weights are loaded under a live optimizer.
-  void set_parameters(ModelParams p);
+  // Loads parameters, one matrix per tensor of parameters().table() (checked first, see
+  // params_from; nothing changes on error). Adam's moments and the step count are kept, as when
+  // a model's weights are loaded under a live optimizer.
+  void set_parameters(const std::vector<Matrix>& tensors);
+  void set_parameters(const ModelParams& p);
 
   // Loss and gradients for a given batch. tokens: (B, n), 1 <= n <= seq_len, ids in [0, V);
   // targets: (B * n, R), each -1 or a token id. Changes nothing.
   GradientResult gradients(const IntMatrix& tokens, const IntMatrix& targets) const;
 
-  // Per-head attention weights h x (n, n) for one sequence tokens: (1, n), through the
-  // lesson's multi_head_attention.
+  // Every layer's per-head attention weights, layers * h x (n, n) (layer l's head h at
+  // l * h + h), for one sequence tokens: (1, n); each layer's through the lesson's
+  // multi_head_attention on that layer's input.
   std::vector<Matrix> attention(const IntMatrix& tokens) const;
 
   // Loss and accuracies on the held-out set with the heads in ablate switched off, and every
-  // head's focus (computed with all heads on; switching heads off does not change weights).
+  // head's focus (computed with all heads on). Throws for a head out of range or listed twice.
+  EvalResult evaluate_heads(const std::vector<HeadRef>& ablate) const;
+  // The same with heads of layer 0 (the one-layer model's numbering).
   EvalResult evaluate(const std::vector<std::int64_t>& ablate) const;
+
+  // The mask of ablate, checked.
+  HeadMask head_mask(const std::vector<HeadRef>& ablate) const;
 
   // Throws unless tokens is (B, n) with 1 <= B <= max(batch, eval size), 1 <= n <= seq_len
   // and ids in [0, V).
@@ -193,7 +262,7 @@ class Trainer {
   TrainingTask task_;  // before config_, which is resolved from it
   TrainerConfig config_;
   NumpyRandomState rng_;
-  ModelParams params_, grads_, adam_m_, adam_v_;
+  ModelParams params_, grads_, adam_m_, adam_v_;  // one table, four buffers
   AdamConfig adam_;
   IntMatrix eval_tokens_;
   std::int64_t steps_ = 0;

@@ -1,4 +1,5 @@
-// dist/headwise.js in Node, timed by wasm_bench.js. Line protocol (stdin -> stdout) as
+// build/wasm/headwise-bench.js (dist/headwise.js plus the benchmark's hooks) in Node, timed by
+// wasm_bench.js. Line protocol (stdin -> stdout) as
 // bench_native.cpp's, with the timing mode last:
 //   info                                       -> {"impl":"wasm", ...}
 //   time <n> <d> <h> <samples> <batch> core|api -> {"times_ms":[...], "check":{...}}
@@ -10,7 +11,7 @@ import {fileURLToPath} from 'node:url';
 
 const require = createRequire(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const createHeadwise = require(join(root, 'dist', 'headwise.js'));
+const createHeadwise = require(join(root, 'build', 'wasm', 'headwise-bench.js'));
 const bench = await require('./wasm_bench.js').setup(createHeadwise);
 
 const lines = createInterface({input: process.stdin});

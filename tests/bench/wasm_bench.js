@@ -1,6 +1,6 @@
 // The WASM side of the benchmark, shared by Node (bench_wasm_node.mjs) and headless Chromium
-// (bench.html, driven by run.mjs): the multi-head attention forward of dist/headwise.js, timed
-// two ways on the lesson's inputs (np.random.seed(7) draws, made once per size, never timed):
+// (bench.html, driven by run.mjs): the multi-head attention forward of
+// build/wasm/headwise-bench.js, timed two ways on the lesson's inputs (np.random.seed(7) draws, made once per size, never timed):
 //   core  the forward alone on inputs already in the WASM heap (the module's _benchRun entry
 //         point: C++ loop, emscripten_get_now), so no JS <-> WASM conversion is timed;
 //   api   hw.multiHeadAttention({x, wq, wk, wv, wo, numHeads}) on nested arrays made
@@ -34,7 +34,8 @@ function check(output, weights) {
   };
 }
 
-// createHeadwise: the factory of dist/headwise.js. Resolves to {info, time}.
+// createHeadwise: the factory of build/wasm/headwise-bench.js (dist/headwise.js plus the
+// _bench* hooks). Resolves to {info, time}.
 function setup(createHeadwise) {
   var raw = {};  // the Emscripten module object: holds the _bench* entry points
   return createHeadwise(raw).then(function(hw) {

@@ -18,7 +18,6 @@ using headwise::test::message_of;
 using headwise::Index;
 using headwise::IntMatrix;
 using headwise::Matrix;
-using headwise::ModelParams;
 using headwise::resolve_trainer_config;
 using headwise::Trainer;
 using headwise::TrainerConfig;
@@ -229,34 +228,38 @@ TEST_CASE("Tokens, targets and ablations are checked at their edges", "[train][e
 
 TEST_CASE("Parameters load when their shapes fit, and are refused otherwise", "[train][errors]") {
   Trainer t(tiny());
-  ModelParams p = t.parameters();
-  p.wk(1, 2) = 0.25;
-  p.readout_bias[7] = -1.5;
+  // One matrix per tensor of the table, in its order (the bias as a column).
+  std::vector<Matrix> p;
+  for (std::size_t i = 0; i < t.parameters().count(); ++i) p.emplace_back(t.parameters()[i]);
+  p[3](1, 2) = 0.25;  // wk
+  p[7](7, 0) = -1.5;  // readoutBias
   t.set_parameters(p);
-  CHECK(t.parameters().wk(1, 2) == 0.25);
-  CHECK(t.parameters().readout_bias[7] == -1.5);
-  CHECK(t.parameters().readout == p.readout);
-  ModelParams bad = p;
-  bad.readout_bias.resize(7);
+  CHECK(t.parameters().wk()(1, 2) == 0.25);
+  CHECK(t.parameters().readout_bias()(7, 0) == -1.5);
+  CHECK(Matrix(t.parameters().readout()) == p[6]);
+  std::vector<Matrix> bad = p;
+  bad[7] = Matrix::Zero(7, 1);
   CHECK(message_of([&] { t.set_parameters(bad); }) ==
         "readoutBias has length 7 but must have length 8");
+  bad[7] = Matrix::Zero(8, 2);
+  CHECK(message_of([&] { t.set_parameters(bad); }) ==
+        "readoutBias has shape (8, 2) but must be (8, 1)");
   bad = p;
-  bad.readout_bias[2] = std::numeric_limits<double>::infinity();
+  bad[7](2, 0) = std::numeric_limits<double>::infinity();
   CHECK(message_of([&] { t.set_parameters(bad); }) ==
         "readoutBias contains a non-finite value (inf) at [2]; all values must be finite");
   bad = p;
-  bad.position_embedding(4, 3) = std::nan("");
+  bad[1](4, 3) = std::nan("");
   CHECK(message_of([&] { t.set_parameters(bad); }) ==
         "positionEmbedding contains a non-finite value (nan) at [4, 3]; all values must be "
         "finite");
   bad = p;
-  bad.token_embedding.resize(5, 4);
-  bad.token_embedding.setZero();
+  bad[0] = Matrix::Zero(5, 4);
   CHECK(message_of([&] { t.set_parameters(bad); }) ==
         "tokenEmbedding has shape (5, 4) but must be (4, 4)");
   // Refused parameters change nothing.
-  CHECK(t.parameters().wk(1, 2) == 0.25);
-  CHECK(t.parameters().position_embedding == p.position_embedding);
+  CHECK(t.parameters().wk()(1, 2) == 0.25);
+  CHECK(Matrix(t.parameters().position_embedding()) == p[1]);
 }
 
 TEST_CASE("Task names and token labels at their edges", "[train]") {

@@ -51,23 +51,31 @@ IntMatrix to_targets(const Json& j) {
   return m;
 }
 
-ModelParams to_params(const Json& j) {
-  ModelParams p;
-  p.token_embedding = to_matrix(j.at("tokenEmbedding"));
-  p.position_embedding = to_matrix(j.at("positionEmbedding"));
-  p.wq = to_matrix(j.at("wq"));
-  p.wk = to_matrix(j.at("wk"));
-  p.wv = to_matrix(j.at("wv"));
-  p.wo = to_matrix(j.at("wo"));
-  p.readout = to_matrix(j.at("readout"));
-  p.readout_bias = to_vector(j.at("readoutBias"));
-  return p;
+// The fixture's tensors by the names of the config's table (PyTorch's named_parameters()).
+ModelParams to_params(const headwise::TrainerConfig& c, const Json& j) {
+  std::vector<Matrix> tensors;
+  for (const headwise::ParamTensor& t : headwise::param_table(c)) {
+    if (t.is_vector) tensors.emplace_back(to_vector(j.at(t.name)));
+    else tensors.push_back(to_matrix(j.at(t.name)));
+  }
+  return headwise::params_from(c, tensors);
+}
+
+// [h, ...] (heads of layer 0) or [[l, h], ...]
+std::vector<headwise::HeadRef> to_heads(const Json& j) {
+  std::vector<headwise::HeadRef> out;
+  for (const Json& h : j) {
+    if (h.is_array()) out.push_back({h.at(0).get<std::int64_t>(), h.at(1).get<std::int64_t>()});
+    else out.push_back({0, h.get<std::int64_t>()});
+  }
+  return out;
 }
 
 TrainerOptions to_options(const Json& c) {
   TrainerOptions o;
   if (c.contains("task")) o.task = c.at("task").get<std::string>();
   if (c.contains("relations")) o.relations = c.at("relations").get<std::vector<std::string>>();
+  if (c.contains("layers")) o.layers = c.at("layers").get<std::int64_t>();
   o.num_heads = c.at("numHeads").get<std::int64_t>();
   o.d_model = c.at("dModel").get<std::int64_t>();
   o.seed = c.at("seed").get<std::int64_t>();
@@ -82,22 +90,23 @@ TrainerOptions to_options(const Json& c) {
 std::string label(const Json& c) {
   const std::string task = c.contains("task") ? c.at("task").get<std::string>()
                                               : "relations " + c.at("relations").dump();
-  return task + ", " + std::to_string(c.at("numHeads").get<int>()) +
+  const std::string layers =
+      c.contains("layers") ? std::to_string(c.at("layers").get<int>()) + " layers, " : "";
+  return task + ", " + layers + std::to_string(c.at("numHeads").get<int>()) +
          " heads, d_model " + std::to_string(c.at("dModel").get<int>()) + ", seed " +
          std::to_string(c.at("seed").get<std::int64_t>());
 }
 
 // Compares two parameter sets tensor by tensor; returns the max |difference|.
-double compare_params(ModelParams actual, ModelParams expected, double tol,
+double compare_params(const ModelParams& actual, const ModelParams& expected, double tol,
                       const std::string& what) {
-  const auto a = headwise::tensors(actual), e = headwise::tensors(expected);
+  REQUIRE(actual.count() == expected.count());
   double worst = 0.0;
-  for (std::size_t t = 0; t < a.size(); ++t) {
-    REQUIRE(a[t].rows == e[t].rows);
-    REQUIRE(a[t].cols == e[t].cols);
-    const Matrix am = Eigen::Map<const Matrix>(a[t].data, a[t].rows, a[t].cols);
-    const Matrix em = Eigen::Map<const Matrix>(e[t].data, e[t].rows, e[t].cols);
-    expect_near(am, em, tol, what + " " + a[t].name);
+  for (std::size_t t = 0; t < actual.count(); ++t) {
+    const Matrix am = actual[t], em = expected[t];
+    REQUIRE(am.rows() == em.rows());
+    REQUIRE(am.cols() == em.cols());
+    expect_near(am, em, tol, what + " " + actual.table()[t].name);
     worst = std::max(worst, (am - em).cwiseAbs().maxCoeff());
   }
   return worst;
@@ -139,8 +148,10 @@ TEST_CASE("randint reproduces numpy's legacy int64 draws bit for bit, in one str
 
 TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.autograd's",
           "[train][fixture]") {
-  // The preset tasks, and tasks of 3 and 4 relations with 1, 4 and 8 heads at d_model 16.
-  const char* file = GENERATE("train_gradients.json", "train_relations_gradients.json");
+  // The preset tasks, tasks of 3 and 4 relations with 1, 4 and 8 heads at d_model 16, and
+  // models of 2 and 3 layers with 1 to 8 heads.
+  const char* file = GENERATE("train_gradients.json", "train_relations_gradients.json",
+                              "train_layers_gradients.json");
   const Json& cases = fixture_cases(file);
   REQUIRE(cases.size() >= 6);
   double worst = 0.0, worst_loss = 0.0;
@@ -149,13 +160,13 @@ TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.aut
     INFO(label(config));
     Trainer t(to_options(config));
     // Bit for bit: the same seed gives NumPy's very draws.
-    compare_params(t.parameters(), to_params(c.at("initial")), 0.0, "initial");
+    compare_params(t.parameters(), to_params(t.config(), c.at("initial")), 0.0, "initial");
     const auto r = t.gradients(to_int_matrix(c.at("tokens")), to_targets(c.at("targets")));
     expect_near(r.loss, c.at("loss").get<double>(), kGradientTol, "loss");
     CHECK(r.accuracy == c.at("accuracy").get<double>());
     worst_loss = std::max(worst_loss, std::abs(r.loss - c.at("loss").get<double>()));
     worst = std::max(
-        worst, compare_params(r.grads, to_params(c.at("gradients")), kGradientTol, "gradient of"));
+        worst, compare_params(r.grads, to_params(t.config(), c.at("gradients")), kGradientTol, "gradient of"));
   }
   std::printf("gradients vs torch.autograd (%s, %zu models): max |difference| %.3g, loss %.3g\n",
               file, cases.size(), worst, worst_loss);
@@ -163,14 +174,15 @@ TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.aut
 
 TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluations",
           "[train][fixture]") {
-  const char* file = GENERATE("train_trajectory.json", "train_relations_trajectory.json");
+  const char* file = GENERATE("train_trajectory.json", "train_relations_trajectory.json",
+                              "train_layers_trajectory.json");
   const Json& cases = fixture_cases(file);
   REQUIRE(!cases.empty());
   for (const Json& c : cases) {
     const Json& config = c.at("config");
     INFO(label(config));
     Trainer t(to_options(config));
-    compare_params(t.parameters(), to_params(c.at("initial")), 0.0, "initial");
+    compare_params(t.parameters(), to_params(t.config(), c.at("initial")), 0.0, "initial");
     CHECK(t.eval_tokens() == to_int_matrix(c.at("evalTokens")));
     const std::vector<double> losses = c.at("losses").get<std::vector<double>>();
     const std::vector<double> accuracies = c.at("accuracies").get<std::vector<double>>();
@@ -183,11 +195,10 @@ TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluat
       CHECK(r.accuracy == accuracies[s]);
     }
     const double worst_weight =
-        compare_params(t.parameters(), to_params(c.at("final")), kTrajectoryTol, "final");
+        compare_params(t.parameters(), to_params(t.config(), c.at("final")), kTrajectoryTol, "final");
     double worst_eval = 0.0;
     for (const Json& e : c.at("evaluations")) {
-      const auto ablate = e.at("ablate").get<std::vector<std::int64_t>>();
-      const auto r = t.evaluate(ablate);
+      const auto r = t.evaluate_heads(to_heads(e.at("ablate")));
       const std::string what = "evaluate(ablate " + e.at("ablate").dump() + ")";
       expect_near(r.loss, e.at("loss").get<double>(), kTrajectoryTol, what + " loss");
       CHECK(r.accuracy == e.at("accuracy").get<double>());

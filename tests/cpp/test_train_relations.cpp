@@ -156,7 +156,7 @@ TEST_CASE("A trainer on relations: shapes, accuracies per relation, the same run
   Trainer t(o);
   CHECK(t.config().task.empty());
   CHECK(t.config().num_relations == 4);
-  CHECK(t.parameters().readout.cols() == 4 * 5);
+  CHECK(t.parameters().readout().cols() == 4 * 5);
   t.step(3);
   const auto e = t.evaluate({1});
   CHECK(e.relation_accuracy.size() == 4);
@@ -184,7 +184,7 @@ TEST_CASE("A trainer on relations: shapes, accuracies per relation, the same run
   Trainer ta(a), tb(b);
   const auto ra = ta.step(5), rb = tb.step(5);
   CHECK(ra.loss == rb.loss);
-  CHECK(ta.parameters().wq == tb.parameters().wq);
+  CHECK(ta.parameters().data() == tb.parameters().data());
   CHECK(ta.evaluate({}).head_focus == tb.evaluate({}).head_focus);
 }
 

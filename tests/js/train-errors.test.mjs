@@ -24,8 +24,8 @@ const CASES = [
   ['no numHeads', () => hw.createTrainer({ relations: ['previous'], dModel: 8, seed: 0 }),
     'createTrainer: option "numHeads" is required'],
   ['unknown option', () => hw.createTrainer({ ...OPTS, heads: 2 }),
-    'createTrainer: unknown option "heads"; allowed options are task, relations, numHeads, ' +
-    'dModel, seed, seqLen, vocab, learningRate, batchSize, evalSize'],
+    'createTrainer: unknown option "heads"; allowed options are task, relations, layers, ' +
+    'numHeads, dModel, seed, seqLen, vocab, learningRate, batchSize, evalSize'],
   ['relations not an array', () => hw.createTrainer({ ...REL, relations: 'previous' }),
     'createTrainer: relations must be an array of names from trainingRelations() (string[]), ' +
     'got "previous" (string)'],
@@ -140,7 +140,8 @@ const CASES = [
   ['ablate twice', () => t.evaluate({ ablate: [0, 0] }),
     'evaluate: ablated head 0 is listed twice; list each head once'],
   ['ablate not an array', () => t.evaluate({ ablate: 1 }),
-    'evaluate: ablate must be an array of head indices (number[]), got 1 (number)'],
+    'evaluate: ablate must be an array of heads, each a head index of layer 0 or a [layer, ' +
+    'head] pair (number[] or [number, number][]), got 1 (number)'],
   ['ablate "0"', () => t.evaluate({ ablate: ['0'] }),
     'evaluate: ablate[0] must be an integer, got "0" (string)'],
   // ---- setParameters ----
@@ -168,6 +169,50 @@ test('every invalid call throws the exact message, and everything keeps working'
   assert.deepEqual(t.parameters(), stepped);
   assert.equal(t.step(1).step, before.step + 1);
   assert.equal(hw.trainerCount(), 1);
+});
+
+test('layers: every bad count, layer or head throws the exact message; nothing is created', () => {
+  for (const [layers, message] of [
+    [0, 'createTrainer: layers (0) must be between 1 and 4'],
+    [5, 'createTrainer: layers (5) must be between 1 and 4'],
+    [-1, 'createTrainer: layers (-1) must be between 1 and 4'],
+    [1.5, 'createTrainer: layers must be an integer, got 1.5 (number)'],
+    ['2', 'createTrainer: layers must be an integer, got "2" (string)']]) {
+    assert.throws(() => hw.createTrainer({ ...OPTS, layers }), { message });
+  }
+  assert.equal(hw.trainerCount(), 1);
+  const u = hw.createTrainer({ ...OPTS, layers: 2, seqLen: 4, vocab: 5 });
+  const p = u.parameters();
+  for (const [call, message] of [
+    [() => u.evaluate({ ablate: [[2, 0]] }),
+      'evaluate: ablated head\'s layer (2) must be between 0 and 1'],
+    [() => u.evaluate({ ablate: [[0, 2]] }), 'evaluate: ablated head (2) must be between 0 and 1'],
+    [() => u.evaluate({ ablate: [[0]] }),
+      'evaluate: ablate[0] must be a [layer, head] pair, got an array of 1'],
+    [() => u.evaluate({ ablate: [4] }),
+      'evaluate: ablate[0] (4) must be a head index between 0 and 3 (layer * 2 + head), or a ' +
+      '[layer, head] pair'],
+    [() => u.evaluate({ ablate: [-1] }),
+      'evaluate: ablate[0] (-1) must be a head index between 0 and 3 (layer * 2 + head), or a ' +
+      '[layer, head] pair'],
+    [() => u.evaluate({ ablate: [3, [1, 1]] }),
+      'evaluate: ablated head (layer 1, head 1) is listed twice; list each head once'],
+    [() => u.evaluate({ ablate: [['1', 0]] }),
+      'evaluate: ablate[0][0] (the layer) must be an integer, got "1" (string)'],
+    [() => u.evaluate({ ablate: [[1, 0.5]] }),
+      'evaluate: ablate[0][1] (the head) must be an integer, got 0.5 (number)'],
+    [() => u.setParameters({ ...p, 'layers.1.wo': undefined }),
+      'setParameters: option "layers.1.wo" is required'],
+    [() => u.setParameters({ ...p, wq: p['layers.0.wq'] }),
+      'setParameters: unknown option "wq"; allowed options are tokenEmbedding, positionEmbedding, ' +
+      'layers.0.wq, layers.0.wk, layers.0.wv, layers.0.wo, layers.1.wq, layers.1.wk, layers.1.wv, ' +
+      'layers.1.wo, readout, readoutBias'],
+    [() => u.setParameters({ ...p, 'layers.1.wk': [[1]] }),
+      'setParameters: layers.1.wk has shape (1, 1) but must be (8, 8)']]) {
+    assert.throws(call, { message });
+  }
+  assert.deepEqual(u.parameters(), p);
+  u.dispose();
 });
 
 test('a failed setParameters changes nothing', () => {

@@ -20,8 +20,6 @@ import { test } from 'node:test';
 import { ROOT, createHeadwise } from './helpers.mjs';
 
 const TRAIN_HEX = join(ROOT, 'build', 'native', 'train_hex');
-const NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
-  'readoutBias'];
 const hw = await createHeadwise();
 
 function hex(x) {
@@ -33,38 +31,36 @@ function unhex(h) {
   return new Float64Array(new BigUint64Array([BigInt('0x' + h)]).buffer)[0];
 }
 
-// native's "init <name> ..." lines -> parameters for setParameters.
-function initialFrom(lines, config) {
+// native's "init <name> ..." lines -> parameters for setParameters, shaped by the trainer's
+// list of tensors.
+function initialFrom(lines, tensors) {
+  const shapes = Object.fromEntries(tensors.map((t) => [t.name, t.shape]));
   const p = {};
   for (const line of lines.filter((l) => l.startsWith('init '))) {
     const [, name, ...bits] = line.split(' ');
     const values = bits.map(unhex);
-    if (name === 'readoutBias') {
-      p[name] = values;
-    } else {
-      const cols = { tokenEmbedding: config.dModel, positionEmbedding: config.dModel }[name] ??
-        (name === 'readout' ? values.length / config.dModel : config.dModel);
-      p[name] = Array.from({ length: values.length / cols },
-        (_, i) => values.slice(i * cols, (i + 1) * cols));
-    }
+    const cols = shapes[name][1];
+    p[name] = cols === undefined ? values : Array.from({ length: values.length / cols },
+      (_, i) => values.slice(i * cols, (i + 1) * cols));
   }
   return p;
 }
 
 // The WASM run, printed in train_hex's format; with initial, from those weights.
-function wasmRun({ task, relations, numHeads, dModel, seed, steps, seqLen, vocab, batchSize,
-  learningRate }, initial) {
-  const t = hw.createTrainer({ task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize,
-    learningRate });
+function wasmRun({ task, relations, layers, numHeads, dModel, seed, steps, seqLen, vocab,
+  batchSize, learningRate }, initial) {
+  const t = hw.createTrainer({ task, relations, layers, numHeads, dModel, seed, seqLen, vocab,
+    batchSize, learningRate });
   const start = t.parameters();
-  if (initial) t.setParameters(initial);
-  const lines = NAMES.map((name) => ['init', name, ...start[name].flat().map(hex)].join(' '));
+  if (initial) t.setParameters(initial(t.parameterCount().tensors));
+  const names = t.parameterCount().tensors.map((tensor) => tensor.name);
+  const lines = names.map((name) => ['init', name, ...start[name].flat().map(hex)].join(' '));
   for (let s = 0; s < steps; s++) {
     const r = t.step(1);
     lines.push(`step ${r.step} ${hex(r.loss)} ${hex(r.accuracy)}`);
   }
   const p = t.parameters();
-  for (const name of NAMES) {
+  for (const name of names) {
     lines.push([name, ...p[name].flat().map(hex)].join(' '));
   }
   t.dispose();
@@ -77,6 +73,7 @@ function nativeRun(c) {
   const args = [c.task ?? `relations=${c.relations.join(',')}`, c.numHeads, c.dModel, c.seed,
     c.steps];
   if (c.seqLen) args.push(c.seqLen, c.vocab, c.batchSize, c.learningRate);
+  if (c.layers) args.push(`layers=${c.layers}`);
   return execFileSync(TRAIN_HEX, args.map(String), { encoding: 'utf8' });
 }
 
@@ -92,7 +89,11 @@ const RUNS = [
   // Tasks built from relations, at the heads-needed experiment's defaults but for the steps.
   { relations: ['previous', 'first', 'two-back', 'three-back'], numHeads: 8, dModel: 16, seed: 2,
     steps: 40 },
-  { relations: ['second', 'previous', 'four-back'], numHeads: 4, dModel: 16, seed: 11, steps: 30 }
+  { relations: ['second', 'previous', 'four-back'], numHeads: 4, dModel: 16, seed: 11, steps: 30 },
+  // Models of layers.
+  { task: 'previous-and-first', layers: 2, numHeads: 2, dModel: 8, seed: 5, steps: 40 },
+  { relations: ['previous', 'first', 'two-back'], layers: 3, numHeads: 4, dModel: 16, seed: 6,
+    steps: 30 }
 ];
 
 function firstDifference(native, wasm, from, to) {
@@ -108,7 +109,7 @@ function firstDifference(native, wasm, from, to) {
 // "name[index]" of every initial value that differs.
 function drawDifferences(native, wasm) {
   const out = [];
-  for (let i = 0; i < NAMES.length; i++) {
+  for (let i = 0; i < native.length && native[i].startsWith('init '); i++) {
     const [, name, ...a] = native[i].split(' ');
     const b = wasm[i].split(' ').slice(2);
     a.forEach((x, j) => { if (x !== b[j]) out.push(`${name}[${j}]`); });
@@ -117,13 +118,15 @@ function drawDifferences(native, wasm) {
 }
 
 for (const c of RUNS) {
-  const what = `${c.task ?? c.relations.join('+')}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
+  const what = `${c.task ?? c.relations.join('+')}, ${c.layers ?? 1} layer(s) of ${c.numHeads} heads, ` +
+    `d_model ${c.dModel}, seed ${c.seed}`;
   test(`${what}: ${c.steps} steps from the same weights, bit for bit`, () => {
     const nativeText = nativeRun(c);
     const native = nativeText.split('\n');
-    const wasm = wasmRun(c, initialFrom(native, c)).split('\n');
+    const wasm = wasmRun(c, (tensors) => initialFrom(native, tensors)).split('\n');
     assert.equal(wasm.length, native.length);
-    const diff = firstDifference(native, wasm, NAMES.length, native.length);
+    const initLines = native.filter((l) => l.startsWith('init ')).length;
+    const diff = firstDifference(native, wasm, initLines, native.length);
     if (diff) assert.fail(diff);
   });
   test(`${what}: the initial draws ${c.knownDraws ? 'differ only where log() does' : 'agree'}`,

@@ -10,31 +10,31 @@ const hw = await createHeadwise();
 
 const GRADIENT_TOL = 1e-10;
 const TRAJECTORY_TOL = 1e-9;
-const NAMES = ['tokenEmbedding', 'positionEmbedding', 'wq', 'wk', 'wv', 'wo', 'readout',
-  'readoutBias'];
-
 function trainerFor(config) {
-  const { task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize,
+  const { task, relations, layers, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize,
     learningRate } = config;
   return hw.createTrainer({
-    task, relations, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate
+    task, relations, layers, numHeads, dModel, seed, seqLen, vocab, batchSize, evalSize,
+    learningRate
   });
 }
 
 function maxDiff(a, b) {
   if (Array.isArray(a)) return Math.max(0, ...a.map((x, i) => maxDiff(x, b[i])));
-  if (typeof a === 'object') return Math.max(...NAMES.map((n) => maxDiff(a[n], b[n])));
+  if (typeof a === 'object') return Math.max(...Object.keys(a).map((n) => maxDiff(a[n], b[n])));
   return Math.abs(a - b);
 }
 
-// Every parameter (or gradient) tensor within tol, in the API's order of names.
+// Every parameter (or gradient) tensor within tol, named and ordered as the fixture's (the
+// order of PyTorch's named_parameters()).
 function assertParams(actual, expected, tol, what) {
-  assert.deepEqual(Object.keys(actual), NAMES, `${what}: names`);
-  for (const n of NAMES) assertNear(actual[n], expected[n], tol, `${what} ${n}`);
+  assert.deepEqual(Object.keys(actual), Object.keys(expected), `${what}: names`);
+  for (const n of Object.keys(expected)) assertNear(actual[n], expected[n], tol, `${what} ${n}`);
 }
 
 function label(c) {
-  return `${c.task ?? c.relations.join('+')}, ${c.numHeads} heads, d_model ${c.dModel}, seed ${c.seed}`;
+  return `${c.task ?? c.relations.join('+')}, ${c.layers ?? 1} layer(s) of ${c.numHeads} heads, ` +
+    `d_model ${c.dModel}, seed ${c.seed}`;
 }
 
 describe('trainingTasks', () => {
@@ -68,8 +68,10 @@ describe('trainingTasks', () => {
   });
 });
 
-// The preset tasks, and tasks of 3 and 4 relations with 1, 4 and 8 heads at d_model 16.
-for (const file of ['train_gradients.json', 'train_relations_gradients.json'])
+// The preset tasks, tasks of 3 and 4 relations with 1, 4 and 8 heads at d_model 16, and models
+// of 2 and 3 layers with 1 to 8 heads.
+for (const file of ['train_gradients.json', 'train_relations_gradients.json',
+  'train_layers_gradients.json'])
 describe(`gradients against torch.autograd (${file})`, () => {
   const { cases } = loadFixture(file);
   test(`${cases.length} models: NumPy's initial draws bit for bit, gradients within ` +
@@ -83,7 +85,8 @@ describe(`gradients against torch.autograd (${file})`, () => {
       const r = t.gradients({ tokens: c.tokens, targets: c.targets });
       assertNear(r.loss, c.loss, GRADIENT_TOL, `${what} loss`);
       assert.equal(r.accuracy, c.accuracy, `${what} accuracy`);
-      assert.deepEqual(Object.keys(r.gradients), NAMES);
+      assert.deepEqual(Object.keys(r.gradients),
+        t.parameterCount().tensors.map((x) => x.name));
       assertParams(r.gradients, c.gradients, GRADIENT_TOL, `${what} gradients`);
       worst = Math.max(worst, maxDiff(r.gradients, c.gradients));
       // gradients() changes nothing.
@@ -94,7 +97,8 @@ describe(`gradients against torch.autograd (${file})`, () => {
   });
 });
 
-for (const file of ['train_trajectory.json', 'train_relations_trajectory.json'])
+for (const file of ['train_trajectory.json', 'train_relations_trajectory.json',
+  'train_layers_trajectory.json'])
 describe(`50 Adam steps against torch.optim.Adam (${file})`, () => {
   const { cases } = loadFixture(file);
   for (const c of cases) {
@@ -175,6 +179,35 @@ describe('a trainer', () => {
     t.dispose();
   });
 
+  test('layers: every layer\'s heads, each the lesson\'s multiHeadAttention on its input', () => {
+    const t = hw.createTrainer({ task: 'previous-and-first', layers: 2, numHeads: 2, dModel: 8,
+      seed: 1 });
+    t.step(20);
+    const tokens = [3, 1, 4, 1, 5, 9];
+    const heads = t.attention({ tokens });
+    assert.equal(heads.length, 4, 'layer * numHeads + head');
+    const p = t.parameters();
+    assert.deepEqual(Object.keys(p), t.parameterCount().tensors.map((x) => x.name));
+    assert.deepEqual(Object.keys(p), ['tokenEmbedding', 'positionEmbedding', 'layers.0.wq',
+      'layers.0.wk', 'layers.0.wv', 'layers.0.wo', 'layers.1.wq', 'layers.1.wk', 'layers.1.wv',
+      'layers.1.wo', 'readout', 'readoutBias']);
+    assert.equal(t.config.layers, 2);
+    let z = tokens.map((tok, i) => p.tokenEmbedding[tok].map((v, j) => v +
+      p.positionEmbedding[i][j]));
+    for (const l of [0, 1]) {
+      const w = (k) => p[`layers.${l}.${k}`];
+      const lesson = hw.multiHeadAttention({ x: z, wq: w('wq'), wk: w('wk'), wv: w('wv'),
+        wo: w('wo'), numHeads: 2, causal: true });
+      assertNear(heads.slice(2 * l, 2 * l + 2), lesson.headWeights, 0, `layer ${l}`);
+      z = z.map((row, i) => row.map((v, j) => v + lesson.output[i][j]));  // the residual stream
+    }
+    const e = t.evaluate({ ablate: [[1, 0]] });
+    assert.equal(e.headFocus.length, 4);
+    assert.deepEqual(t.evaluate({ ablate: [2] }), e, 'index 2 is layer 1, head 0');
+    assert.notEqual(t.evaluate({ ablate: [[0, 0]] }).loss, e.loss);
+    t.dispose();
+  });
+
   test('evaluate: ablation changes accuracy, not attention; headFocus is [h][r]', () => {
     const t = hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 0 });
     t.step(400);
@@ -217,8 +250,8 @@ describe('a trainer', () => {
     const t = hw.createTrainer({ task: 'previous-and-two-back', numHeads: 2, dModel: 12, seed: 9,
       vocab: 26, seqLen: 10, batchSize: 8, learningRate: 0.02, evalSize: 16 });
     assert.deepEqual(t.info(), {
-      task: 'previous-and-two-back', title: 'Previous token and the one before it', numHeads: 2,
-      dModel: 12, dHead: 6, seed: 9, seqLen: 10,
+      task: 'previous-and-two-back', title: 'Previous token and the one before it', layers: 1,
+      numHeads: 2, dModel: 12, dHead: 6, seed: 9, seqLen: 10,
       vocab: 26, learningRate: 0.02, batchSize: 8, evalSize: 16, numRelations: 2,
       relations: hw.trainingTasks()[1].relations,
       tokenLabels: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('')

@@ -32,14 +32,21 @@ std::string hex(double x) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // An argument layers=N (last) sets the number of layers (default 1).
+  long long layers = 1;
+  if (argc > 1 && std::strncmp(argv[argc - 1], "layers=", 7) == 0) {
+    layers = std::atoll(argv[argc - 1] + 7);
+    --argc;
+  }
   if (argc != 6 && argc != 10) {
     std::fprintf(stderr,
                  "usage: train_hex <task> <num_heads> <d_model> <seed> <steps> "
-                 "[seq_len vocab batch_size learning_rate]\n");
+                 "[seq_len vocab batch_size learning_rate] [layers=N]\n");
     return 2;
   }
   try {
     headwise::TrainerOptions o;
+    o.layers = layers;
     headwise_tools::set_task(o, argv[1]);
     o.num_heads = std::atoll(argv[2]);
     o.d_model = std::atoll(argv[3]);
@@ -52,27 +59,22 @@ int main(int argc, char** argv) {
       o.learning_rate = std::strtod(argv[9], nullptr);
     }
     headwise::Trainer t(o);
-    headwise::ModelParams initial = t.parameters();
-    for (const headwise::TensorRef& tensor : headwise::tensors(initial)) {
-      std::printf("init %s", tensor.name);
-      for (headwise::Index i = 0; i < tensor.rows * tensor.cols; ++i) {
-        std::printf(" %s", hex(tensor.data[i]).c_str());
+    const auto print_params = [](const headwise::ModelParams& p, const char* prefix) {
+      for (const headwise::ParamTensor& tensor : p.table()) {
+        std::printf("%s%s", prefix, tensor.name.c_str());
+        for (headwise::Index i = 0; i < tensor.numel(); ++i) {
+          std::printf(" %s", hex(p.data()[tensor.offset + i]).c_str());
+        }
+        std::printf("\n");
       }
-      std::printf("\n");
-    }
+    };
+    print_params(t.parameters(), "init ");
     for (long long s = 0; s < steps; ++s) {
       const headwise::StepResult r = t.step(1);
       std::printf("step %lld %s %s\n", static_cast<long long>(r.step), hex(r.loss).c_str(),
                   hex(r.accuracy).c_str());
     }
-    headwise::ModelParams p = t.parameters();
-    for (const headwise::TensorRef& tensor : headwise::tensors(p)) {
-      std::printf("%s", tensor.name);
-      for (headwise::Index i = 0; i < tensor.rows * tensor.cols; ++i) {
-        std::printf(" %s", hex(tensor.data[i]).c_str());
-      }
-      std::printf("\n");
-    }
+    print_params(t.parameters(), "");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "train_hex: %s\n", e.what());
     return 1;

@@ -116,9 +116,7 @@ int main(int argc, char** argv) {
           ablations += (off ? "," : "") + json_list(t.evaluate({off}).relation_accuracy);
         }
         ablations += "]";
-        headwise::ModelParams p = t.parameters();
-        long long count = 0;
-        for (const auto& tensor : headwise::tensors(p)) count += tensor.rows * tensor.cols;
+        const long long count = static_cast<long long>(t.parameters().data().size());
         std::printf(
             "{\"task\":\"%s\",\"numHeads\":%lld,\"dModel\":%lld,\"seqLen\":%lld,\"vocab\":%lld,"
             "\"batchSize\":%lld,\"learningRate\":%g,\"steps\":%lld,\"seed\":%lld,"

@@ -1,0 +1,48 @@
+// The module's registration table: the name JS calls (through cpp/api.js) -> its adapter.
+// Three modules are linked from these files (CMakeLists.txt):
+//   dist/headwise-lesson.js    the lesson's adapters (HEADWISE_LESSON_ONLY: no trainer);
+//   dist/headwise.js           the lesson's and the trainer's;
+//   build/wasm/headwise-bench.js  the same plus the benchmark's hooks (HEADWISE_BENCH).
+#include <emscripten/bind.h>
+
+#include "lesson.hpp"
+#ifndef HEADWISE_LESSON_ONLY
+#include "trainer.hpp"
+#endif
+#ifdef HEADWISE_BENCH
+#include "bench.hpp"
+#endif
+
+EMSCRIPTEN_BINDINGS(headwise) {
+  using emscripten::function;
+  using namespace headwise_js;
+  function("_seedExperiment", &seed_experiment);
+  function("_multiHeadAttention", &multi_head_attention);
+  function("_torchMultiheadAttention", &torch_multihead_attention);
+  function("_parameterCount", &parameter_count);
+  function("_packLessonWeights", &pack_lesson_weights);
+  function("_compareHeads", &compare_heads);
+  function("_allclose", &allclose);
+  function("_maxAbsDiff", &max_abs_diff);
+  function("_heapStats", &heap_stats);
+  function("_limits", &limits);
+#ifndef HEADWISE_LESSON_ONLY
+  function("_trainingTasks", &training_tasks);
+  function("_trainingRelations", &training_relations);
+  function("_headsNeededDefaults", &heads_needed_defaults);
+  function("_trainerCreate", &trainer_create);
+  function("_trainerDispose", &trainer_dispose);
+  function("_trainerStep", &trainer_step);
+  function("_trainerParameters", &trainer_parameters);
+  function("_trainerSetParameters", &trainer_set_parameters);
+  function("_trainerGradients", &trainer_gradients);
+  function("_trainerAttention", &trainer_attention);
+  function("_trainerEvaluate", &trainer_evaluate);
+  function("_trainerParameterCount", &trainer_parameter_count);
+  function("_trainerCount", &trainer_count);
+#endif
+#ifdef HEADWISE_BENCH
+  function("_benchPrepare", &bench_prepare);
+  function("_benchRun", &bench_run);
+#endif
+}
