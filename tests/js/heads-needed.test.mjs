@@ -8,7 +8,9 @@ import { createHeadwise } from './helpers.mjs';
 import {
   GridSession, MAX_RELATIONS, cliffSentence, gridSettings, headsNeeded, parseProbe, parseRelations,
 } from '../../web/src/train/grid.js';
-import { probeFocus, rulePhrase, settledSentence, settledSteps, snapshotEvery, uniqueSources } from '../../web/src/train/timeline.js';
+import { probeFocus, settledSentence, settledSteps, uniqueSources } from '../../web/src/train/timeline.js';
+import { snapshotEvery } from '../../web/src/train/run.js';
+import { relationPhrase } from '../../web/src/shared/relations.js';
 
 // No MessageChannel: the session yields with setTimeout, which does not keep Node alive.
 globalThis.MessageChannel = undefined;
@@ -64,10 +66,13 @@ test('the cliff is the smallest head count from which every larger one solves th
 });
 
 test('a head has settled from the first snapshot after which it stays at 0.9 or more on the relation\'s source', () => {
-  const rels = [{ name: 'previous', rule: 'x[i-1]' }, { name: 'first', rule: 'x[0]' }];
-  assert.equal(rulePhrase(rels[0]), 'the previous token');
-  assert.equal(rulePhrase({ rule: 'x[i-3]' }), 'the token three back');
-  assert.equal(rulePhrase(rels[1]), 'the first token');
+  const rels = [{ name: 'previous', title: 'previous token', rule: 'x[i-1]' }, { name: 'first', title: 'first token', rule: 'x[0]' }];
+  assert.equal(relationPhrase(rels[0]), 'the previous token');
+  assert.equal(relationPhrase({ name: 'three-back', title: 'three back' }), 'the token three back');
+  assert.equal(relationPhrase(rels[1]), 'the first token');
+  // A relation the catalogues do not know yet is named in English from the module's title.
+  assert.equal(relationPhrase({ name: 'nine-back', title: 'nine back' }), 'the token nine back');
+  assert.equal(relationPhrase({ name: 'last', title: 'last token' }), 'the last token');
   const points = [[0.3, 0.2], [0.95, 0.4], [0.85, 0.92], [0.97, 0.95], [0.99, 0.97]].map(([a, b], k) => ({ step: 20 * k, focus: [[a, 0.1], [0.1, b]] }));
   const list = settledSteps(points, 2);
   assert.deepEqual(list.map((s) => [s.head, s.step]), [[0, 60], [1, 40]]);

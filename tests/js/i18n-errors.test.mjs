@@ -54,8 +54,8 @@ for (const [o, what] of [[{ embedDim: 12.5, numHeads: 1 }, 'd_model 12.5'], [{ e
   [{ embedDim: 12, numHeads: 0 }, 'heads 0'], [{ embedDim: 12, numHeads: 2.5 }, 'heads 2.5'], [{ embedDim: 12, numHeads: 5 }, 'heads 5']]) {
   add(`exercise 2: ${what}`, thrown(() => hw.parameterCount({ ...o, bias: false })));
 }
-// The empty and unreadable fields (src/lesson/hw-controls.js parseNumberField).
-const fieldProblems = [...source('lesson/hw-controls.js').matchAll(/'((?:Required: )?[Ee]nter a number\.)'/g)].map((m) => m[1]);
+// The empty and unreadable fields (src/shared/forms.js parseNumberField).
+const fieldProblems = [...source('shared/forms.js').matchAll(/'((?:Required: )?[Ee]nter a number\.)'/g)].map((m) => m[1]);
 assert.equal(new Set(fieldProblems).size, 2);
 for (const m of new Set(fieldProblems)) add('an empty or unreadable field', m);
 

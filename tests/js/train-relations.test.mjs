@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
+import { RELATION_SOURCES, relationSource, sourceOf } from '../../web/src/shared/relations.js';
 
 const hw = await createHeadwise();
 
@@ -22,6 +23,29 @@ describe('trainingRelations', () => {
     }
     relations.length = 0;
     assert.equal(hw.trainingRelations().length, 7);
+  });
+});
+
+describe('the page\'s catalogue of where each relation reads (web/src/shared/relations.js)', () => {
+  test('knows every relation of the module, at the position its rule names', () => {
+    const relations = hw.trainingRelations();
+    assert.deepEqual(Object.keys(RELATION_SOURCES).sort(), relations.map((r) => r.name).sort());
+    for (const r of relations) {
+      const s = relationSource(r);
+      assert.equal('back' in s ? `x[i-${s.back}]` : `x[${s.at}]`, r.rule, r.name);
+    }
+  });
+
+  test('a source exists only at or before i and inside the sequence; an unknown name says so', () => {
+    assert.equal(sourceOf({ name: 'two-back' }, 1, 8), -1);
+    assert.equal(sourceOf({ name: 'two-back' }, 5, 8), 3);
+    assert.equal(sourceOf({ name: 'third' }, 1, 8), -1);
+    assert.equal(sourceOf({ name: 'third' }, 2, 8), 2);
+    assert.equal(sourceOf({ name: 'first' }, 0, 1), 0);
+    assert.equal(sourceOf({ name: 'second' }, 3, 1), -1);
+    assert.throws(() => sourceOf({ name: 'nope' }, 1, 4), {
+      message: `the relation "nope" is not one the page knows (${Object.keys(RELATION_SOURCES).join(', ')})`,
+    });
   });
 });
 

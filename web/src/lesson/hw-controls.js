@@ -4,84 +4,10 @@
 import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { defaultLabel, labelOf } from '../shared/store.js';
-import { translateError } from '../shared/i18n-errors.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('../shared/store.js').State} State */
-
-/**
- * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
- * The problem is in English, as the store keeps every message (src/shared/i18n-errors.js says it
- * in the widget's language).
- * @param {HTMLInputElement} input
- * @returns {{value: number|null, problem: string|null}}
- */
-export function parseNumberField(input) {
-  const raw = input.value.trim();
-  if (raw === '') {
-    return { value: null, problem: input.validity && input.validity.badInput ? 'Enter a number.' : 'Required: enter a number.' };
-  }
-  const n = Number(raw);
-  if (Number.isNaN(n)) return { value: null, problem: 'Enter a number.' };
-  return { value: n, problem: null };
-}
-
-/**
- * Keep a number input in step with the state without fighting the student's typing.
- * @param {HTMLInputElement} input
- * @param {number|null} value
- */
-export function reflectNumber(input, value) {
-  if (value === null) return; // the field holds what the student typed
-  const typed = input.value.trim() === '' ? null : Number(input.value);
-  if (typed !== value) input.value = String(value);
-}
-
-/**
- * A labelled number field with its error slot.
- *
- * Its autocomplete="off", like every stateful control on the page, also keeps it out of the
- * browser's saved form state. The page keeps its own state (the settings in the address, the
- * challenge's draft in localStorage), and Chromium serializes every control still in that form
- * state into the history entry on each history.replaceState: on the lesson page, with the
- * checkboxes, selects, radios and textarea left in, a write cost 0.66 to 0.94 ms, and 0.41 to
- * 0.44 ms with every control out (timed in the page: the mean of 400 writes, three rounds each).
- * @param {string} id
- * @param {string} label
- * @param {string} hint
- */
-export function numberField(id, label, hint) {
-  const input = /** @type {HTMLInputElement} */ (h('input', {
-    id, name: id, type: 'number', step: '1', inputmode: 'numeric', autocomplete: 'off',
-    'aria-describedby': `${id}-hint ${id}-error`,
-  }));
-  const error = h('p', { class: 'hw-error', id: `${id}-error`, 'data-error-for': id, role: 'alert' });
-  const wrap = h('div', { class: 'hw-field' }, [
-    h('label', { for: id, text: label }),
-    input,
-    h('p', { class: 'hw-hint', id: `${id}-hint`, text: hint }),
-    error,
-  ]);
-  return { wrap, input, error };
-}
-
-/**
- * Show (or clear) an error message in a slot and mark the input invalid.
- * @param {HTMLElement} slot
- * @param {HTMLElement|null} input
- * @param {string|undefined|null} message  in English, as the module or the page made it
- * @param {string} lang  the language to show it in (src/shared/i18n-errors.js)
- */
-export function showError(slot, input, message, lang) {
-  // Written only when it changes: every update passes here, and an attribute set again, even
-  // to its own value, costs the sidebar a style and layout pass.
-  setText(slot, message ? translateError(message, lang) : '');
-  if (slot.hidden !== !message) slot.hidden = !message;
-  if (input) {
-    if (message) input.setAttribute('aria-invalid', 'true');
-    else input.removeAttribute('aria-invalid');
-  }
-}
 
 /** Each number field: its id, its state field, and the keys of its label and hint. */
 const FIELDS = /** @type {const} */ ([

@@ -6,7 +6,7 @@ import { HwElement, define } from '../shared/element.js';
 import { h, morph } from '../shared/dom.js';
 import { fmtInt } from '../shared/format.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 

@@ -7,7 +7,7 @@ import { fmt3 } from '../shared/format.js';
 import { divergenceText } from './hw-head-weights.js';
 import { cellColors, prefersDark } from '../shared/color.js';
 import { tokenHeader } from '../shared/tokens.js';
-import { numberField, parseNumberField, reflectNumber, showError } from './hw-controls.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 

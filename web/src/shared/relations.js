@@ -3,8 +3,50 @@
 // in every language by that name: relation.<name>.title ("previous token"), .phrase ("the previous
 // token", as a sentence names it) and .description, task.<name>.title. A name the catalogues do
 // not know yet (a relation added to the module) is shown with the module's English.
+//
+// Where each relation takes its target from is written here once, by name (the module's
+// catalogue says it to people as a rule string, "x[i-2]", which nothing reads back):
+// `back: k` is the token k positions before i, `at: k` the token at position k.
 
-import { has, t } from './i18n.js';
+import { SOURCE, has, t } from './i18n.js';
+
+/** @typedef {{back: number}|{at: number}} RelationSource */
+
+/** Every relation of the module's catalogue (hw.trainingRelations()) by name: where its target is. */
+export const RELATION_SOURCES = /** @type {Readonly<Record<string, RelationSource>>} */ (Object.freeze({
+  previous: { back: 1 },
+  'two-back': { back: 2 },
+  'three-back': { back: 3 },
+  'four-back': { back: 4 },
+  first: { at: 0 },
+  second: { at: 1 },
+  third: { at: 2 },
+}));
+
+/**
+ * Where relation `r` takes its target from. Throws an Error naming the relation and the known
+ * ones when this catalogue does not know it.
+ * @param {{name: string}} r
+ * @returns {RelationSource}
+ */
+export function relationSource(r) {
+  const source = Object.prototype.hasOwnProperty.call(RELATION_SOURCES, r.name) ? RELATION_SOURCES[r.name] : undefined;
+  if (!source) throw new Error(`the relation "${r.name}" is not one the page knows (${Object.keys(RELATION_SOURCES).join(', ')})`);
+  return source;
+}
+
+/**
+ * The source position of relation `r` at position i of a sequence of n tokens: -1 where it does
+ * not exist or comes after i (the model attends causally).
+ * @param {{name: string}} r
+ * @param {number} i
+ * @param {number} n
+ */
+export function sourceOf(r, i, n) {
+  const s = relationSource(r);
+  const src = 'back' in s ? i - s.back : s.at;
+  return src >= 0 && src <= i && src < n ? src : -1;
+}
 
 /**
  * @param {string} key
@@ -26,13 +68,13 @@ export function relationTitle(name, fallback, lang) {
 }
 
 /**
- * A relation as a sentence names it: "the previous token", "the token two back".
- * @param {string} name
- * @param {string} fallback  the English phrase made from the module's rule
- * @param {string} lang
+ * A relation as a sentence names it: "the previous token", "the token two back" (for a name the
+ * catalogues do not know, made in English from the module's title).
+ * @param {{name: string, title: string}} r
+ * @param {string} [lang]
  */
-export function relationPhrase(name, fallback, lang) {
-  return named(`relation.${name}.phrase`, fallback, lang);
+export function relationPhrase(r, lang = SOURCE) {
+  return named(`relation.${r.name}.phrase`, /\btoken$/.test(r.title) ? `the ${r.title}` : `the token ${r.title}`, lang);
 }
 
 /**

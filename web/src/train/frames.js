@@ -1,10 +1,12 @@
-// How the training sections redraw: on the next animation frame (once per frame, however many
-// events arrive), and while their models train at most once per DRAW_INTERVAL_MS, so that style,
-// layout and paint stay small next to the training itself. Each draw is a User Timing measure
-// (read by `npm run bench`); an error while drawing is shown in the widget, not thrown.
+// What the training sections' elements share: how they redraw (on the next animation frame,
+// once per frame however many events arrive, and while their models train at most once per
+// DRAW_INTERVAL_MS, so that style, layout and paint stay small next to the training itself; each
+// draw a User Timing measure read by `npm run bench`, an error shown in the widget, not thrown),
+// how they take their session, and their seed field.
 
 import { messageOf } from '../shared/errors.js';
-import { measure } from './session.js';
+import { numberField, parseNumberField } from '../shared/forms.js';
+import { measure } from './run.js';
 
 /** While training, a section is redrawn at most this often (ms): 10 frames a second. */
 export const DRAW_INTERVAL_MS = 100;
@@ -64,4 +66,24 @@ export function adoptSession(el, session, types) {
   el.session = session;
   for (const type of types) session.addEventListener(type, el.onSession);
   el.paceSelect.value = session.pace;
+}
+
+/**
+ * A section's seed field: what the student types goes to the store as `field` (an empty or
+ * unreadable value as the input error of `id`).
+ * @param {{store: any}} el
+ * @param {string} id
+ * @param {string} field  the store's setting
+ * @param {string} label
+ * @param {string} hint
+ */
+export function seedField(el, id, field, label, hint) {
+  const seed = numberField(id, label, hint);
+  seed.input.min = '0';
+  seed.input.addEventListener('input', () => {
+    const { value, problem } = parseNumberField(seed.input);
+    el.store.setInputError(id, problem);
+    el.store.set({ [field]: value }, id);
+  });
+  return seed;
 }

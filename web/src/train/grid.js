@@ -1,27 +1,19 @@
 // The experiment of "How many heads does it take?": a task built from D relations, trained with
 // 1, 2, 4 and 8 heads at the same d_model (so the same parameter count), and on request the whole
-// grid D = 1…4 × h = 1, 2, 4, 8. One model per cell, trained one after another through the
-// training runner (runner.js: in the training module's Worker, or sliced on the main thread), so
-// the grid fills in cell by cell.
-//
-// Each cell keeps what the page draws: its curves, its attention on the probe at regular steps
-// (the timeline, timeline.js), and when done its held-out evaluation with every head switched
-// off in turn (the heads × relations ablation matrix). The session never draws; it fires
-// "progress" and "state" events, and the element redraws once per frame.
+// grid D = 1…4 × h = 1, 2, 4, 8. One model per cell (a ModelRun of the training engine, run.js),
+// trained one after another, so the grid fills in cell by cell; each keeps its curves, its
+// timeline on the student's probe and, when done, the heads × relations ablation matrix. The
+// session never draws; it fires "progress" and "state" events, and the element redraws once per
+// frame.
 
-import { openTrainer } from './runner.js';
-import { SLICE_BUDGET_MS, measure, perStore, probeTokens } from './session.js';
-import { nextSlice } from '../shared/tasks.js';
-import { msPerStepAt, sleep, snapshotEvery } from './timeline.js';
+import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
+import { perStore } from './module.js';
+import { probeTokens } from './timeline.js';
 import { messageOf } from '../shared/errors.js';
 import { SOURCE, t } from '../shared/i18n.js';
 import { headsWord } from './verdict.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
-/** @typedef {import('./python.js').Evaluation} Evaluation */
-/** @typedef {import('./runner.js').Remote} Remote */
-/** @typedef {import('./timeline.js').Snapshot} Snapshot */
-/** @typedef {import('./timeline.js').Pace} Pace */
 
 /** The most relations a row asks for (the grid's last row). */
 export const MAX_RELATIONS = 4;
@@ -45,26 +37,27 @@ export const MAX_RELATIONS = 4;
  * @property {string[]} tokenLabels
  */
 
-/**
- * @typedef {object} Cell
- * @property {string} key            "D:h"
- * @property {number} rows           D, the number of relations
- * @property {number} numHeads
- * @property {Relation[]} relations
- * @property {'waiting'|'training'|'evaluating'|'done'|'error'} status
- * @property {Remote|null} remote
- * @property {number} parameters
- * @property {number} step
- * @property {number[]} steps        x of every recorded point
- * @property {number[]} loss
- * @property {number[]} accuracy
- * @property {Snapshot[]} snapshots  the attention on the probe at regular steps
- * @property {number[][][]|null} attention  the latest, on the current probe
- * @property {Evaluation|null} evaluation
- * @property {Evaluation[]} ablations  [h]: head h off
- * @property {number|null} worst     the worst relation's held-out accuracy
- * @property {string|null} error
- */
+/** A cell of the grid: one model (a ModelRun) of D relations and a head count. */
+export class Cell extends ModelRun {
+  /**
+   * @param {number} rows  D, the number of relations
+   * @param {Relation[]} relations
+   * @param {Record<string, any>} options  hw.createTrainer's options
+   */
+  constructor(rows, relations, options) {
+    super(options);
+    /** "D:h" */
+    this.key = `${rows}:${options.numHeads}`;
+    this.rows = rows;
+    this.relations = relations;
+    /** @type {'waiting'|'training'|'evaluating'|'done'|'error'} */
+    this.status = 'waiting';
+    /** @type {number|null} the worst relation's held-out accuracy */
+    this.worst = null;
+    /** @type {string|null} */
+    this.error = null;
+  }
+}
 
 /**
  * The relations the module offers and the experiment's settings (chosen by the sweep in
@@ -179,35 +172,25 @@ export function cliffSentence(rows, row, solved, lang = SOURCE) {
   return t('headsNeeded.cliff', { count: rows, heads: headsWord(need, lang), list }, lang);
 }
 
-export class GridSession extends EventTarget {
+export class GridSession extends RunSet {
   /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
   constructor(store) {
-    super();
-    this.store = store;
-    this.hw = store.hw;
+    super(store, 'hw-heads steps', { keepParameters: true });
     /** @type {GridSettings|null} */
     this.settings = null;
     /** @type {Map<string, Cell>} */
     this.cells = new Map();
-    /** @type {number[]} the probe's tokens */
-    this.probe = [];
-    this.probeKey = '';
     /** @type {'idle'|'running'|'done'|'error'} */
     this.status = 'idle';
     /** @type {string|null} */
     this.error = null;
-    /** @type {Pace} */
-    this.pace = 'fast';
     /** @type {string|null} the cell the student opened */
     this.opened = null;
     /** whether the run under way (or the last one) is the full grid */
     this.full = false;
-    /** ms of training work per step and model (running mean), for sizing main-thread slices */
-    this.msPerStep = 0.5;
     /** performance.now() when the current run was asked for, and when its last cell was done */
     this.startedAt = 0;
     this.finishedAt = 0;
-    this._generation = 0;
   }
 
   /**
@@ -216,23 +199,22 @@ export class GridSession extends EventTarget {
    * @param {number} seed
    */
   configure(relationsText, seed) {
-    const settings = gridSettings(this.hw, relationsText, seed);
-    this._generation += 1;
-    this._disposeCells();
-    this.settings = settings;
+    const s = gridSettings(this.hw, relationsText, seed);
+    for (const c of this.cells.values()) c.dispose();
+    this.settings = s;
     this.cells = new Map();
-    if (this.probe.length === 0 || this.probe.length > settings.seqLen || this.probe.some((t) => t >= settings.vocab)) {
-      this.probe = defaultProbe(settings);
+    if (this.probe.length === 0 || this.probe.length > s.seqLen || this.probe.some((t) => t >= s.vocab)) {
+      this.probe = defaultProbe(s);
     }
     this.probeKey = this.probe.join(' ');
     for (let d = 1; d <= MAX_RELATIONS; d += 1) {
-      for (const numHeads of settings.headCounts) {
-        const key = `${d}:${numHeads}`;
-        this.cells.set(key, {
-          key, rows: d, numHeads, relations: d === settings.relations.length ? settings.relations : settings.order.slice(0, d),
-          status: 'waiting', remote: null, parameters: 0, step: 0, steps: [], loss: [], accuracy: [], snapshots: [],
-          attention: null, evaluation: null, ablations: [], worst: null, error: null,
+      const relations = d === s.relations.length ? s.relations : s.order.slice(0, d);
+      for (const numHeads of s.headCounts) {
+        const c = new Cell(d, relations, {
+          relations: relations.map((r) => r.name), numHeads, dModel: s.dModel, seed: s.seed,
+          seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
         });
+        this.cells.set(c.key, c);
       }
     }
     this.status = 'idle';
@@ -290,11 +272,6 @@ export class GridSession extends EventTarget {
       || cells[0];
   }
 
-  /** @param {Pace} pace */
-  setPace(pace) {
-    this.pace = pace;
-  }
-
   /**
    * Train the chosen row (full: every row) to the step budget; cells already done are kept.
    * @param {boolean} full
@@ -309,7 +286,7 @@ export class GridSession extends EventTarget {
     this.startedAt = performance.now();
     this.finishedAt = 0;
     this._emit('state');
-    this._run(this._generation, todo).catch((e) => this._fail(this._generation, e));
+    this._run(todo);
   }
 
   /** Same settings, nothing trained. */
@@ -320,210 +297,75 @@ export class GridSession extends EventTarget {
 
   /** Free every trainer. */
   dispose() {
-    this._generation += 1;
-    this._disposeCells();
+    for (const c of this.cells.values()) c.dispose();
     this.cells = new Map();
     this.settings = null;
   }
 
   /**
-   * A new probe: every model's attention is taken on it again (their snapshots when the
-   * timeline shows them, see retake).
+   * A new probe: every model's attention is taken on it again.
    * @param {number[]} tokens
    */
-  async setProbe(tokens) {
-    this.probe = tokens.slice();
-    this.probeKey = this.probe.join(' ');
-    const gen = this._generation;
-    const key = this.probeKey;
-    for (const c of this.cells.values()) {
-      if (!c.remote || c.status === 'training' || c.status === 'evaluating') continue;
-      const a = await c.remote.call('attention', { tokens: this.probe });
-      if (gen !== this._generation || key !== this.probeKey) return;
-      c.attention = a;
-    }
-    this._emit('progress');
+  setProbe(tokens) {
+    return super.setProbe(tokens, this.cells.values(), (c) => c.status !== 'training' && c.status !== 'evaluating');
   }
 
   /**
-   * Take a done cell's snapshots again on the current probe, from their parameters (the
-   * trainer is put back to its final parameters afterwards), so that its timeline and the steps
-   * where its heads settled are the probe's. Resolves true when they are (false: the cell or
-   * the probe changed meanwhile).
+   * A done cell's timeline on the current probe (RunSet.retake).
    * @param {Cell} c
-   * @returns {Promise<boolean>}
    */
-  async retake(c) {
-    const key = this.probeKey;
-    const gen = this._generation;
-    const stale = c.snapshots.filter((sn) => sn.probeKey !== key);
-    if (stale.length === 0) return true;
-    if (!c.remote || c.status !== 'done') return false;
-    const remote = c.remote;
-    const last = c.snapshots[c.snapshots.length - 1];
-    try {
-      for (const snap of stale) {
-        if (key !== this.probeKey || gen !== this._generation) return false;
-        await remote.call('setParameters', snap.parameters);
-        snap.attention = await remote.call('attention', { tokens: this.probe });
-        snap.probeKey = key;
-      }
-    } finally {
-      if (gen === this._generation) await remote.call('setParameters', last.parameters);
-    }
-    this._emit('progress');
-    return true;
-  }
-
-  /** @param {string} type */
-  _emit(type) {
-    this.dispatchEvent(new Event(type));
-  }
-
-  /**
-   * @param {number} gen
-   * @param {unknown} e
-   */
-  _fail(gen, e) {
-    if (gen !== this._generation) return;
-    this.error = messageOf(e);
-    this.status = 'error';
-    this._emit('state');
-  }
-
-  _disposeCells() {
-    for (const c of this.cells.values()) {
-      const remote = c.remote;
-      c.remote = null;
-      if (remote) remote.dispose().catch(() => {});
-    }
+  retake(c) {
+    return super.retake(c, c.status === 'done');
   }
 
   /**
    * Train the cells one after another.
-   * @param {number} gen
    * @param {Cell[]} todo
    */
-  async _run(gen, todo) {
+  async _run(todo) {
     const s = /** @type {GridSettings} */ (this.settings);
-    // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in real
-    // time, and the full grid as long per cell.
-    const perStep = () => msPerStepAt(this.pace, s.steps * this.row(s.relations.length).length);
     for (const c of todo) {
-      if (gen !== this._generation) return;
       try {
-        await this._trainCell(gen, c, perStep);
+        await this._trainCell(c);
       } catch (e) {
-        if (gen !== this._generation) return;
+        if (isDisposed(e) || c.disposed) return;
         c.status = 'error';
         c.error = messageOf(e);
-        throw e;
+        this.error = c.error;
+        this.status = 'error';
+        this._emit('state');
+        return;
       }
     }
-    if (gen !== this._generation) return;
+    if (s !== this.settings) return;
     this.status = 'done';
     this.finishedAt = performance.now();
     this._emit('progress');
     this._emit('state');
   }
 
-  /**
-   * @param {Cell} c
-   * @param {number} gen
-   */
-  async _snapshot(c, gen) {
-    const remote = /** @type {Remote} */ (c.remote);
-    const attention = await remote.call('attention', { tokens: this.probe });
-    const parameters = await remote.call('parameters');
-    if (gen !== this._generation) return;
-    c.attention = attention;
-    c.snapshots.push({ step: c.step, attention, probeKey: this.probeKey, parameters: typedOf(parameters) });
-  }
-
-  /**
-   * @param {number} gen
-   * @param {Cell} c
-   * @param {() => number} perStep  ms per step at the pace (read at every chunk: the pace may change)
-   */
-  async _trainCell(gen, c, perStep) {
+  /** @param {Cell} c */
+  async _trainCell(c) {
     const s = /** @type {GridSettings} */ (this.settings);
     c.status = 'training';
     this._emit('state');
     if (!c.remote) {
-      await nextSlice();
-      const remote = await openTrainer(this.store, {
-        relations: c.relations.map((r) => r.name), numHeads: c.numHeads, dModel: s.dModel, seed: s.seed,
-        seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
-      });
-      if (gen !== this._generation) {
-        await remote.dispose();
-        return;
-      }
-      c.remote = remote;
-      c.parameters = (await remote.call('parameterCount')).total;
-      await this._snapshot(c, gen);
+      await c.open(this.store);
+      await c.snapshot(this.currentProbe());
     }
-    const remote = /** @type {Remote} */ (c.remote);
-    const worker = remote.mode === 'worker';
-    const every = snapshotEvery(s.steps);
-    const began = performance.now();
-    const firstStep = c.step;
-    while (c.step < s.steps) {
-      if (gen !== this._generation) return;
-      const sliceStart = performance.now();
-      // Chunks end on the snapshots' steps, so every snapshot is at a multiple of `every`.
-      const toSnap = every - (c.step % every);
-      const fit = worker ? toSnap : Math.max(1, Math.floor(SLICE_BUDGET_MS / this.msPerStep));
-      const k = Math.max(1, Math.min(s.steps - c.step, toSnap, fit));
-      const t0 = performance.now();
-      const r = await remote.call('step', k);
-      if (gen !== this._generation) return;
-      this.msPerStep = 0.8 * this.msPerStep + 0.2 * Math.max(0.005, (performance.now() - t0) / k);
-      c.step = r.step;
-      c.steps.push(r.step);
-      c.loss.push(r.loss);
-      c.accuracy.push(r.accuracy);
-      if (c.step % every === 0 || c.step >= s.steps) await this._snapshot(c, gen);
-      if (!worker) measure('hw-heads steps', sliceStart);
-      this._emit('progress');
-      const ms = perStep();
-      if (ms > 0) await sleep(began + (c.step - firstStep) * ms - performance.now());
-      else if (!worker) await nextSlice();
-    }
+    await this.train([c], {
+      to: s.steps,
+      every: snapshotEvery(s.steps),
+      // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in
+      // real time, and the full grid as long per row.
+      pacedSteps: s.steps * this.row(s.relations.length).length,
+    });
     c.status = 'evaluating';
-    c.evaluation = await remote.call('evaluate', {});
-    c.ablations = [];
-    for (let head = 0; head < c.numHeads; head += 1) {
-      if (!worker) await nextSlice();
-      c.ablations.push(await remote.call('evaluate', { ablate: [head] }));
-      if (gen !== this._generation) return;
-    }
-    c.worst = Math.min(...c.evaluation.relationAccuracy);
+    await c.evaluateHeads();
+    c.worst = Math.min(...(/** @type {import('./python.js').Evaluation} */ (c.evaluation)).relationAccuracy);
     c.status = 'done';
     this._emit('progress');
   }
-}
-
-/**
- * A parameters result as setParameters reads it, compactly: each matrix flat ({data, rows,
- * cols}), the vectors as they are.
- * @param {Record<string, any>} p
- */
-function typedOf(p) {
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const [name, m] of Object.entries(p)) {
-    if (Array.isArray(m) && Array.isArray(m[0])) {
-      const rows = m.length;
-      const cols = m[0].length;
-      const data = new Float64Array(rows * cols);
-      for (let i = 0; i < rows; i += 1) data.set(m[i], i * cols);
-      out[name] = { data, rows, cols };
-    } else {
-      out[name] = m;
-    }
-  }
-  return out;
 }
 
 /** The one grid of a store, shared by the section, its Python block and the challenge's numbers. */

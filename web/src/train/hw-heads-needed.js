@@ -13,15 +13,15 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
+import { reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession } from './frames.js';
+import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule, sourceOf } from './session.js';
+import { awaitTrainingModule } from './module.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
-import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources, rulePhrase } from './timeline.js';
+import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 import { a3, headsWord, perRelation, titleOf } from './verdict.js';
-import { relationDescription, relationTitle } from '../shared/relations.js';
+import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/relations.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./grid.js').GridSession} GridSession */
@@ -40,15 +40,9 @@ class HwHeadsNeeded extends HwElement {
     this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
     this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
     this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
-    const seed = numberField('heads-seed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
+    const seed = seedField(this, 'heads-seed', 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
-    seed.input.min = '0';
-    seed.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(seed.input);
-      this.store.setInputError('heads-seed', problem);
-      this.store.set({ headsSeed: value }, 'heads-seed');
-    });
     const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
 
@@ -384,7 +378,7 @@ class HwHeadsNeeded extends HwElement {
       this.cellKey = key;
       const labels = session.probe.map((t) => st.tokenLabels[t]);
       const n = labels.length;
-      const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r.rule, i, n)));
+      const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r, i, n)));
       // The tables are built one per frame (below): 8 heads' tables built at once, about 500 boxes
       // to lay out, would make that frame a long task.
       /** @type {HeadTable[]} */
@@ -417,7 +411,7 @@ class HwHeadsNeeded extends HwElement {
         h('p', { class: 'hw-hint', text: this.t('headsNeeded.tablesHint', { probe: labels.join(' ') }) }),
         h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [
           k ? this.t('common.listSeparator') : '',
-          h('span', { class: `hw-rel-key hw-rel-${k}`, text: this.t('train.about.rule', { relation: rulePhrase(r, lang), rule: r.rule }) }),
+          h('span', { class: `hw-rel-key hw-rel-${k}`, text: this.t('train.about.rule', { relation: relationPhrase(r, lang), rule: r.rule }) }),
         ])),
         this.headsBox,
         this.ablationBox,

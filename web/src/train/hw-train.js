@@ -11,18 +11,18 @@ import { HwElement, define } from '../shared/element.js';
 import { h, replace, setText } from '../shared/dom.js';
 import { prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../lesson/hw-controls.js';
+import { reflectNumber, showError } from '../shared/forms.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession } from './frames.js';
+import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule, sessionFor, sourceOf } from './session.js';
-import { a3, headsWord, modelVerdict, perRelation, relationPhrase, summary } from './verdict.js';
-import { taskTitle } from '../shared/relations.js';
+import { sessionFor } from './session.js';
+import { awaitTrainingModule } from './module.js';
+import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
+import { relationPhrase, sourceOf, taskTitle } from '../shared/relations.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/store.js').Store} Store */
 /** @typedef {import('./session.js').TrainSession} TrainSession */
-/** @typedef {import('./session.js').Model} Model */
 
 
 /**
@@ -33,7 +33,7 @@ import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueS
 function probeOf(st) {
   return {
     labels: st.probe.map((t) => st.tokenLabels[t] ?? String(t)),
-    sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r.rule, i, st.seqLen))),
+    sources: st.probe.map((_, i) => st.relations.map((r) => sourceOf(r, i, st.seqLen))),
   };
 }
 
@@ -43,7 +43,7 @@ class HwTrain extends HwElement {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
       id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
-      // The task is kept in the address (train_task); see web/src/lesson/hw-controls.js numberField.
+      // The task is kept in the address (train_task); see numberField in src/shared/forms.js.
       autocomplete: 'off',
     }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
@@ -52,15 +52,9 @@ class HwTrain extends HwElement {
       this.taskSelect,
       h('p', { class: 'hw-hint', id: 'train-task-hint', text: this.t('train.task.hint') }),
     ]);
-    const seed = numberField('train-seed', this.t('train.seed.label'), this.t('train.seed.hint'));
+    const seed = seedField(this, 'train-seed', 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
-    seed.input.min = '0';
-    seed.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(seed.input);
-      this.store.setInputError('train-seed', problem);
-      this.store.set({ trainSeed: value }, 'train-seed');
-    });
 
     const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
@@ -228,9 +222,8 @@ class HwTrain extends HwElement {
     replace(this.curveBox, [this.loss.figure, this.acc.figure]);
     replace(this.legend, models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads, lang)])));
 
-    // The models' blocks (their tables are most of the section's boxes) are built one per frame
-    // by draw(): built all at once with the section, the section's first frame was the page's
-    // longest task (47 to 61 ms of CPU here: layout alone 18 to 22 ms).
+    // The models' blocks (their tables are most of the section's boxes) are built by draw(), one
+    // per frame, so that no frame lays them all out at once.
     const { labels } = probeOf(st);
     /** @type {{tables: HeadTable[], stats: HTMLElement, ablation: HTMLElement, verdict: HTMLElement, switches: HTMLInputElement[], drawnStep: string, drawnOff: any}[]} */
     this.blocks = [];
@@ -286,23 +279,18 @@ class HwTrain extends HwElement {
     const st = session.settings;
     const status = session.status;
     const running = status === 'running' || status === 'finishing';
-    // Only when it changes: this runs every frame while training, and WebKit drops a click whose
-    // button's text node is replaced between press and release (every click held a frame or more).
+    // Written only when it changes: a click whose button's text is replaced between press and
+    // release is lost (WebKit).
     setText(this.runButton, this.t(status === 'running' ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
     this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
     this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
     this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
     setText(this.counter, this.t(status === 'finishing' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }));
     this.counter.dataset.step = String(session.step);
-    // The attention tables: one model's per frame. A model's tables all change when its
-    // attention is probed, and the models are probed together; redrawing every model's tables in
-    // one frame (7 tables, about 500 boxes to lay out) made the first frames of training the
-    // page's longest tasks (30 to 54 ms of CPU here, layout alone 20 to 35 ms; 15 to 23 ms with
-    // one model's per frame). The others follow in the next frames, taking turns, and the
-    // section says it is done only once every table shows the final weights. A block built in
-    // this frame is filled in a later one.
-    // Model i's tables are built and do not show its latest attention yet.
-    // The timeline: the step every model's tables show (null: the latest).
+    // The attention tables: one model's per frame, the models taking turns (all of them in one
+    // frame, about 500 boxes, would make it a long task); the section says it is done only once
+    // every table shows the final weights. A block built in this frame is filled in a later one.
+    // The timeline's index: the snapshot every model's tables show (null: the latest).
     const index = this.timeline.index;
     /** What model i's tables should show, and a key for it. @param {number} i */
     const wanted = (i) => {

@@ -6,8 +6,8 @@
 // comes first; the lesson's first tables never wait for them.
 //
 // train.js does not bundle the page's shared code again: the store, the element base, the DOM
-// helpers, the Compute class and the controls' helpers come from the bundle that loads it, through
-// HOST (web/build.mjs maps train.js's imports of src/shared/ and src/lesson/ onto it). So the
+// and form helpers and the Compute class come from the bundle that loads it, through HOST
+// (web/build-embed.mjs maps train.js's imports of src/shared/ onto it). So the
 // training section's elements read the page's one store, as every other element does, and its
 // words come from the page's catalogues (src/shared/i18n.js), which train.js does not carry.
 //
@@ -19,11 +19,11 @@ import * as compute from '../shared/compute.js';
 import * as dom from '../shared/dom.js';
 import * as element from '../shared/element.js';
 import * as errors from '../shared/errors.js';
+import * as forms from '../shared/forms.js';
 import * as i18n from '../shared/i18n.js';
 import * as tasks from '../shared/tasks.js';
 import * as moduleLoader from '../shared/module-loader.js';
 import * as relations from '../shared/relations.js';
-import * as controls from '../lesson/hw-controls.js';
 import { translateError } from '../shared/i18n-errors.js';
 
 /** The elements train.js defines. */
@@ -40,11 +40,11 @@ const HOST = {
   'shared/dom.js': dom,
   'shared/element.js': element,
   'shared/errors.js': errors,
+  'shared/forms.js': forms,
   'shared/i18n.js': i18n,
   'shared/module-loader.js': moduleLoader,
   'shared/relations.js': relations,
   'shared/tasks.js': tasks,
-  'lesson/hw-controls.js': controls,
 };
 
 /** @type {Promise<void>|null} */

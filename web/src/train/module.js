@@ -11,9 +11,11 @@
 //
 //   const {hw, compute} = await trainingModule();   // hw: the main thread's instance
 //   trainingModuleNow();                            // the same, or null until it has loaded
+//   const sessionFor = perStore((training) => new TrainSession(training));  // one per store
 
 import { Compute } from '../shared/compute.js';
 import { loadScript, scriptBase } from '../shared/module-loader.js';
+import { messageOf } from '../shared/errors.js';
 
 /** Where train.js was loaded from (read while it runs: currentScript is only set then; Node, where
  * tests import the section's pure parts, has no document). */
@@ -79,4 +81,39 @@ export function trainingModule() {
 /** @returns {TrainingModule|null} the loaded module, or null until it has loaded */
 export function trainingModuleNow() {
   return loaded;
+}
+
+/**
+ * One object of a kind per store (the page's, or one embed's), made from the training module
+ * once it has loaded: a store's training session, its grid.
+ * @template T
+ * @param {(training: TrainingModule) => T} make
+ * @returns {(store: {hw: any}) => T|null}  null until the store's module and the training
+ *   module have loaded
+ */
+export function perStore(make) {
+  /** @type {WeakMap<object, T>} */
+  const made = new WeakMap();
+  return (store) => {
+    const training = trainingModuleNow();
+    if (!store.hw || !training) return null;
+    let s = made.get(store);
+    if (!s) {
+      s = make(training);
+      made.set(store, s);
+    }
+    return s;
+  };
+}
+
+/**
+ * Until the training module has loaded: the element says so, starts the load, and refreshes when
+ * it settles (or shows why it failed).
+ * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void, t: (key: string, params?: Record<string, unknown>) => string, say: (message: string) => string}} el
+ */
+export function awaitTrainingModule(el) {
+  el.setStatus(el.t('status.trainLoading'));
+  trainingModule().then(() => el.refresh(), (e) => {
+    el.setStatus(el.t('status.trainFailed', { reason: el.say(messageOf(e)) }), true);
+  });
 }

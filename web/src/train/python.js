@@ -11,6 +11,8 @@
 // fractions of the held-out targets) and attention weights and losses rounded to 3 and 2
 // decimals, formatted exactly as Python's f"{x:.3f}" (round half to even on the exact value).
 
+import { relationSource } from '../shared/relations.js';
+
 /**
  * @typedef {object} Relation
  * @property {string} name         "previous" (the catalogue's name)
@@ -51,16 +53,13 @@
  */
 
 /**
- * A relation's rule as Python: the source position of target i, or -1 where it is undefined.
- * @param {string} rule  "x[i-k]" or "x[k]"
+ * A relation's source position as Python: of target i, or -1 where it is undefined.
+ * @param {Relation} r
  * @returns {string}
  */
-export function ruleSource(rule) {
-  const back = /^x\[i-(\d+)\]$/.exec(rule);
-  if (back) return `i - ${Number(back[1])}`;
-  const fixed = /^x\[(\d+)\]$/.exec(rule);
-  if (fixed) return String(Number(fixed[1]));
-  throw new Error(`the relation rule "${rule}" is not one the script knows (x[i-k] or x[k])`);
+export function ruleSource(r) {
+  const s = relationSource(r);
+  return 'back' in s ? `i - ${s.back}` : String(s.at);
 }
 
 /**
@@ -116,7 +115,7 @@ function pyStr(s) {
  * @returns {string}
  */
 export function trainingCode(s) {
-  const relations = s.relations.map((r) => `    (${pyStr(r.title)}, lambda i: ${ruleSource(r.rule)}),  # ${r.rule}`);
+  const relations = s.relations.map((r) => `    (${pyStr(r.title)}, lambda i: ${ruleSource(r)}),  # ${r.rule}`);
   return [
     'import numpy as np',
     'import torch',

@@ -1,14 +1,13 @@
-// Where a trainer runs. The training section talks to each trainer only through this remote
-// shape, the one the page's Compute (src/shared/compute.js) gives for stateful objects:
+// Where a trainer runs. The training engine (run.js) talks to each trainer only through this
+// remote shape, the one the page's Compute (src/shared/compute.js) gives for stateful objects:
 //   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
 //   await remote.call('step', 10);                      // t.step(10), as a Promise
 //   await remote.dispose();
 // Where the Compute runs a Worker, the trainer lives there (compute.create('createTrainer')):
 // `remote.mode` is 'worker' and the caller may send chunks of work back to back. Where it runs on
 // the main thread, the trainer is made on the main thread's module and called directly
-// (`remote.mode` 'main'): the caller keeps each call small and yields between animation frames.
-// (The Compute's own main-thread queue spends a timer task per call, which would cost training
-// several milliseconds of idle time per chunk.)
+// (`remote.mode` 'main'; the Compute's own queue would spend a timer task per call): the caller
+// keeps each call small and yields between slices.
 
 /**
  * @typedef {object} Remote

@@ -1,64 +1,29 @@
-// Watchable training, shared by both training sections: the pace (how fast a run goes) and the
+// Watchable training, shared by the training sections: the probe, the pace control and the
 // timeline (every model's attention on the probe kept at regular steps, scrubbed with a slider,
-// and the step where each head settled on its relation, in words). Only formatting, timing and
+// and the step where each head settled on its relation, in words). Only formatting and
 // comparisons here; every weight comes from the trainer's attention().
 
 import { h, setText } from '../shared/dom.js';
-import { FOLLOWS, sourceOf } from './session.js';
+import { FOLLOWS } from './verdict.js';
+import { PACES } from './run.js';
 import { SOURCE, capitalise, t } from '../shared/i18n.js';
-import { relationPhrase } from '../shared/relations.js';
+import { relationPhrase, sourceOf } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 
-/** The paces a run can go at. "real": about REAL_TIME_MS per run; "fast": as fast as it can. */
-export const PACES = /** @type {const} */ (['real', 'fast']);
-/** @typedef {typeof PACES[number]} Pace */
-/** How long a run at the real-time pace takes (ms): slow enough to watch a head lock on. */
-export const REAL_TIME_MS = 15000;
-/** Snapshots kept per model and run (and so the timeline's resolution). */
-export const SNAPSHOTS = 50;
-
 /**
- * A relation as a sentence names it: "the previous token", "the token two back", "the first
- * token"; by its name from the catalogues (relation.<name>.phrase), and for a relation they do
- * not know, in English from its rule.
- * @param {{rule: string, name?: string}} r
- * @param {string} [lang]
+ * A fixed probe sequence whose tokens are all different where the vocabulary allows: position i
+ * holds (3 + i·step) mod V for a step coprime to V, so "the first token" and "the previous token"
+ * are never the same letter by accident.
+ * @param {number} n
+ * @param {number} vocab
+ * @returns {number[]}
  */
-export function rulePhrase(r, lang = SOURCE) {
-  let english = r.name || r.rule;
-  const back = /^x\[i-(\d+)\]$/.exec(r.rule);
-  const words = ['', 'previous', 'two', 'three', 'four', 'five', 'six'];
-  const fixed = /^x\[(\d+)\]$/.exec(r.rule);
-  const nth = ['first', 'second', 'third', 'fourth', 'fifth'];
-  if (back) english = Number(back[1]) === 1 ? 'the previous token' : `the token ${words[Number(back[1])] || back[1]} back`;
-  else if (fixed) english = Number(fixed[1]) < nth.length ? `the ${nth[Number(fixed[1])]} token` : `the token at position ${fixed[1]}`;
-  return r.name ? relationPhrase(r.name, english, lang) : english;
-}
-
-/**
- * Steps between snapshots for a run of `steps` steps.
- * @param {number} steps
- */
-export function snapshotEvery(steps) {
-  return Math.max(1, Math.round(steps / SNAPSHOTS));
-}
-
-/**
- * ms per step at a pace, for a run of `totalSteps` steps (0: no waiting).
- * @param {Pace} pace
- * @param {number} totalSteps
- */
-export function msPerStepAt(pace, totalSteps) {
-  return pace === 'real' ? REAL_TIME_MS / Math.max(1, totalSteps) : 0;
-}
-
-/**
- * Resolves after `ms` (a timer: the pace's waits are idle time, not work).
- * @param {number} ms
- */
-export function sleep(ms) {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+export function probeTokens(n, vocab) {
+  /** @param {number} a @param {number} b @returns {number} */
+  const gcd = (a, b) => (b === 0 ? a : gcd(b, a % b));
+  const step = [5, 7, 3, 1].find((s) => gcd(s, vocab) === 1) || 1;
+  return Array.from({ length: n }, (_, i) => (3 + i * step) % vocab);
 }
 
 /**
@@ -73,9 +38,9 @@ export function uniqueSources(relations, n) {
   return relations.map((r, k) => {
     const rows = [];
     for (let i = 1; i < n; i += 1) {
-      const src = sourceOf(r.rule, i, n);
+      const src = sourceOf(r, i, n);
       if (src < 0 || src > i) continue;
-      if (relations.some((o, m) => m !== k && sourceOf(o.rule, i, n) === src)) continue;
+      if (relations.some((o, m) => m !== k && sourceOf(o, i, n) === src)) continue;
       rows.push({ i, src });
     }
     return rows;
@@ -96,14 +61,6 @@ export function probeFocus(attention, rows) {
     return sum / list.length;
   }));
 }
-
-/**
- * @typedef {object} Snapshot
- * @property {number} step
- * @property {number[][][]} attention   [h][i][j] on the probe it was taken on
- * @property {string} probeKey          that probe
- * @property {any} [parameters]         the model's parameters then (to redraw on another probe)
- */
 
 /**
  * For each relation, the head that follows it best at the last snapshot and the step from which
@@ -137,22 +94,22 @@ export function settledSteps(points, relations) {
  */
 export function settledSentence(list, relations, lang = SOURCE) {
   return list.filter((s) => !Number.isNaN(s.focus)).map((s) => (s.step !== null
-    ? t('timeline.settled', { head: s.head, relation: rulePhrase(relations[s.relation], lang), step: s.step }, lang)
-    : t('timeline.notSettled', { relation: rulePhrase(relations[s.relation], lang), focus: s.focus.toFixed(2), head: s.head }, lang)))
+    ? t('timeline.settled', { head: s.head, relation: relationPhrase(relations[s.relation], lang), step: s.step }, lang)
+    : t('timeline.notSettled', { relation: relationPhrase(relations[s.relation], lang), focus: s.focus.toFixed(2), head: s.head }, lang)))
     .join(t('common.clauseSeparator', {}, lang));
 }
 
 /**
  * A pace control: a select whose change calls `onChange(pace)`.
  * @param {string} id
- * @param {(pace: Pace) => void} onChange
+ * @param {(pace: import('./run.js').Pace) => void} onChange
  * @param {string} lang
  */
 export function paceField(id, onChange, lang) {
   const select = /** @type {HTMLSelectElement} */ (h('select', { id, name: id, 'aria-describedby': `${id}-hint`, autocomplete: 'off', 'data-testid': id }));
   for (const p of PACES) select.appendChild(h('option', { value: p, text: t(`pace.${p}`, {}, lang) }));
   select.value = 'fast';
-  select.addEventListener('change', () => onChange(/** @type {Pace} */ (select.value)));
+  select.addEventListener('change', () => onChange(/** @type {import('./run.js').Pace} */ (select.value)));
   const wrap = h('div', { class: 'hw-field hw-pace' }, [
     h('label', { for: id, text: t('pace.label', {}, lang) }),
     select,

@@ -3,10 +3,9 @@
 // compare at the same parameter count. Only formatting and comparisons here; every number comes
 // from the trainer's evaluate().
 
-import { FOLLOWS } from './session.js';
 import { pyFixed } from './python.js';
 import { SOURCE, capitalise as upper, t } from '../shared/i18n.js';
-import { relationPhrase as phraseOf, relationTitle } from '../shared/relations.js';
+import { relationPhrase, relationTitle } from '../shared/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 /** @typedef {import('./python.js').Evaluation} Evaluation */
@@ -21,14 +20,8 @@ import { relationPhrase as phraseOf, relationTitle } from '../shared/relations.j
  * @property {number|null} othersAfter  the lowest other relation's accuracy with the head off
  */
 
-/**
- * A relation as a sentence names it: "the previous token", "the token two back".
- * @param {Relation} r
- * @param {string} [lang]
- */
-export function relationPhrase(r, lang = SOURCE) {
-  return phraseOf(r.name, /\btoken$/.test(r.title) ? `the ${r.title}` : `the token ${r.title}`, lang);
-}
+/** A head "follows" a relation when its mean weight on the relation's source is at least this. */
+export const FOLLOWS = 0.9;
 
 /**
  * A relation's short title in a language ("previous token").

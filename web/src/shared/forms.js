@@ -1,0 +1,74 @@
+// The form helpers of the lesson's and the training sections' controls: a labelled number field
+// with its error slot, reading and reflecting its number, and showing a message beside a control.
+
+import { h, setText } from './dom.js';
+import { translateError } from './i18n-errors.js';
+
+/**
+ * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
+ * The problem is in English, as the store keeps every message (src/shared/i18n-errors.js says it
+ * in the widget's language).
+ * @param {HTMLInputElement} input
+ * @returns {{value: number|null, problem: string|null}}
+ */
+export function parseNumberField(input) {
+  const raw = input.value.trim();
+  if (raw === '') {
+    return { value: null, problem: input.validity && input.validity.badInput ? 'Enter a number.' : 'Required: enter a number.' };
+  }
+  const n = Number(raw);
+  if (Number.isNaN(n)) return { value: null, problem: 'Enter a number.' };
+  return { value: n, problem: null };
+}
+
+/**
+ * Keep a number input in step with the state without fighting the student's typing.
+ * @param {HTMLInputElement} input
+ * @param {number|null} value
+ */
+export function reflectNumber(input, value) {
+  if (value === null) return; // the field holds what the student typed
+  const typed = input.value.trim() === '' ? null : Number(input.value);
+  if (typed !== value) input.value = String(value);
+}
+
+/**
+ * A labelled number field with its error slot. Its autocomplete="off", like every stateful
+ * control's on the page, keeps it out of the browser's saved form state, which Chromium writes
+ * into the history entry on every history.replaceState (the page keeps its own state).
+ * @param {string} id
+ * @param {string} label
+ * @param {string} hint
+ */
+export function numberField(id, label, hint) {
+  const input = /** @type {HTMLInputElement} */ (h('input', {
+    id, name: id, type: 'number', step: '1', inputmode: 'numeric', autocomplete: 'off',
+    'aria-describedby': `${id}-hint ${id}-error`,
+  }));
+  const error = h('p', { class: 'hw-error', id: `${id}-error`, 'data-error-for': id, role: 'alert' });
+  const wrap = h('div', { class: 'hw-field' }, [
+    h('label', { for: id, text: label }),
+    input,
+    h('p', { class: 'hw-hint', id: `${id}-hint`, text: hint }),
+    error,
+  ]);
+  return { wrap, input, error };
+}
+
+/**
+ * Show (or clear) an error message in a slot and mark the input invalid.
+ * @param {HTMLElement} slot
+ * @param {HTMLElement|null} input
+ * @param {string|undefined|null} message  in English, as the module or the page made it
+ * @param {string} lang  the language to show it in (src/shared/i18n-errors.js)
+ */
+export function showError(slot, input, message, lang) {
+  // Written only when it changes: every update passes here, and an attribute set again, even
+  // to its own value, costs the sidebar a style and layout pass.
+  setText(slot, message ? translateError(message, lang) : '');
+  if (slot.hidden !== !message) slot.hidden = !message;
+  if (input) {
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  }
+}
