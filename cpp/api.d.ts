@@ -27,6 +27,7 @@ declare namespace createHeadwise {
   /**
    * Whether this module trains: true for dist/headwise.js; false for dist/headwise-lesson.js, the
    * same API without training, whose trainingTasks, trainingRelations, headsNeededDefaults,
+   * inductionDefaults,
    * createTrainer and trainerCount throw an Error that names headwise.js.
    */
   const training: boolean;
@@ -406,9 +407,28 @@ declare namespace createHeadwise {
     tokenLabels: string[];
   }
 
+  /**
+   * The induction experiment: a model of `layers` layers beside one layer with each of
+   * compareHeadCounts at the same dModel, on the task 'induction' (random tokens in which a
+   * segment of 3 to seqLen / 4 tokens repeats at a varying distance; the target is the next
+   * token along the repeat). Chosen by `npm run sweep:induction` (cpp/TRAINING.md).
+   */
+  interface InductionDefaults extends TrainingDefaults {
+    /** 2. */
+    layers: number;
+    /** [2, 4, 8]: one layer with each, for comparison. */
+    compareHeadCounts: number[];
+    /** The head has formed: repeatAccuracy >= formedAccuracy ... */
+    formedAccuracy: number;
+    /** ... and a last-layer head's inductionScore >= formedScore. */
+    formedScore: number;
+    /** Readable labels of the vocabulary's tokens. */
+    tokenLabels: string[];
+  }
+
   /** Give either task or relations, not both. */
   interface CreateTrainerOptions {
-    /** A preset: a name from trainingTasks(). */
+    /** A preset: a name from trainingTasks(), or 'induction' (see inductionDefaults()). */
     task?: string;
     /**
      * A task built from 1 to 6 distinct names of trainingRelations(), in the order of targets'
@@ -529,6 +549,17 @@ declare namespace createHeadwise {
      * relation reads the same position.
      */
     headFocus: Matrix;
+    /** The task 'induction' only: held-out accuracy on the repeat's predictable positions. */
+    repeatAccuracy?: number;
+    /** The task 'induction' only: held-out mean cross-entropy there. */
+    repeatLoss?: number;
+    /** The task 'induction' only: [layer][h], mean weight on the token before. */
+    previousTokenScore?: Matrix;
+    /**
+     * The task 'induction' only: [layer][h], mean weight a repeated token gives the position
+     * right after its earlier occurrence (prefix matching).
+     */
+    inductionScore?: Matrix;
   }
 
   /** The model's tensors, the core's one list of them, in order (shape [n] for a vector). */
@@ -617,6 +648,9 @@ declare namespace createHeadwise {
 
     /** The settings of the "how many heads does a task need?" experiment. */
     headsNeededDefaults(): HeadsNeededDefaults;
+
+    /** The settings of the induction experiment (createTrainer's task 'induction'). */
+    inductionDefaults(): InductionDefaults;
 
     /** A model of the training section, its weights drawn from np.random.seed(seed). */
     createTrainer(options: CreateTrainerOptions): Trainer;

@@ -383,8 +383,8 @@
     'load headwise.js, the same API with training';
 
   function lessonOnly(api) {
-    ['trainingTasks', 'trainingRelations', 'headsNeededDefaults', 'createTrainer',
-      'trainerCount'].forEach(function (name) {
+    ['trainingTasks', 'trainingRelations', 'headsNeededDefaults', 'inductionDefaults',
+      'createTrainer', 'trainerCount'].forEach(function (name) {
       api[name] = function () { throw new Error(name + ': training' + LESSON_ONLY_ERROR); };
     });
   }
@@ -474,6 +474,11 @@
       api.headsNeededDefaults = function () {
         // Stryker disable next-line StringLiteral: _headsNeededDefaults cannot fail, so the name never shows
         return unwrap('headsNeededDefaults', raw._headsNeededDefaults());
+      };
+
+      api.inductionDefaults = function () {
+        // Stryker disable next-line StringLiteral: _inductionDefaults cannot fail, so the name never shows
+        return unwrap('inductionDefaults', raw._inductionDefaults());
       };
 
       // Trainers not disposed are freed when their JS object is collected (where the engine
@@ -616,12 +621,19 @@
             }
           });
           var r = unwrap(mm, raw._trainerEvaluate(a));
-          return {
+          var out = {
             loss: r.loss,
             accuracy: r.accuracy,
             relationAccuracy: r.relationAccuracy,
             headFocus: toMatrix(r.headFocus)
           };
+          if (r.inductionScore) {  // the task "induction"
+            out.repeatAccuracy = r.repeatAccuracy;
+            out.repeatLoss = r.repeatLoss;
+            out.previousTokenScore = toMatrix(r.previousTokenScore);
+            out.inductionScore = toMatrix(r.inductionScore);
+          }
+          return out;
         };
 
         t.parameterCount = function () {

@@ -30,6 +30,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_trainingTasks", &training_tasks);
   function("_trainingRelations", &training_relations);
   function("_headsNeededDefaults", &heads_needed_defaults);
+  function("_inductionDefaults", &induction_defaults);
   function("_trainerCreate", &trainer_create);
   function("_trainerDispose", &trainer_dispose);
   function("_trainerStep", &trainer_step);

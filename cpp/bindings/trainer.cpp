@@ -81,6 +81,21 @@ val heads_needed_defaults() {
   });
 }
 
+val induction_defaults() {
+  return guarded([&] {
+    const headwise::InductionDefaults& d = headwise::induction_defaults();
+    val out = task_defaults_out(d.settings);
+    out.set("layers", static_cast<double>(d.settings.layers));
+    val heads = val::array();
+    for (std::int64_t h : d.compare_head_counts) heads.call<void>("push", static_cast<double>(h));
+    out.set("compareHeadCounts", heads);
+    out.set("formedAccuracy", d.formed_accuracy);
+    out.set("formedScore", d.formed_score);
+    out.set("tokenLabels", strings_out(headwise::token_labels(d.settings.vocab)));
+    return out;
+  });
+}
+
 val training_tasks() {
   return guarded([&] {
     val tasks = val::array();
@@ -260,6 +275,12 @@ val trainer_evaluate(val o) {
     out.set("accuracy", r.accuracy);
     out.set("relationAccuracy", numbers_out(r.relation_accuracy));
     out.set("headFocus", matrix_out(r.head_focus));
+    if (r.induction) {
+      out.set("repeatAccuracy", r.repeat_accuracy);
+      out.set("repeatLoss", r.repeat_loss);
+      out.set("previousTokenScore", matrix_out(r.previous_token_score));
+      out.set("inductionScore", matrix_out(r.induction_score));
+    }
     return out;
   });
 }

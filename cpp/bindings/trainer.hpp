@@ -9,6 +9,7 @@ namespace headwise_js {
 emscripten::val training_tasks();
 emscripten::val training_relations();
 emscripten::val heads_needed_defaults();
+emscripten::val induction_defaults();
 emscripten::val trainer_create(emscripten::val o);
 emscripten::val trainer_dispose(emscripten::val o);
 emscripten::val trainer_step(emscripten::val o);

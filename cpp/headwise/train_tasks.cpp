@@ -81,12 +81,76 @@ const std::vector<TrainingTask>& training_tasks() {
   return tasks;
 }
 
+const TrainingTask& induction_task() {
+  static const TrainingTask task = [] {
+    TrainingTask t;
+    t.name = "induction";
+    t.title = "Continue a repeated segment";
+    t.relations = {{"next-in-repeat", "next token of the repeat", "x[j+1] where x[j] = x[i], j < i",
+                    "Where a segment repeats, the token that followed the current token's "
+                    "earlier occurrence (none outside the repeat).",
+                    0, false}};
+    t.defaults = induction_defaults().settings;
+    t.induction = true;
+    return t;
+  }();
+  return task;
+}
+
+const InductionDefaults& induction_defaults() {
+  static const InductionDefaults defaults = [] {
+    InductionDefaults d;
+    d.settings.layers = 2;
+    d.settings.num_heads = 2;
+    d.settings.d_model = 32;
+    d.settings.seq_len = 32;
+    d.settings.vocab = 32;
+    d.settings.learning_rate = 1e-2;
+    d.settings.batch_size = 16;
+    d.settings.steps = 600;
+    d.settings.eval_size = 256;
+    d.compare_head_counts = {2, 4, 8};
+    d.formed_accuracy = 0.5;
+    d.formed_score = 0.4;
+    return d;
+  }();
+  return defaults;
+}
+
+TaskBatch draw_batch(const TrainingTask& task, NumpyRandomState& rng, Index batch, Index n,
+                     std::int64_t vocab) {
+  TaskBatch out;
+  out.tokens = rng.randint(vocab, batch, n);
+  if (!task.induction) {
+    out.targets = task_targets(task, out.tokens);
+    return out;
+  }
+  out.targets = IntMatrix::Constant(batch * n, 1, -1);
+  const auto draw = [&rng](Index high) { return static_cast<Index>(rng.randint(high, 1, 1)(0, 0)); };
+  for (Index b = 0; b < batch; ++b) {
+    Repeat r;
+    r.length = kMinRepeat + draw(n / 4 - kMinRepeat + 1);
+    r.distance = r.length + draw(n - 2 * r.length + 1);
+    r.start = draw(n - r.distance - r.length + 1);
+    for (Index j = 0; j < r.length; ++j) {
+      out.tokens(b, r.start + r.distance + j) = out.tokens(b, r.start + j);
+    }
+    for (Index j = 0; j + 1 < r.length; ++j) {
+      out.targets(b * n + r.start + r.distance + j, 0) = out.tokens(b, r.start + j + 1);
+    }
+    out.repeats.push_back(r);
+  }
+  return out;
+}
+
 const TrainingTask& find_task(const std::string& name) {
   std::string known;
   for (const TrainingTask& t : training_tasks()) {
     if (t.name == name) return t;
     known += (known.empty() ? "" : ", ") + quote_name(t.name);
   }
+  if (name == induction_task().name) return induction_task();
+  known += ", " + quote_name(induction_task().name);
   throw std::invalid_argument("task " + quote_name(name) + " is not a training task; the tasks are " +
                               known);
 }
@@ -156,6 +220,15 @@ Index own_source(const TrainingTask& task, std::size_t r, Index i) {
 }
 
 void check_relation_positions(const TrainingTask& task, std::int64_t n) {
+  if (task.induction) {
+    if (n < kMinInductionSeqLen) {
+      throw std::invalid_argument("seq_len (" + std::to_string(n) + ") must be at least " +
+                                  std::to_string(kMinInductionSeqLen) +
+                                  " for the task \"induction\" (a segment of 3 or more tokens "
+                                  "and its repeat)");
+    }
+    return;
+  }
   for (std::size_t r = 0; r < task.relations.size(); ++r) {
     if (own_positions(task, r, static_cast<Index>(n)) > 0) continue;
     std::int64_t needed = n + 1;

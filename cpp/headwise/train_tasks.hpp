@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "headwise/numpy_random.hpp"
 #include "headwise/types.hpp"
 
 namespace headwise {
@@ -27,6 +28,7 @@ struct Relation {
 // The settings a task is shown with unless the caller overrides them (chosen by the sweeps in
 // tests/train; see cpp/TRAINING.md).
 struct TaskDefaults {
+  std::int64_t layers = 1;
   std::int64_t num_heads = 2;
   std::int64_t d_model = 8;
   std::int64_t seq_len = 8;
@@ -42,7 +44,53 @@ struct TrainingTask {
   std::string title;  // "Previous token and first token"
   std::vector<Relation> relations;
   TaskDefaults defaults;
+  // The task "induction": sequences with a repeated segment (draw_batch), one target per
+  // position of the repeat but its last, the next token; relations holds its one relation.
+  bool induction = false;
 };
+
+// In a sequence of the induction task, the segment x[start, start + length) recurs at
+// start + distance (distance >= length, so the two copies do not overlap).
+struct Repeat {
+  Index start = 0, length = 0, distance = 0;
+};
+
+// The induction task's segment lengths run from kMinRepeat to seq_len / 4; it needs sequences
+// of at least kMinInductionSeqLen tokens.
+constexpr Index kMinRepeat = 3;
+constexpr std::int64_t kMinInductionSeqLen = 12;
+
+// A batch of a task: tokens (B, n), targets (B * n, R) and, for the induction task, each
+// sequence's repeat.
+struct TaskBatch {
+  IntMatrix tokens, targets;
+  std::vector<Repeat> repeats;
+};
+
+// The task's batch of `batch` sequences of n tokens in [0, vocab), from rng:
+//   every task: tokens = randint(vocab, size=(batch, n)), then
+//   induction:  per sequence, length = 3 + randint(n / 4 - 2), distance = length +
+//               randint(n - 2 * length + 1), start = randint(n - distance - length + 1) (each a
+//               randint(k, size=(1, 1)) draw), and x[start + distance + j] = x[start + j] for
+//               j < length; the target at start + distance + j, j < length - 1, is x[start + j + 1]
+//   the others: targets = task_targets(task, tokens).
+TaskBatch draw_batch(const TrainingTask& task, NumpyRandomState& rng, Index batch, Index n,
+                     std::int64_t vocab);
+
+// The task "induction" (not among training_tasks(), the page's presets of relations).
+const TrainingTask& induction_task();
+
+// The induction experiment: a model of several layers beside one layer with several head
+// counts at the same d_model; settings chosen by `npm run sweep:induction` (cpp/TRAINING.md).
+struct InductionDefaults {
+  TaskDefaults settings;                          // layers, num_heads, d_model, ..., steps
+  std::vector<std::int64_t> compare_head_counts;  // one layer with each of these
+  // The induction head has formed: held-out repeat accuracy >= formed_accuracy and a head of
+  // the last layer with an induction score >= formed_score.
+  double formed_accuracy = 0.0;
+  double formed_score = 0.0;
+};
+const InductionDefaults& induction_defaults();
 
 // At most this many relations in one task.
 constexpr std::size_t kMaxTaskRelations = 6;
@@ -53,7 +101,8 @@ const std::vector<Relation>& training_relations();
 // Every preset task, in the order the page lists them.
 const std::vector<TrainingTask>& training_tasks();
 
-// The task called name. Throws std::invalid_argument naming the known tasks otherwise.
+// The task called name (a preset or "induction"). Throws std::invalid_argument naming the known
+// tasks otherwise.
 const TrainingTask& find_task(const std::string& name);
 
 // The task of the relations called names, in that order, with the heads-needed experiment's

@@ -281,7 +281,11 @@ Trainer::Trainer(const TrainerOptions& options)
       rng_(config_.seed) {
   adam_.learning_rate = config_.learning_rate;
   params_ = init_params(config_, rng_);
-  eval_tokens_ = rng_.randint(config_.vocab, config_.eval_size, config_.seq_len);
+  TaskBatch eval = draw_batch(task_, rng_, static_cast<Index>(config_.eval_size),
+                              static_cast<Index>(config_.seq_len), config_.vocab);
+  eval_tokens_ = std::move(eval.tokens);
+  eval_targets_ = std::move(eval.targets);
+  eval_repeats_ = std::move(eval.repeats);
   grads_ = ModelParams(config_);
   adam_m_ = ModelParams(config_);
   adam_v_ = ModelParams(config_);
@@ -293,8 +297,10 @@ StepResult Trainer::step(std::int64_t k) {
   StepResult result;
   for (std::int64_t s = 0; s < k; ++s) {
     // 1. a fresh batch and its targets
-    const IntMatrix tokens = rng_.randint(config_.vocab, config_.batch_size, config_.seq_len);
-    const IntMatrix targets = task_targets(task_, tokens);
+    const TaskBatch batch = draw_batch(task_, rng_, static_cast<Index>(config_.batch_size),
+                                       static_cast<Index>(config_.seq_len), config_.vocab);
+    const IntMatrix& tokens = batch.tokens;
+    const IntMatrix& targets = batch.targets;
     // 2. forward and loss
     model_forward(config_, params_, tokens, all_on, acts_);
     const CrossEntropyResult ce =
@@ -421,9 +427,42 @@ EvalResult Trainer::evaluate(const std::vector<std::int64_t>& ablate) const {
   return evaluate_heads(heads);
 }
 
+void Trainer::add_induction_scores(const Activations& a, EvalResult& out) const {
+  // a: the forward over the held-out set. Its loss and accuracy are the repeat's: every target
+  // of the task is a predictable position.
+  out.induction = true;
+  out.repeat_accuracy = out.accuracy;
+  out.repeat_loss = out.loss;
+  const Index n = a.n, heads = static_cast<Index>(config_.num_heads),
+              layers = static_cast<Index>(config_.layers);
+  out.previous_token_score = Matrix::Zero(layers, heads);
+  out.induction_score = Matrix::Zero(layers, heads);
+  Index predictable = 0;
+  for (const Repeat& r : eval_repeats_) predictable += r.length - 1;
+  for (Index l = 0; l < layers; ++l) {
+    const Matrix& w = a.layers[static_cast<std::size_t>(l)].weights;
+    for (Index b = 0; b < a.batch; ++b) {
+      const Repeat& r = eval_repeats_[static_cast<std::size_t>(b)];
+      for (Index h = 0; h < heads; ++h) {
+        const Index row0 = (b * heads + h) * n;
+        for (Index i = 1; i < n; ++i) out.previous_token_score(l, h) += w(row0 + i, i - 1);
+        for (Index j = 0; j + 1 < r.length; ++j) {
+          const Index i = r.start + r.distance + j;
+          out.induction_score(l, h) += w(row0 + i, r.start + j + 1);
+        }
+      }
+    }
+  }
+  out.previous_token_score /= static_cast<double>(a.batch * (n - 1));
+  out.induction_score /= static_cast<double>(predictable);
+  // The relation's source is the position after the earlier occurrence: its focus is the score.
+  for (Index l = 0; l < layers; ++l)
+    for (Index h = 0; h < heads; ++h) out.head_focus(l * heads + h, 0) = out.induction_score(l, h);
+}
+
 EvalResult Trainer::evaluate_heads(const std::vector<HeadRef>& ablate) const {
   const HeadMask off = head_mask(ablate);
-  const IntMatrix targets = task_targets(task_, eval_tokens_);
+  const IntMatrix& targets = eval_targets_;
   Activations a;
   model_forward(config_, params_, eval_tokens_, off, a);
   const CrossEntropyResult ce =
@@ -441,7 +480,7 @@ EvalResult Trainer::evaluate_heads(const std::vector<HeadRef>& ablate) const {
   // defined and no other relation reads the same position (there a head cannot tell them apart).
   const Index n = a.n, h_count = static_cast<Index>(config_.num_heads);
   out.head_focus = Matrix::Zero(static_cast<Index>(config_.layers) * h_count, num_rel);
-  for (std::int64_t l = 0; l < config_.layers; ++l) {
+  for (std::int64_t l = 0; l < config_.layers && !task_.induction; ++l) {
     const Matrix& weights = a.layers[static_cast<std::size_t>(l)].weights;
     const Index row0 = static_cast<Index>(l) * h_count;
     for (Index r = 0; r < num_rel; ++r) {
@@ -458,6 +497,7 @@ EvalResult Trainer::evaluate_heads(const std::vector<HeadRef>& ablate) const {
         out.head_focus(row0 + h, r) /= static_cast<double>(positions * a.batch);
     }
   }
+  if (task_.induction) add_induction_scores(a, out);
   return out;
 }
 

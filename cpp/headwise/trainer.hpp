@@ -9,10 +9,13 @@
 // and the loss is the mean softmax cross-entropy over every (sequence, position, relation)
 // whose target is not -1. Switching heads off (ablation) zeroes their blocks of concat.
 //
+// With layers > 1, z = z + (that layer's attention) per layer, before the read-out.
+//
 // Determinism: np.random.seed(seed), then in this order token_embedding = randn(V, d),
-// position_embedding = randn(n, d), wq, wk, wv, wo = randn(d, d) / sqrt(d) each,
-// readout = randn(d, R * V) / sqrt(d), readout_bias = 0; then the held-out set
-// randint(V, size=(eval_size, n)); then each step's batch randint(V, size=(batch_size, n)).
+// position_embedding = randn(n, d), wq, wk, wv, wo = randn(d, d) / sqrt(d) each (layer by
+// layer), readout = randn(d, R * V) / sqrt(d), readout_bias = 0; then the held-out set
+// draw_batch(eval_size) (randint(V, size=(eval_size, n)), and for the induction task its
+// repeats); then each step's batch draw_batch(batch_size).
 #pragma once
 
 #include <cstdint>
@@ -214,6 +217,14 @@ struct EvalResult {
   std::vector<double> relation_accuracy;  // (R)
   // (layers * h, R): mean weight head h of layer l (row l * h + h) gives relation r's source
   Matrix head_focus;
+  // The task "induction" only (empty otherwise), on the held-out repeats:
+  bool induction = false;
+  double repeat_accuracy = 0.0, repeat_loss = 0.0;  // on the predictable positions
+  // (layers, h): mean weight on the token before, over every position but the first
+  Matrix previous_token_score;
+  // (layers, h): mean weight a repeated token gives the position right after its earlier
+  // occurrence (prefix matching), over the predictable positions
+  Matrix induction_score;
 };
 
 class Trainer {
@@ -246,13 +257,20 @@ class Trainer {
   std::vector<Matrix> attention(const IntMatrix& tokens) const;
 
   // Loss and accuracies on the held-out set with the heads in ablate switched off, and every
-  // head's focus (computed with all heads on). Throws for a head out of range or listed twice.
+  // head's focus (and, for the induction task, scores) in that model: switching a head off
+  // changes the attention of later layers only. Throws for a head out of range or listed twice.
   EvalResult evaluate_heads(const std::vector<HeadRef>& ablate) const;
   // The same with heads of layer 0 (the one-layer model's numbering).
   EvalResult evaluate(const std::vector<std::int64_t>& ablate) const;
 
   // The mask of ablate, checked.
   HeadMask head_mask(const std::vector<HeadRef>& ablate) const;
+
+ private:
+  // The induction task's measures of out from the held-out forward a.
+  void add_induction_scores(const Activations& a, EvalResult& out) const;
+
+ public:
 
   // Throws unless tokens is (B, n) with 1 <= B <= max(batch, eval size), 1 <= n <= seq_len
   // and ids in [0, V).
@@ -264,7 +282,8 @@ class Trainer {
   NumpyRandomState rng_;
   ModelParams params_, grads_, adam_m_, adam_v_;  // one table, four buffers
   AdamConfig adam_;
-  IntMatrix eval_tokens_;
+  IntMatrix eval_tokens_, eval_targets_;
+  std::vector<Repeat> eval_repeats_;
   std::int64_t steps_ = 0;
   Activations acts_;
   BackwardScratch scratch_;

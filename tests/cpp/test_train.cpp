@@ -305,7 +305,7 @@ TEST_CASE("Trainer settings out of range fail with a message naming the range", 
   o = small_options("nope", 2, 8);
   CHECK(message(o) ==
         "task \"nope\" is not a training task; the tasks are \"previous-and-first\", "
-        "\"previous-and-two-back\"");
+        "\"previous-and-two-back\", \"induction\"");
   o = small_options("previous-and-first", 2, 8);
   o.seq_len = 2;
   CHECK(message(o) == "seq_len (2) must be between 3 and 64");

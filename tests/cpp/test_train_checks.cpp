@@ -267,11 +267,11 @@ TEST_CASE("Task names and token labels at their edges", "[train]") {
   CHECK(message_of([&] { find_task(forty); }) ==
         "task \"" + forty +
             "\" is not a training task; the tasks are \"previous-and-first\", "
-            "\"previous-and-two-back\"");
+            "\"previous-and-two-back\", \"induction\"");
   CHECK(message_of([&] { find_task(forty + "y"); }) ==
         "task \"" + forty +
             "...\" is not a training task; the tasks are \"previous-and-first\", "
-            "\"previous-and-two-back\"");
+            "\"previous-and-two-back\", \"induction\"");
   CHECK(find_task("previous-and-two-back").relations[1].offset == 2);
   const auto letters = headwise::token_labels(26);
   REQUIRE(letters.size() == 26);

@@ -175,7 +175,7 @@ TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.aut
 TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluations",
           "[train][fixture]") {
   const char* file = GENERATE("train_trajectory.json", "train_relations_trajectory.json",
-                              "train_layers_trajectory.json");
+                              "train_layers_trajectory.json", "train_induction_trajectory.json");
   const Json& cases = fixture_cases(file);
   REQUIRE(!cases.empty());
   for (const Json& c : cases) {
@@ -207,6 +207,19 @@ TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluat
       worst_eval = std::max(worst_eval, std::abs(r.loss - e.at("loss").get<double>()));
       worst_eval =
           std::max(worst_eval, (r.head_focus - to_matrix(e.at("headFocus"))).cwiseAbs().maxCoeff());
+      CHECK(r.induction == e.contains("inductionScore"));
+      if (r.induction) {  // the task "induction"
+        CHECK(r.repeat_accuracy == e.at("repeatAccuracy").get<double>());
+        expect_near(r.repeat_loss, e.at("repeatLoss").get<double>(), kTrajectoryTol,
+                    what + " repeatLoss");
+        for (const char* key : {"previousTokenScore", "inductionScore"}) {
+          const Matrix expected = to_matrix(e.at(key));
+          const Matrix& actual =
+              std::string(key) == "inductionScore" ? r.induction_score : r.previous_token_score;
+          expect_near(actual, expected, kTrajectoryTol, what + " " + key);
+          worst_eval = std::max(worst_eval, (actual - expected).cwiseAbs().maxCoeff());
+        }
+      }
     }
     std::printf(
         "trajectory %s, %zu Adam steps vs torch.optim.Adam: max |difference| loss %.3g, "

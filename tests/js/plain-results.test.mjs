@@ -122,7 +122,8 @@ test('the API object is frozen and has no .delete()', () => {
   assert.ok(Object.isFrozen(hw));
   assert.equal('delete' in hw, false);
   assert.deepEqual(Object.keys(hw).sort(), [
-    'allclose', 'compareHeads', 'createTrainer', 'headsNeededDefaults', 'heapStats', 'limits',
+    'allclose', 'compareHeads', 'createTrainer', 'headsNeededDefaults', 'heapStats',
+    'inductionDefaults', 'limits',
     'maxAbsDiff', 'multiHeadAttention', 'packLessonWeights', 'parameterCount', 'seedExperiment',
     'torchMultiheadAttention', 'trainerCount', 'trainingRelations', 'trainingTasks', 'version'
   ]);

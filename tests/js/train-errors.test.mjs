@@ -45,7 +45,7 @@ const CASES = [
   // ---- createTrainer: values (the core) ----
   ['unknown task', () => hw.createTrainer({ ...OPTS, task: 'copy' }),
     'createTrainer: task "copy" is not a training task; the tasks are "previous-and-first", ' +
-    '"previous-and-two-back"'],
+    '"previous-and-two-back", "induction"'],
   ['unknown relation', () => hw.createTrainer({ ...REL, relations: ['previous', 'next'] }),
     'createTrainer: relation "next" is not a training relation; the relations are ' + CATALOGUE],
   ['repeated relation', () => hw.createTrainer({ ...REL,

@@ -93,7 +93,10 @@ const RUNS = [
   // Models of layers.
   { task: 'previous-and-first', layers: 2, numHeads: 2, dModel: 8, seed: 5, steps: 40 },
   { relations: ['previous', 'first', 'two-back'], layers: 3, numHeads: 4, dModel: 16, seed: 6,
-    steps: 30 }
+    steps: 30 },
+  // The task "induction": its repeats are drawn alike too.
+  { task: 'induction', layers: 2, numHeads: 2, dModel: 8, seed: 8, steps: 30, seqLen: 16,
+    vocab: 10, batchSize: 4, learningRate: 0.01 }
 ];
 
 function firstDifference(native, wasm, from, to) {

@@ -98,7 +98,7 @@ describe(`gradients against torch.autograd (${file})`, () => {
 });
 
 for (const file of ['train_trajectory.json', 'train_relations_trajectory.json',
-  'train_layers_trajectory.json'])
+  'train_layers_trajectory.json', 'train_induction_trajectory.json'])
 describe(`50 Adam steps against torch.optim.Adam (${file})`, () => {
   const { cases } = loadFixture(file);
   for (const c of cases) {
@@ -122,6 +122,14 @@ describe(`50 Adam steps against torch.optim.Adam (${file})`, () => {
         assert.equal(r.accuracy, e.accuracy, `${what} accuracy`);
         assert.deepEqual(r.relationAccuracy, e.relationAccuracy, `${what} relationAccuracy`);
         assertNear(r.headFocus, e.headFocus, TRAJECTORY_TOL, `${what} headFocus`);
+        assert.equal('inductionScore' in r, 'inductionScore' in e, `${what}: the induction task's`);
+        if ('inductionScore' in e) {
+          assert.equal(r.repeatAccuracy, e.repeatAccuracy, `${what} repeatAccuracy`);
+          assertNear(r.repeatLoss, e.repeatLoss, TRAJECTORY_TOL, `${what} repeatLoss`);
+          assertNear(r.previousTokenScore, e.previousTokenScore, TRAJECTORY_TOL,
+            `${what} previousTokenScore`);
+          assertNear(r.inductionScore, e.inductionScore, TRAJECTORY_TOL, `${what} inductionScore`);
+        }
       }
       console.log(`${label(c.config)}: ${c.steps} steps, max |loss difference| ${worstLoss}, ` +
         `final weights ${maxDiff(final, c.final)}`);

@@ -17,30 +17,11 @@
 #include <vector>
 
 #include "headwise/trainer.hpp"
+#include "json_lines.hpp"
 #include "task_arg.hpp"
 
-namespace {
-
-std::string json_list(const std::vector<double>& v) {
-  std::ostringstream out;
-  out.precision(6);
-  out << "[";
-  for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
-  out << "]";
-  return out.str();
-}
-
-std::string json_rows(const headwise::Matrix& m) {
-  std::string out = "[";
-  for (headwise::Index i = 0; i < m.rows(); ++i) {
-    std::vector<double> copy;
-    for (headwise::Index j = 0; j < m.cols(); ++j) copy.push_back(m(i, j));
-    out += (i ? "," : "") + json_list(copy);
-  }
-  return out + "]";
-}
-
-}  // namespace
+using headwise_tools::json_list;
+using headwise_tools::json_rows;
 
 // The heads-needed experiment's defaults (cpp/headwise/train_tasks.cpp) as one JSON line.
 void print_heads_needed_defaults() {
