@@ -58,6 +58,7 @@ import {serve} from './serve.mjs';
 import {trainingBench, trainingTable} from './train.mjs';
 import {HEADS_GOALS, headsPageMetrics, headsTable as headsPageTable} from './heads.mjs';
 import {headsBench, headsTable} from './train_heads.mjs';
+import {inductionMetrics, inductionTable} from './induction.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -1462,6 +1463,11 @@ async function main() {
         log('\nHow many heads does it take?, Chromium on one core (tests/bench/heads.mjs) ...');
         res.headsPage = await headsPageMetrics(chromium, {quick: QUICK, log});
         log(headsPageTable(res.headsPage));
+      }
+      if (!flag('skip-induction-page')) {
+        log('\nHeads that work together, Chromium on one core (tests/bench/induction.mjs) ...');
+        res.inductionPage = await inductionMetrics(chromium, {quick: QUICK, log});
+        log(inductionTable(res.inductionPage));
       }
       log(`  WASM heap across ${res.heap.recomputes} recomputes: ${
           JSON.stringify(res.heap.before)} -> ${JSON.stringify(res.heap.after)} (${

@@ -3,7 +3,8 @@
 // head formed, read back from the session's own curve; each head's two scores as the evaluation
 // gives them; the layer-1 previous-token head switched off sends the repeat accuracy toward
 // chance and the layer-2 induction head switched off lowers it; a switch re-evaluates; the challenge quotes the numbers;
-// the timeline goes back to step 0), with no main-thread task over GUARD_TASK_MS of CPU. Firefox
+// the timeline goes back to step 0; the run's PyTorch script, run by /usr/bin/python3, prints the
+// page's numbers), with no main-thread task over GUARD_TASK_MS of CPU. Firefox
 // and WebKit train a shorter stretch (the full run there would break CI's time budget): the real
 // pace is slow enough to follow, and the timeline goes back to step 0. In every engine the probe
 // redraws every head's table and refuses a token outside the vocabulary and a sequence too long,
@@ -13,6 +14,9 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { DIST, ENGINE, GUARD_TASK_MS, STRICT_CSP, engine, shareBrowser, serveDist, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -110,7 +114,7 @@ async function checkProbe(where) {
   await where.fill('#induction-probe', `${good} 99`);
   await where.waitForSelector('[data-testid="induction-probe-error"]:not([hidden])');
   const err = await where.textContent('[data-testid="induction-probe-error"]');
-  assert.match(err, /"99" is not a token of the vocabulary: use 0 to 31/);
+  assert.match(err, /"99" is not a token of the vocabulary: use 0 to 31\. The tables keep the last good probe: /);
   assert.ok(err.includes(good), `the message names the last good probe: ${err}`);
   assert.deepEqual((await readSection(where)).probe, before.probe, 'the last good probe stays');
   await where.fill('#induction-probe', Array.from({ length: D.seqLen + 1 }, () => '1').join(' '));
@@ -218,6 +222,28 @@ describe('Heads that work together', () => {
       await page.fill('#induction-timeline', '0');
       await page.waitForFunction(() => document.querySelector('[data-testid="induction-heads"]').dataset.shownStep === '0');
       checkTables(await readSection(page), 'first');
+      // The PyTorch script of this run prints the page's numbers.
+      const script = await page.textContent('[data-testid="induction-python"]');
+      const printed = await page.textContent('[data-testid="induction-python-output"]');
+      assert.ok(printed.includes(`held-out repeat accuracy ${e.repeatAccuracy.toFixed(2)}`), printed);
+      const dir = mkdtempSync(join(tmpdir(), 'hw-induction-'));
+      try {
+        writeFileSync(join(dir, 'induction.py'), script);
+        const r = spawnSync('/usr/bin/python3', [join(dir, 'induction.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
+        assert.equal(r.status, 0, r.stderr);
+        // The same lines; the one-layer model's numbers the same, the two-layer model's within
+        // 0.01 (the page and PyTorch sum in different orders; over 600 steps the last bits drift).
+        const numbers = (/** @type {string} */ t) => t.match(/\d+\.\d+/g).map(Number);
+        const shape = (/** @type {string} */ t) => t.replace(/\d+\.\d+/g, '#');
+        assert.equal(shape(r.stdout), shape(`${printed}\n`));
+        const wideAt = printed.indexOf('1 layer x');
+        const [got, want] = [r.stdout, printed].map(numbers);
+        const deepCount = numbers(printed.slice(0, wideAt)).length;
+        got.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= (k < deepCount ? 0.0100001 : 0), `number ${k}: python ${x}, page ${want[k]}`));
+        console.log(`# the script printed:\n${r.stdout.replace(/^/gm, '#   ')}`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
       console.log(`# longest main-thread task from the click to the verdict: ${Math.max(...(cpu || [0])).toFixed(1)} ms of CPU`);
       if (cpu) assert.deepEqual(cpu.filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms`);
     }, { viewport: { width: 640, height: 900 } });

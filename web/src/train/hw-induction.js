@@ -8,7 +8,8 @@
 // store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
 
 import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
+import { code, copyButton, h, replace, setText } from '../shared/dom.js';
+import { copyTexts } from '../shared/i18n.js';
 import { cellColors, prefersDark } from '../shared/color.js';
 import { messageOf } from '../shared/errors.js';
 import { numberField, parseNumberField, showError } from '../shared/forms.js';
@@ -17,6 +18,7 @@ import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
 import { Timeline, paceField } from './timeline.js';
+import { inductionCode, inductionOutput } from './induction-python.js';
 import { formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';
 
 /** @typedef {import('./induction.js').InductionSession} InductionSession */
@@ -93,6 +95,21 @@ class HwInduction extends HwElement {
     this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'induction-probe', text: this.t('induction.probe') }), this.probeInput, this.probeHint, this.probeError]));
     this.appendChild(this.headsBox);
 
+    // "Reproduce in Python": the script of the current run, and what it prints once trained.
+    const title = this.t('induction.python');
+    this.codeEl = h('code', { class: 'language-python' });
+    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'induction-python-output', tabindex: '0', translate: 'no' });
+    this.pyPending = h('p', { class: 'hw-hint', 'data-testid': 'induction-python-pending' });
+    this.appendChild(h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id: 'induction-python', 'data-testid': 'induction-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.pyOutput,
+      this.pyPending,
+      h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') })),
+    ]));
+
     /** @type {InductionSession|null} */
     this.session = null;
     this.layoutKey = '';
@@ -153,7 +170,7 @@ class HwInduction extends HwElement {
       showError(this.probeError, this.probeInput, null, this.language);
       if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, messageOf(e), this.language));
     } catch (e) {
-      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe, ${this.probeText()}.`, this.language);
+      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe: ${this.probeText()}.`, this.language);
     }
   }
 
@@ -260,6 +277,24 @@ class HwInduction extends HwElement {
     const probe = this.probeText();
     if (this.probeInput.value !== probe && document.activeElement !== this.probeInput && !this.probeError.textContent) this.probeInput.value = probe;
     this.drawHeads();
+    this.drawPython();
+  }
+
+  /** The script for these settings; what it prints once both models are evaluated. */
+  drawPython() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    if (this.codeFor !== st) {
+      this.codeFor = st;
+      this.codeEl.textContent = inductionCode(st);
+    }
+    const done = session.status === 'done' && session.models.every((m) => m.evaluation && m.ablations.length === m.heads.length);
+    const output = done ? inductionOutput(session.models.map((m) => ({
+      layers: m.layers, numHeads: m.numHeads, parameters: m.parameters, evaluation: m.evaluation, ablations: m.ablations,
+    }))) : '';
+    if (this.pyOutput.textContent !== output) this.pyOutput.textContent = output;
+    this.pyOutput.hidden = !done;
+    setText(this.pyPending, done ? '' : this.t('induction.pythonPending', { steps: st.steps }));
   }
 
   /**
