@@ -173,8 +173,8 @@ describe('keyboard', () => {
       assert.equal(keys[1], '#hw-language-select');
       assert.deepEqual(keys.slice(2, 11), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
-      // NumPy, parameter counts, exercise 3, the two training scripts.
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 5);
+      // NumPy, parameter counts, exercise 3, the three training scripts.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 6);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });
