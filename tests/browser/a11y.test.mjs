@@ -271,7 +271,8 @@ describe('keyboard', () => {
       // A copy button works from the keyboard (clipboard, or selection where it is refused).
       await tabTo(page, /^copy:/);
       await page.keyboard.press('Enter');
-      await page.waitForFunction(() => /Copied|Selected/.test(document.querySelector('.hw-copy-status')?.textContent || ''));
+      // The status beside the button pressed (each copy button has its own).
+      await page.waitForFunction(() => /Copied|Selected/.test(document.activeElement?.parentElement?.querySelector('.hw-copy-status')?.textContent || ''));
     });
   });
 
