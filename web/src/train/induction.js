@@ -54,17 +54,17 @@ export function inductionSettings(hw, seed) {
 }
 
 /**
- * The default probe: random-looking tokens in which a segment of four repeats (drawn with a fixed
- * pattern, so that it is the same on every page), 12 long where the settings allow (a head's
- * table stays narrow enough for two side by side).
+ * The default probe: random-looking tokens in which a segment of three repeats (drawn with a fixed
+ * pattern, so that it is the same on every page), 9 long where the settings allow (a head's table
+ * fits a phone's width without scrolling).
  * @param {InductionSettings} s
  * @returns {number[]}
  */
 export function defaultInductionProbe(s) {
-  const n = Math.min(12, s.seqLen);
+  const n = Math.min(9, s.seqLen);
   const tokens = Array.from({ length: n }, (_, i) => (5 + 11 * i) % s.vocab);
-  const len = Math.min(4, Math.floor(n / 3));
-  const from = Math.max(1, Math.floor(n / 6));
+  const len = Math.min(3, Math.floor(n / 3));
+  const from = 1;
   for (let j = 0; j < len; j += 1) tokens[n - len + j] = tokens[from + j];
   return tokens;
 }
