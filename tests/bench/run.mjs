@@ -26,6 +26,7 @@
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
 //          --skip-training (both training sections)  --skip-heads  --skip-train-page  --skip-heads-page
+//          --skip-induction-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --page-only (just the page: sizes, first verified table, updates; about a minute with
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
@@ -58,6 +59,7 @@ import {responsiveMetrics, responsiveTable} from './responsive.mjs';
 import {serve} from './serve.mjs';
 import {trainingBench, trainingTable} from './train.mjs';
 import {headsBench, headsTable} from './train_heads.mjs';
+import {inductionMetrics, inductionTable} from './induction.mjs';
 import {logTrainPage, trainPageMetrics} from './train_page.mjs';
 
 const {argv, flag, option, count} = commandLine();
@@ -124,6 +126,11 @@ async function wholeRun() {
       log('\nHow many heads does it take?, Chromium on one core (tests/bench/heads.mjs) ...');
       res.headsPage = await headsPageMetrics(chromium, {quick: QUICK, log});
       log(headsPageTable(res.headsPage));
+    }
+    if (page && !flag('skip-induction-page')) {
+      log('\nHeads that work together, Chromium on one core (tests/bench/induction.mjs) ...');
+      res.inductionPage = await inductionMetrics(chromium, {quick: QUICK, log});
+      log(inductionTable(res.inductionPage));
     }
     if (page && !flag('skip-responsive')) await responsiveSection(res, chromium);
     if (page && !flag('skip-load')) await loadSection(res);

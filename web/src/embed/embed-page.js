@@ -34,6 +34,7 @@ export const WIDGETS = /** @type {Record<string, string>} */ ({
   python: 'mha-python',
   train: 'mha-train',
   'heads-needed': 'mha-heads-needed',
+  induction: 'mha-induction',
   lesson: 'mha-lesson',
 });
 

@@ -390,5 +390,6 @@ export function defineEmbedElements() {
   widget('mha-python', { tags: ['hw-controls', 'hw-python'], controls: PANEL, experiment: true });
   widget('mha-train', { tags: ['hw-train'], controls: ['trainTask', 'trainSeed'], experiment: false, exports: false });
   widget('mha-heads-needed', { tags: ['hw-heads-needed'], controls: ['headsRelations', 'headsSeed'], experiment: false, exports: false });
+  widget('mha-induction', { tags: ['hw-induction'], controls: [], experiment: false, exports: false });
   define('mha-lesson', MhaLesson);
 }

@@ -3,7 +3,8 @@
 // the page with a "headwise-challenge" event ({answer}), which a course platform's package saves
 // (src/page/course.js); restore() puts back an answer saved there. The discussion's paragraph
 // marked data-heads-live quotes the grid of "How many heads does it take?" (its
-// "headwise-heads-grid" event) once the grid's four-relation row is trained on this page.
+// "headwise-heads-grid" event) once the grid's four-relation row is trained on this page; the one
+// marked data-induction-live quotes "Heads that work together" ("headwise-induction") once trained.
 
 import { HwElement, define } from '../shared/element.js';
 import { h, replace } from '../shared/dom.js';
@@ -65,10 +66,37 @@ class HwChallenge extends HwElement {
       });
     }
     if (live && this.grid) this.quote(live, this.grid);
+    const deep = /** @type {HTMLElement|null} */ (discussion.querySelector('[data-induction-live]'));
+    this.deepLive = deep;
+    if (deep && !this.listeningInduction) {
+      this.listeningInduction = true;
+      deep.setAttribute('data-testid', 'challenge-induction-live');
+      this.getRootNode().addEventListener('headwise-induction', (event) => {
+        this.induction = /** @type {CustomEvent} */ (event).detail;
+        if (this.deepLive) this.quoteInduction(this.deepLive, this.induction);
+      });
+    }
+    if (deep && this.induction) this.quoteInduction(deep, this.induction);
+  }
+
+  /**
+   * "Heads that work together", quoted in the discussion: two layers of two heads against one
+   * layer of four, and the repeat accuracy with the deep model's key heads off.
+   * @param {HTMLElement} live
+   * @param {any} d  the "headwise-induction" event's detail
+   */
+  quoteInduction(live, d) {
+    const f2 = (/** @type {number} */ x) => x.toFixed(2);
+    replace(live, this.tNodes('challenge.live.induction', {
+      seed: d.seed, deep: f2(d.deep.accuracy), wide: f2(d.wide.accuracy), heads: d.wide.numHeads,
+      offPrevious: f2(d.deep.offPrevious), offInduction: f2(d.deep.offInduction), chance: f2(d.chance),
+      link: h('a', { href: '#induction', text: this.t('challenge.live.inductionLink') }),
+    }));
+    live.dataset.live = '';
   }
 
   static get keep() {
-    return ['listening', 'grid', 'inCourse'];
+    return ['listening', 'grid', 'inCourse', 'listeningInduction', 'induction'];
   }
 
   /**

@@ -71,6 +71,14 @@ const PATTERNS = [
   [/^type a sequence of 1 to (\d+) letters from (\S+) to (\S+)$/, 'errors.probe.empty', ['max', 'first', 'last']],
   [/^"(.*)" is not in the vocabulary: use the letters (\S+) to (\S+)$/s, 'errors.probe.letter', ['letter', 'first', 'last']],
   [/^(\d+) letters is too long: the models read at most (\d+)$/, 'errors.probe.tooLong', ['count', 'max']],
+  // "Heads that work together" (src/train/induction.js, hw-induction.js).
+  [/^(.*)\. The tables keep the last good probe: (.+)\.$/s, 'errors.induction.kept', ['reason*', 'probe']],
+  [/^type a sequence of 2 to (\d+) tokens from (\S+) to (\S+), separated by spaces$/, 'errors.induction.empty', ['max', 'first', 'last']],
+  [/^"(.*)" is not a token of the vocabulary: use (\S+) to (\S+)$/s, 'errors.induction.token', ['token', 'first', 'last']],
+  [/^1 token is too short: a probe needs at least 2$/, 'errors.induction.short', []],
+  [/^(\d+) tokens is too long: the models read at most (\d+)$/, 'errors.induction.tooLong', ['count', 'max']],
+  [/^seed (.*) is not allowed: use a whole number from 0 to 4294967295$/s, 'errors.induction.seed', ['value']],
+  [/^this module has no induction task \(hw\.inductionDefaults is missing\)$/, 'errors.induction.missing', []],
   // The course platform's adapter (src/shared/lms.js): how a call failed.
   [/^the course platform's API has no (\w+)$/, 'errors.lms.noMethod', ['method']],
   [/^it answered (.*)$/s, 'errors.lms.answered', ['answer']],

@@ -27,7 +27,7 @@ import * as relations from '../shared/relations.js';
 import { translateError } from '../shared/i18n-errors.js';
 
 /** The elements train.js defines. */
-export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python'];
+export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python', 'hw-induction'];
 /** How far ahead of the viewport the section starts loading (px, above and below). */
 export const NEAR_MARGIN_PX = 1500;
 /** The global under which train.js finds the modules it shares with the page's bundle. */

@@ -6,3 +6,4 @@
 import './hw-train.js';
 import './hw-train-python.js';
 import './hw-heads-needed.js';
+import './hw-induction.js';

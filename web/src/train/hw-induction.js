@@ -1,0 +1,475 @@
+// <hw-induction>: the section "Heads that work together". Two layers × two heads train beside one
+// layer of four heads at the same d_model on the task 'induction' (a segment that repeats); the
+// page shows both models' curves (the plateau, then the drop), the step where the induction head
+// formed (read from the live curve), every head's attention on the student's probe (both layers,
+// the previous token and the induction target marked), each head's previous-token and induction
+// scores held-out, and switches that turn heads off: with the layer-1 previous-token head or the
+// layer-2 induction head off, the repeat accuracy falls back toward chance. The run lives in the
+// store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
+
+import { HwElement, define } from '../shared/element.js';
+import { code, copyButton, h, replace, setText } from '../shared/dom.js';
+import { copyTexts } from '../shared/i18n.js';
+import { cellColors, prefersDark } from '../shared/color.js';
+import { messageOf } from '../shared/errors.js';
+import { numberField, parseNumberField, showError } from '../shared/forms.js';
+import { Curves, SERIES } from './curves.js';
+import { FrameDrawer, adoptSession } from './frames.js';
+import { HeadTable } from './tables.js';
+import { awaitTrainingModule } from './module.js';
+import { Timeline, paceField } from './timeline.js';
+import { inductionCode, inductionOutput } from './induction-python.js';
+import { formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';
+
+/** @typedef {import('./induction.js').InductionSession} InductionSession */
+/** @typedef {import('./induction.js').InductionModel} InductionModel */
+
+/** The seed the section starts with. */
+const DEFAULT_SEED = 1;
+
+/** @param {number} x */
+const f2 = (x) => x.toFixed(2);
+/** @param {number} x */
+const f3 = (x) => x.toFixed(3);
+
+class HwInduction extends HwElement {
+  build() {
+    for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
+    const seed = numberField('induction-seed', this.t('induction.seed'), this.t('induction.seedHint'));
+    seed.input.min = '0';
+    this.seedInput = seed.input;
+    this.seedError = seed.error;
+    this.seedError.hidden = true;
+    if (this.seed === undefined) this.seed = DEFAULT_SEED;
+    this.seedInput.value = String(this.seed);
+    this.seedInput.addEventListener('input', () => this.readSeed());
+    const pace = paceField('induction-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
+    this.paceSelect = pace.select;
+
+    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'induction-run', 'data-testid': 'induction-run', text: this.t('induction.run') });
+    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'induction-reset', 'data-testid': 'induction-reset', text: this.t('train.run.reset') });
+    this.runButton.addEventListener('click', () => this.session && this.session.start());
+    this.resetButton.addEventListener('click', () => {
+      if (!this.session) return;
+      this.timeline.follow();
+      this.session.reset();
+    });
+    for (const b of [this.runButton, this.resetButton]) b.toggleAttribute('disabled', true);
+    this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'induction-counter', role: 'status', 'aria-live': 'off' });
+    this.runError = h('p', { class: 'hw-error', 'data-error-for': 'induction', 'data-testid': 'induction-error', role: 'alert', hidden: true });
+
+    this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'induction-about' });
+    this.models = h('ul', { class: 'hw-induction-models', 'data-testid': 'induction-models' });
+    this.curvesBox = h('div', { class: 'hw-train-curves' });
+    this.legend = h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') });
+    this.formed = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'induction-formed', 'aria-live': 'polite' });
+    this.verdict = h('div', { class: 'hw-induction-verdict', 'data-testid': 'induction-verdict', 'aria-live': 'polite' });
+    this.timeline = new Timeline('induction-timeline', () => {
+      this.shownKey = '';
+      this.schedule();
+    }, this.language);
+
+    this.probeInput = /** @type {HTMLInputElement} */ (h('input', {
+      id: 'induction-probe', name: 'induction-probe', type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-testid': 'induction-probe',
+      'aria-describedby': 'induction-probe-hint induction-probe-error',
+    }));
+    this.probeHint = h('p', { class: 'hw-hint', id: 'induction-probe-hint' });
+    this.probeError = h('p', { class: 'hw-error', id: 'induction-probe-error', 'data-error-for': 'induction-probe', 'data-testid': 'induction-probe-error', role: 'alert', hidden: true });
+    this.probeInput.addEventListener('input', () => this.readProbe());
+    this.headsBox = h('div', { class: 'hw-induction-heads', 'data-testid': 'induction-heads', 'aria-live': 'off' });
+    this.scoresBox = h('div', { class: 'hw-induction-scores', 'data-testid': 'induction-scores' });
+
+    this.appendChild(h('div', { class: 'hw-train-controls' }, [
+      h('div', { class: 'hw-train-fields' }, [seed.wrap, pace.wrap]),
+      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.resetButton, this.counter]),
+      this.runError,
+    ]));
+    this.appendChild(this.about);
+    this.appendChild(this.models);
+    this.appendChild(this.curvesBox);
+    this.appendChild(this.legend);
+    this.appendChild(this.formed);
+    this.appendChild(this.verdict);
+    this.appendChild(this.scoresBox);
+    this.appendChild(this.timeline.wrap);
+    this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'induction-probe', text: this.t('induction.probe') }), this.probeInput, this.probeHint, this.probeError]));
+    this.appendChild(this.headsBox);
+
+    // "Reproduce in Python": the script of the current run, and what it prints once trained.
+    const title = this.t('induction.python');
+    this.codeEl = h('code', { class: 'language-python' });
+    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'induction-python-output', tabindex: '0', translate: 'no' });
+    this.pyPending = h('p', { class: 'hw-hint', 'data-testid': 'induction-python-pending' });
+    this.appendChild(h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id: 'induction-python', 'data-testid': 'induction-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.pyOutput,
+      this.pyPending,
+      h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') })),
+    ]));
+
+    /** @type {InductionSession|null} */
+    this.session = null;
+    this.layoutKey = '';
+    this.drawer = new FrameDrawer({
+      name: 'hw-induction draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
+    });
+    if (!this.onSession) this.onSession = () => this.schedule();
+    this.onTheme(() => {
+      this.layoutKey = '';
+      this.schedule();
+    });
+  }
+
+  static get keep() {
+    return ['onSession', 'seed'];
+  }
+
+  /** @param {any} store */
+  update(store) {
+    const session = inductionFor(store);
+    if (!session) {
+      awaitTrainingModule(this);
+      return;
+    }
+    adoptSession(this, session, ['progress', 'state']);
+    if (!session.settings || session.settings.seed !== this.seed) {
+      try {
+        session.ensure(/** @type {number} */ (this.seed));
+        showError(this.runError, null, null, this.language);
+      } catch (e) {
+        showError(this.runError, null, messageOf(e), this.language);
+        return;
+      }
+    }
+    this.schedule();
+  }
+
+  /** The seed field changed: a whole number configures the models anew; else say why. */
+  readSeed() {
+    const { value, problem } = parseNumberField(this.seedInput);
+    const running = this.session && (this.session.status === 'running' || this.session.status === 'evaluating');
+    const message = problem || (value === null || !Number.isInteger(value) || value < 0 || value > 4294967295
+      ? `seed ${this.seedInput.value} is not allowed: use a whole number from 0 to 4294967295` : null);
+    showError(this.seedError, this.seedInput, message, this.language);
+    if (message || running) return;
+    this.seed = value;
+    this.timeline.follow();
+    if (this.store) this.update(this.store);
+  }
+
+  /** The probe field changed: use it if it reads, else say why (the last good probe stays). */
+  readProbe() {
+    const session = this.session;
+    if (!session || !session.settings) return;
+    try {
+      const tokens = parseInductionProbe(this.probeInput.value, session.settings);
+      showError(this.probeError, this.probeInput, null, this.language);
+      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, messageOf(e), this.language));
+    } catch (e) {
+      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe: ${this.probeText()}.`, this.language);
+    }
+  }
+
+  /** The session's probe as labels. */
+  probeText() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const s = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    return session.probe.map((t) => s.tokenLabels[t]).join(' ');
+  }
+
+  schedule() {
+    this.drawer.schedule();
+  }
+
+  /**
+   * "2 layers × 2 heads" / "1 layer × 4 heads".
+   * @param {InductionModel} m
+   */
+  modelName(m) {
+    return this.t('induction.modelName', { layers: this.t('induction.layers', { count: m.layers }), heads: this.t('common.heads', { count: m.numHeads }) });
+  }
+
+  /**
+   * "layer 1, head 0" (layers counted from 1, as the lesson speaks of them; heads from 0, as the
+   * tables name them).
+   * @param {number} layer  from 0
+   * @param {number} head
+   */
+  headName(layer, head) {
+    return this.t('induction.headName', { layer: layer + 1, head });
+  }
+
+  /** The parts that depend on the settings, the models and the theme. */
+  layout() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    const dark = prefersDark();
+    if (this.layoutModels === session.models && this.layoutKey === String(dark)) return;
+    this.layoutModels = session.models;
+    this.layoutKey = String(dark);
+    this.dark = dark;
+    setText(this.about, this.t('induction.about', { ...st, chance: f2(1 / st.vocab) }));
+    setText(this.probeHint, this.t('induction.probeHint', { first: st.tokenLabels[0], last: st.tokenLabels[st.tokenLabels.length - 1], n: st.seqLen }));
+    const series = session.models.map((m, i) => ({ label: this.modelName(m), cls: SERIES[i] }));
+    const xLabel = this.t('train.curves.step');
+    this.loss = new Curves({ title: this.t('induction.loss'), testid: 'induction-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series, xLabel });
+    this.acc = new Curves({ title: this.t('induction.accuracy'), testid: 'induction-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series, xLabel });
+    this.loss.setX(st.steps);
+    this.acc.setX(st.steps);
+    replace(this.curvesBox, [this.loss.figure, this.acc.figure]);
+    replace(this.legend, session.models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), this.modelName(m)])));
+    this.modelLines = session.models.map(() => h('li', {}));
+    replace(this.models, this.modelLines);
+    this.headsKey = '';
+    this.scoresKey = '';
+    this.timeline.follow();
+  }
+
+  draw() {
+    const session = this.session;
+    if (!session || !session.settings) return;
+    this.layout();
+    const st = session.settings;
+    const running = session.status === 'running' || session.status === 'evaluating';
+    this.runButton.toggleAttribute('disabled', running || session.status === 'done');
+    this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
+    this.seedInput.disabled = running;
+    showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
+    const [deep, wide] = session.models;
+    const step = deep.step;
+    const counter = session.status === 'evaluating' ? this.t('induction.counterEvaluating')
+      : this.t('induction.counter', { step, steps: st.steps });
+    const took = session.finishedAt ? this.t('headsNeeded.took', { seconds: ((session.finishedAt - session.startedAt) / 1000).toFixed(1) }) : '';
+    setText(this.counter, `${counter}${took}`);
+    this.counter.dataset.step = String(step);
+    this.dataset.status = session.status;
+    this.toggleAttribute('data-running', running);
+    this.toggleAttribute('data-done', session.status === 'done');
+
+    session.models.forEach((m, i) => {
+      setText(/** @type {HTMLElement[]} */ (this.modelLines)[i], this.t('induction.modelLine', {
+        model: this.modelName(m), dHead: st.dModel / m.numHeads, parameters: m.parameters || '…',
+      }));
+      /** @type {Curves} */ (this.loss).update(i, m.steps, m.loss);
+      /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
+    });
+
+    // The step where the head formed, from the live curve of the two-layer model.
+    const formed = formedStep(deep.steps, deep.accuracy, st.formedAccuracy);
+    const plateau = plateauLoss(deep.steps, deep.loss, formed, st.steps);
+    const lastLoss = deep.loss.length ? deep.loss[deep.loss.length - 1] : null;
+    let formedText = '';
+    if (formed !== null) {
+      formedText = this.t('induction.formed', { model: this.modelName(deep), step: formed, threshold: f2(st.formedAccuracy), plateau: plateau === null ? '–' : f2(plateau), loss: f2(/** @type {number} */ (lastLoss)) });
+    } else if (deep.steps.length) {
+      formedText = this.t('induction.notFormed', { model: this.modelName(deep), threshold: f2(st.formedAccuracy), step });
+    }
+    setText(this.formed, formedText);
+    this.formed.dataset.step = formed === null ? '' : String(formed);
+    this.drawVerdict(formed);
+    this.drawScores();
+
+    // The probe field shows the session's probe unless the student is editing it.
+    const probe = this.probeText();
+    if (this.probeInput.value !== probe && document.activeElement !== this.probeInput && !this.probeError.textContent) this.probeInput.value = probe;
+    this.drawHeads();
+    this.drawPython();
+  }
+
+  /** The script for these settings; what it prints once both models are evaluated. */
+  drawPython() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    if (this.codeFor !== st) {
+      this.codeFor = st;
+      this.codeEl.textContent = inductionCode(st);
+    }
+    const done = session.status === 'done' && session.models.every((m) => m.evaluation && m.ablations.length === m.heads.length);
+    const output = done ? inductionOutput(session.models.map((m) => ({
+      layers: m.layers, numHeads: m.numHeads, parameters: m.parameters, evaluation: m.evaluation, ablations: m.ablations,
+    }))) : '';
+    if (this.pyOutput.textContent !== output) this.pyOutput.textContent = output;
+    this.pyOutput.hidden = !done;
+    setText(this.pyPending, done ? '' : this.t('induction.pythonPending', { steps: st.steps }));
+  }
+
+  /**
+   * Once both models are evaluated: what the deep model's heads do and what turning each off
+   * costs, beside the one-layer model; the challenge hears these numbers.
+   * @param {number|null} formed
+   */
+  drawVerdict(formed) {
+    const session = /** @type {InductionSession} */ (this.session);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    const [deep, wide] = session.models;
+    const key = `${session.status}|${deep.ablations.length}|${wide.ablations.length}|${formed}`;
+    if (key === this.verdictKey) return;
+    this.verdictKey = key;
+    if (session.status !== 'done' || !deep.evaluation || !wide.evaluation) {
+      replace(this.verdict, []);
+      return;
+    }
+    const e = /** @type {any} */ (deep.evaluation);
+    const k = keyHeads(e);
+    const offPrev = /** @type {any} */ (deep.ablations[k.previous.index]).repeatAccuracy;
+    const offInd = /** @type {any} */ (deep.ablations[k.induction.index]).repeatAccuracy;
+    const w = /** @type {any} */ (wide.evaluation);
+    const wideBest = Math.max(...w.inductionScore[0]);
+    const lines = [
+      this.t('induction.verdictDeep', {
+        model: this.modelName(deep), accuracy: f2(e.repeatAccuracy),
+        previous: this.headName(k.previous.layer, k.previous.head), previousScore: f2(k.previous.score),
+        induction: this.headName(k.induction.layer, k.induction.head), inductionScore: f2(k.induction.score),
+      }),
+      this.t('induction.verdictAblate', {
+        previous: this.headName(k.previous.layer, k.previous.head), offPrevious: f2(offPrev),
+        induction: this.headName(k.induction.layer, k.induction.head), offInduction: f2(offInd), chance: f2(1 / st.vocab),
+      }),
+      this.t('induction.verdictWide', { model: this.modelName(wide), accuracy: f2(w.repeatAccuracy), score: f2(wideBest) }),
+    ];
+    replace(this.verdict, lines.map((text) => h('p', { text })));
+    this.dispatchEvent(new CustomEvent('headwise-induction', {
+      bubbles: true, composed: true,
+      detail: {
+        seed: st.seed, formed, deep: { layers: deep.layers, numHeads: deep.numHeads, accuracy: e.repeatAccuracy, offPrevious: offPrev, offInduction: offInd },
+        wide: { layers: 1, numHeads: wide.numHeads, accuracy: w.repeatAccuracy }, chance: 1 / st.vocab,
+      },
+    }));
+  }
+
+  /** Each model's heads: their two scores, the repeat accuracy with each off, and a switch. */
+  drawScores() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const lang = this.language;
+    const key = `${session.models.map((m) => `${m.ablations.length}|${m.evaluation ? 1 : 0}|${[...m.off].join(',')}|${m.offEvaluation ? /** @type {any} */ (m.offEvaluation).repeatAccuracy : ''}`).join('/')}|${session.status}|${this.dark}`;
+    if (key === this.scoresKey) return;
+    this.scoresKey = key;
+    if (session.status !== 'done') {
+      replace(this.scoresBox, [h('p', { class: 'hw-hint', text: this.t('induction.scoresNone') })]);
+      return;
+    }
+    const dark = Boolean(this.dark);
+    const paint = (/** @type {HTMLElement} */ td, /** @type {number} */ x) => {
+      const { bg, fg } = cellColors(Math.max(0, Math.min(1, x)), dark);
+      td.style.backgroundColor = bg;
+      td.style.color = fg;
+      return td;
+    };
+    replace(this.scoresBox, session.models.map((m) => {
+      const e = /** @type {any} */ (m.evaluation);
+      const off = /** @type {any} */ (m.offEvaluation);
+      const rows = m.heads.map((index) => {
+        const layer = Math.floor(index / m.numHeads);
+        const head = index % m.numHeads;
+        const box = /** @type {HTMLInputElement} */ (h('input', { type: 'checkbox', 'data-testid': 'induction-switch', 'data-model': m.key, 'data-index': index, autocomplete: 'off' }));
+        box.checked = !m.off.has(index);
+        box.addEventListener('change', () => {
+          const next = new Set(m.off);
+          if (box.checked) next.delete(index);
+          else next.add(index);
+          session.ablate(m, [...next].sort((a, b) => a - b));
+        });
+        return h('tr', { 'data-index': index }, [
+          h('th', { scope: 'row', text: this.headName(layer, head) }),
+          paint(h('td', { 'data-score': 'previous', text: f2(e.previousTokenScore[layer][head]) }), e.previousTokenScore[layer][head]),
+          paint(h('td', { 'data-score': 'induction', text: f2(e.inductionScore[layer][head]) }), e.inductionScore[layer][head]),
+          h('td', { 'data-score': 'off', text: f2(/** @type {any} */ (m.ablations[index]).repeatAccuracy) }),
+          h('td', {}, [h('label', { class: 'hw-check' }, [box, ` ${this.t('induction.on')}`])]),
+        ]);
+      });
+      const offList = [...m.off];
+      const status = offList.length === 0 ? this.t('induction.switchAll', { accuracy: f2(e.repeatAccuracy) })
+        : this.t('induction.switchOff', {
+          heads: offList.map((i) => this.headName(Math.floor(i / m.numHeads), i % m.numHeads)).join(this.t('common.listSeparator')),
+          accuracy: off ? f2(off.repeatAccuracy) : '…', all: f2(e.repeatAccuracy),
+        });
+      return h('div', { class: 'hw-induction-model', 'data-model': m.key }, [
+        h('table', { class: 'hw-weights hw-induction-score-table', 'data-testid': 'induction-score-table', 'data-model': m.key }, [
+          h('caption', { text: this.modelName(m) }),
+          h('thead', {}, [h('tr', {}, [
+            h('td', { class: 'hw-corner' }),
+            h('th', { scope: 'col', text: this.t('induction.colPrevious') }),
+            h('th', { scope: 'col', text: this.t('induction.colInduction') }),
+            h('th', { scope: 'col', text: this.t('induction.colOff') }),
+            h('th', { scope: 'col', text: this.t('induction.colSwitch') }),
+          ])]),
+          h('tbody', {}, rows),
+        ]),
+        h('p', { class: 'hw-hint', 'data-testid': 'induction-switch-result', 'data-model': m.key, role: 'status', text: status }),
+      ]);
+    }));
+    void lang;
+  }
+
+  /**
+   * Every head's attention on the probe (both layers of the deep model, then the wide one), at
+   * the timeline's step; the previous token (outline 0) and the induction target (outline 1) marked.
+   */
+  drawHeads() {
+    const session = /** @type {InductionSession} */ (this.session);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
+    const [deep] = session.models;
+    const layoutKey = `${session.probeKey}|${this.layoutKey}|${session.models.map((m) => m.key).join()}`;
+    if (layoutKey !== this.headsKey || this.headsModels !== session.models) {
+      this.headsKey = layoutKey;
+      this.headsModels = session.models;
+      const labels = session.probe.map((t) => st.tokenLabels[t]);
+      const target = inductionTargets(session.probe);
+      const sources = labels.map((_, i) => [i > 0 ? i - 1 : -1, target[i]]);
+      /** @type {{model: InductionModel, index: number, table: HeadTable}[]} */
+      this.tables = [];
+      const boxes = session.models.map((m) => {
+        const grid = h('div', { class: 'hw-train-heads' });
+        for (const index of m.heads) {
+          const t = new HeadTable({ head: index % m.numHeads, labels, sources, lang: this.language });
+          setText(/** @type {HTMLElement} */ (t.caption.firstChild), this.headName(Math.floor(index / m.numHeads), index % m.numHeads));
+          this.tables.push({ model: m, index, table: t });
+          grid.appendChild(h('div', { class: 'hw-train-head', 'data-model': m.key, 'data-index': index }, [t.table]));
+        }
+        return h('section', { class: 'hw-induction-model-heads', 'data-model': m.key }, [h('h3', { text: this.modelName(m) }), grid]);
+      });
+      replace(this.headsBox, [
+        h('p', { class: 'hw-hint' }, [
+          h('span', { class: 'hw-rel-key hw-rel-0', text: this.t('induction.keyPrevious') }),
+          this.t('common.listSeparator'),
+          h('span', { class: 'hw-rel-key hw-rel-1', text: this.t('induction.keyInduction') }),
+        ]),
+        ...boxes,
+      ]);
+      this.shownKey = '';
+    }
+
+    // The timeline: the deep model's snapshots (both models are snapshotted at the same steps);
+    // snapshots taken on an earlier probe are taken again on this one once training is done.
+    const current = session.models.every((m) => m.snapshots.every((sn) => sn.probeKey === session.probeKey));
+    if (!current && session.status === 'done' && this.retaking !== session.probeKey) {
+      const ticket = session.probeKey;
+      this.retaking = ticket;
+      (async () => {
+        for (const m of session.models) await session.retake(m);
+      })().then(() => {
+        if (this.retaking === ticket) this.retaking = '';
+      }, (e) => showError(this.runError, null, messageOf(e), this.language));
+    }
+    const snaps = current ? deep.snapshots : [];
+    this.timeline.update(snaps.map((sn) => sn.step), []);
+    const index = this.timeline.index;
+    const shownKey = `${index}|${snaps.length}|${session.probeKey}|${session.models.map((m) => m.attentionStep).join()}|${current}`;
+    if (shownKey === this.shownKey) return;
+    this.shownKey = shownKey;
+    const dark = Boolean(this.dark);
+    for (const { model, index: k, table } of /** @type {any[]} */ (this.tables)) {
+      const snap = index === null ? null : model.snapshots[index];
+      const attention = snap && current ? snap.attention : model.attention;
+      if (attention && attention[k] && attention[k].length === table.n) table.update(attention[k], dark);
+    }
+    this.headsBox.dataset.shownStep = this.timeline.at.dataset.step || '';
+    this.headsBox.dataset.probe = session.probeKey;
+  }
+}
+
+define('hw-induction', HwInduction);

@@ -1,0 +1,296 @@
+// The experiment of "Heads that work together": on the task 'induction' (random tokens in which a
+// segment repeats; the target is the next token along the repeat), a model of two layers × two
+// heads trains beside one layer of four heads at the same d_model, in lockstep (two ModelRuns of
+// the training engine, run.js). Each keeps its curves, its timeline on the student's probe and,
+// when trained, the held-out evaluation (repeat accuracy, every head's previous-token and
+// induction scores) with each head off in turn. The session never draws; it fires "progress" and
+// "state" events, and the element (hw-induction.js) redraws once per frame. Only comparisons here:
+// every number comes from the trainer.
+
+import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
+import { perStore } from './module.js';
+import { messageOf } from '../shared/errors.js';
+
+/**
+ * @typedef {object} InductionSettings
+ * @property {number} layers      the deep model's layers (2)
+ * @property {number} numHeads    its heads per layer (2)
+ * @property {number} wideHeads   the one-layer model's heads (layers × numHeads: the same count)
+ * @property {number} dModel
+ * @property {number} seqLen
+ * @property {number} vocab
+ * @property {number} learningRate
+ * @property {number} batchSize
+ * @property {number} steps
+ * @property {number} evalSize
+ * @property {number} formedAccuracy  the head has formed: repeat accuracy at least this ...
+ * @property {number} formedScore     ... and a last-layer head's induction score at least this
+ * @property {string[]} tokenLabels
+ * @property {number} seed
+ */
+
+/** Consecutive curve points at or above formedAccuracy that count as "formed" (not one lucky batch). */
+export const FORMED_POINTS = 3;
+
+/**
+ * The experiment's settings (chosen by `npm run sweep:induction`, cpp/TRAINING.md) and a seed.
+ * @param {any} hw
+ * @param {number} seed
+ * @returns {InductionSettings}
+ */
+export function inductionSettings(hw, seed) {
+  if (typeof hw.inductionDefaults !== 'function') {
+    throw new Error('this module has no induction task (hw.inductionDefaults is missing)');
+  }
+  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
+    throw new Error(`seed ${seed} is not allowed: use a whole number from 0 to 4294967295`);
+  }
+  const d = hw.inductionDefaults();
+  return {
+    layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, dModel: d.dModel, seqLen: d.seqLen,
+    vocab: d.vocab, learningRate: d.learningRate, batchSize: d.batchSize, steps: d.steps, evalSize: d.evalSize,
+    formedAccuracy: d.formedAccuracy, formedScore: d.formedScore, tokenLabels: d.tokenLabels, seed,
+  };
+}
+
+/**
+ * The default probe: random-looking tokens in which a segment of three repeats (drawn with a fixed
+ * pattern, so that it is the same on every page), 9 long where the settings allow (a head's table
+ * fits a phone's width without scrolling).
+ * @param {InductionSettings} s
+ * @returns {number[]}
+ */
+export function defaultInductionProbe(s) {
+  const n = Math.min(9, s.seqLen);
+  const tokens = Array.from({ length: n }, (_, i) => (5 + 11 * i) % s.vocab);
+  const len = Math.min(3, Math.floor(n / 3));
+  const from = 1;
+  for (let j = 0; j < len; j += 1) tokens[n - len + j] = tokens[from + j];
+  return tokens;
+}
+
+/**
+ * Read the student's probe: token labels separated by spaces or commas (letters may also be
+ * written together when every label is one letter), 2 to seqLen of them. Throws an Error saying
+ * which token or length is wrong and what is allowed.
+ * @param {string} text
+ * @param {InductionSettings} s
+ * @returns {number[]}
+ */
+export function parseInductionProbe(text, s) {
+  const labels = s.tokenLabels;
+  const first = labels[0];
+  const last = labels[labels.length - 1];
+  const single = labels.every((l) => l.length === 1);
+  const raw = String(text).trim().toUpperCase();
+  const parts = single && !/[\s,]/.test(raw) ? [...raw] : raw.split(/[\s,]+/).filter(Boolean);
+  if (parts.length === 0) throw new Error(`type a sequence of 2 to ${s.seqLen} tokens from ${first} to ${last}, separated by spaces`);
+  const bad = parts.find((p) => !labels.includes(p));
+  if (bad !== undefined) throw new Error(`"${bad.slice(0, 12)}" is not a token of the vocabulary: use ${first} to ${last}`);
+  if (parts.length < 2) throw new Error('1 token is too short: a probe needs at least 2');
+  if (parts.length > s.seqLen) throw new Error(`${parts.length} tokens is too long: the models read at most ${s.seqLen}`);
+  return parts.map((p) => labels.indexOf(p));
+}
+
+/**
+ * The probe's repeat, as the tables mark it: for each position i, the position right after the
+ * latest earlier occurrence of the token at i (-1: the token has not occurred before).
+ * @param {number[]} tokens
+ * @returns {number[]}
+ */
+export function inductionTargets(tokens) {
+  return tokens.map((tok, i) => {
+    for (let j = i - 1; j >= 0; j -= 1) if (tokens[j] === tok && j + 1 < i) return j + 1;
+    return -1;
+  });
+}
+
+/**
+ * The step where the head formed, from the live curve: the first recorded step from which
+ * FORMED_POINTS points in a row reach `threshold` (null: not yet).
+ * @param {number[]} steps
+ * @param {number[]} accuracy
+ * @param {number} threshold
+ * @returns {number|null}
+ */
+export function formedStep(steps, accuracy, threshold) {
+  let run = 0;
+  for (let k = 0; k < accuracy.length; k += 1) {
+    run = accuracy[k] >= threshold ? run + 1 : 0;
+    if (run === FORMED_POINTS) return steps[k - FORMED_POINTS + 1];
+  }
+  return null;
+}
+
+/**
+ * The plateau's loss before the drop: the mean of the loss points recorded up to `step` after the
+ * first tenth of the run (the initial fall), or of them all when the head never formed.
+ * @param {number[]} steps
+ * @param {number[]} loss
+ * @param {number|null} step
+ * @param {number} total
+ */
+export function plateauLoss(steps, loss, step, total) {
+  const pick = loss.filter((_, k) => steps[k] >= total / 10 && (step === null || steps[k] < step));
+  if (pick.length === 0) return null;
+  return pick.reduce((a, b) => a + b, 0) / pick.length;
+}
+
+/**
+ * The head of the last layer with the highest induction score, and of the first layer with the
+ * highest previous-token score, from an evaluation (indices layer * numHeads + head).
+ * @param {{previousTokenScore: number[][], inductionScore: number[][]}} e
+ */
+export function keyHeads(e) {
+  const layers = e.inductionScore.length;
+  const best = (/** @type {number[]} */ row) => row.reduce((b, x, k) => (x > row[b] ? k : b), 0);
+  const ind = best(e.inductionScore[layers - 1]);
+  const prev = best(e.previousTokenScore[0]);
+  const numHeads = e.inductionScore[0].length;
+  return {
+    previous: { layer: 0, head: prev, index: prev, score: e.previousTokenScore[0][prev] },
+    induction: { layer: layers - 1, head: ind, index: (layers - 1) * numHeads + ind, score: e.inductionScore[layers - 1][ind] },
+  };
+}
+
+/** One of the two models. */
+export class InductionModel extends ModelRun {
+  /**
+   * @param {'deep'|'wide'} key
+   * @param {Record<string, any>} options  hw.createTrainer's options
+   */
+  constructor(key, options) {
+    const count = options.layers * options.numHeads;
+    super(options, Array.from({ length: count }, (_, k) => k));
+    this.key = key;
+    this.layers = options.layers;
+  }
+}
+
+export class InductionSession extends RunSet {
+  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  constructor(store) {
+    super(store, 'hw-induction steps', { keepParameters: true });
+    /** @type {InductionSettings|null} */
+    this.settings = null;
+    /** @type {InductionModel[]} */
+    this.models = [];
+    /** @type {'idle'|'running'|'evaluating'|'done'|'error'} */
+    this.status = 'idle';
+    /** @type {string|null} */
+    this.error = null;
+    this.startedAt = 0;
+    this.finishedAt = 0;
+  }
+
+  /** @param {number} seed */
+  configure(seed) {
+    const s = inductionSettings(this.hw, seed);
+    for (const m of this.models) m.dispose();
+    this.settings = s;
+    if (this.probe.length === 0 || this.probe.length > s.seqLen || this.probe.some((t) => t >= s.vocab)) {
+      this.probe = defaultInductionProbe(s);
+    }
+    this.probeKey = this.probe.join(' ');
+    const common = {
+      task: 'induction', dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
+      learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
+    };
+    this.models = [
+      new InductionModel('deep', { ...common, layers: s.layers, numHeads: s.numHeads }),
+      new InductionModel('wide', { ...common, layers: 1, numHeads: s.wideHeads }),
+    ];
+    this.status = 'idle';
+    this.error = null;
+    this.startedAt = 0;
+    this.finishedAt = 0;
+    this._emit('state');
+  }
+
+  /** @param {number} seed  configure unless it is the seed already */
+  ensure(seed) {
+    if (this.settings && this.settings.seed === seed) return;
+    this.configure(seed);
+  }
+
+  /** Same settings, nothing trained. */
+  reset() {
+    if (this.settings && this.status !== 'running' && this.status !== 'evaluating') this.configure(this.settings.seed);
+  }
+
+  dispose() {
+    for (const m of this.models) m.dispose();
+    this.models = [];
+    this.settings = null;
+  }
+
+  /** @param {InductionModel} m  may be asked now (not training) */
+  idle(m) {
+    return this.status !== 'running' && this.status !== 'evaluating' && Boolean(m.remote);
+  }
+
+  /** @param {number[]} tokens */
+  setProbe(tokens) {
+    return super.setProbe(tokens, this.models, (m) => this.idle(m));
+  }
+
+  /** @param {InductionModel} m  its timeline on the current probe (RunSet.retake) */
+  retake(m) {
+    return super.retake(m, this.status === 'done');
+  }
+
+  /**
+   * Switch these heads of a trained model off (indices layer * numHeads + head) and evaluate.
+   * @param {InductionModel} m
+   * @param {number[]} off
+   */
+  async ablate(m, off) {
+    if (this.status !== 'done') return;
+    try {
+      if (await m.ablate(off)) this._emit('progress');
+    } catch (e) {
+      if (!isDisposed(e)) this._fail(e);
+    }
+  }
+
+  /** Train both models to the step budget, in lockstep, then evaluate them. */
+  async start() {
+    const s = this.settings;
+    if (!s || this.status === 'running' || this.status === 'evaluating' || this.status === 'done') return;
+    this.status = 'running';
+    this.error = null;
+    this.startedAt = performance.now();
+    this._emit('state');
+    const models = this.models;
+    try {
+      for (const m of models) {
+        if (!m.remote) {
+          await m.open(this.store);
+          await m.snapshot(this.currentProbe());
+        }
+      }
+      await this.train(models, { to: s.steps, every: snapshotEvery(s.steps), pacedSteps: s.steps });
+      this.status = 'evaluating';
+      this._emit('state');
+      for (const m of models) await m.evaluateHeads();
+    } catch (e) {
+      if (isDisposed(e) || models !== this.models) return;
+      this._fail(e);
+      return;
+    }
+    this.status = 'done';
+    this.finishedAt = performance.now();
+    this._emit('progress');
+    this._emit('state');
+  }
+
+  /** @param {unknown} e */
+  _fail(e) {
+    this.status = 'error';
+    this.error = messageOf(e);
+    this._emit('state');
+  }
+}
+
+/** The one induction experiment of a store, shared by the section, its Python block and the challenge. */
+export const inductionFor = perStore((training) => new InductionSession(training));
