@@ -558,7 +558,7 @@ describe('suggested heights', () => {
     await page.goto(`${sites.origin}/dist/gallery.html`);
     const snippets = await page.locator('[data-testid^="snippet-iframe-"]').evaluateAll((els) => els.map((e) => e.textContent));
     await context.close();
-    assert.equal(snippets.length, 10);  // every widget of the gallery, both training widgets included
+    assert.equal(snippets.length, 11);  // every widget of the gallery, the three training widgets included
     const rows = [];
     const wrong = [];
     for (const text of snippets) {

@@ -77,7 +77,7 @@ const ITEMS = [
   {
     widget: 'induction', tag: 'mha-induction', title: 'Heads that work together', frameTitle: 'Two layers of two heads beside one layer of four, trained live',
     text: 'Two layers × two heads trained live beside one layer of four heads (the same d_model) on random tokens with a repeated segment: the loss plateaus, then drops when the induction head forms; every head\'s attention on an editable probe, its previous-token and induction scores, and switches that turn heads off.',
-    attrs: [], query: [], height: 2600,
+    attrs: [], query: [], height: 5200,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
