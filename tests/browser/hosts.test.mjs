@@ -137,7 +137,8 @@ async function buildHugo() {
     'content/week8/attention.md': block('content/week8/attention.md'),
   });
   await cp(DIST, join(dir, copyDest(2)), { recursive: true });
-  await run(HUGO, ['--quiet', '--panicOnWarning', '--baseURL', 'http://127.0.0.1/hugo/', '-s', dir, '-d', join(WWW, 'hugo')], { cwd: dir });
+  // Hugo keeps a cache, by default in the temporary directory; here it stays beside the site.
+  await run(HUGO, ['--quiet', '--panicOnWarning', '--baseURL', 'http://127.0.0.1/hugo/', '--cacheDir', join(dir, '.hugo-cache'), '-s', dir, '-d', join(WWW, 'hugo')], { cwd: dir });
 }
 
 // ---- serving ----------------------------------------------------------------------------------
