@@ -4,7 +4,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import os from 'node:os';
 import {dirname, join, relative, resolve} from 'node:path';
-import {fileURLToPath} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 
 export const benchDir = dirname(fileURLToPath(import.meta.url));
 export const root = resolve(benchDir, '..', '..');
@@ -158,4 +158,32 @@ export function writeJson(name, data) {
   mkdirSync(outDir, {recursive: true});
   writeFileSync(join(outDir, name), JSON.stringify(data, null, 1) + '\n');
   return relative(root, join(outDir, name));
+}
+
+/**
+ * A fresh 1280 × 900 page of the lesson from file://, scrolled to a training part until it is
+ * ready to train (`ready`, a selector); long tasks are recorded from the start in window.__long.
+ * Returns {context, page}; the caller closes the context.
+ */
+export async function openTrainingPart(browser, section, ready) {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__long = [];
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__long.push({start: e.startTime, duration: e.duration});
+    }).observe({type: 'longtask', buffered: true});
+  });
+  await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href);
+  const end = Date.now() + 120000;
+  for (;;) {
+    await page.evaluate((s) => document.querySelector(s).scrollIntoView({behavior: 'instant'}), section);
+    try {
+      await page.waitForSelector(ready, {timeout: 2000});
+      break;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+  }
+  return {context, page};
 }

@@ -8,11 +8,9 @@
 // longest main-thread task in that time (PerformanceObserver, wall clock). Goals: default
 // <= 10 s, grid <= 60 s. Writes build/bench/heads.json when run alone.
 import os from 'node:os';
-import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
 
 import {
-  commandLine, isMain, launchChromium, median, playwright, root, runMain, writeJson
+  commandLine, isMain, launchChromium, median, openTrainingPart, playwright, runMain, writeJson
 } from './common.mjs';
 
 /** The goals (s) of the issue: from the click to the last cell. */
@@ -20,26 +18,8 @@ export const HEADS_GOALS = {default: 10, grid: 60};
 
 // One run in a fresh page: scroll to the section, click, wait for the last cell.
 async function oneRun(browser, button) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const {context, page} = await openTrainingPart(browser, '#heads-needed', 'hw-heads-needed[data-ready] #heads-run:not([disabled])');
   try {
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.__long = [];
-      new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) window.__long.push({start: e.startTime, duration: e.duration});
-      }).observe({type: 'longtask', buffered: true});
-    });
-    await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href);
-    const end = Date.now() + 120000;
-    for (;;) {
-      await page.evaluate(() => document.querySelector('#heads-needed').scrollIntoView({behavior: 'instant'}));
-      try {
-        await page.waitForSelector('hw-heads-needed[data-ready] #heads-run:not([disabled])', {timeout: 2000});
-        break;
-      } catch (e) {
-        if (Date.now() > end) throw e;
-      }
-    }
     // The section's first drawing done before the click: what is timed is the training.
     await page.waitForTimeout(1000);
     await page.click(button);

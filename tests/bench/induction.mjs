@@ -10,34 +10,14 @@
 // Goals (issue 43): formed <= 20 s, no main-thread task over 50 ms. Writes
 // build/bench/induction.json when run alone.
 import os from 'node:os';
-import {join} from 'node:path';
-import {pathToFileURL} from 'node:url';
-import {commandLine, isMain, launchChromium, median, playwright, root, runMain, writeJson} from './common.mjs';
+import {commandLine, isMain, launchChromium, median, openTrainingPart, playwright, runMain, writeJson} from './common.mjs';
 
 /** The goals of the issue: seconds to the head's formation, and the longest main-thread task (ms). */
 export const INDUCTION_GOALS = {formedS: 20, taskMs: 50};
 
 async function oneRun(browser) {
-  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const {context, page} = await openTrainingPart(browser, '#induction', 'hw-induction[data-ready] #induction-run:not([disabled])');
   try {
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.__long = [];
-      new PerformanceObserver((l) => {
-        for (const e of l.getEntries()) window.__long.push({start: e.startTime, duration: e.duration});
-      }).observe({type: 'longtask', buffered: true});
-    });
-    await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href);
-    const end = Date.now() + 120000;
-    for (;;) {
-      await page.evaluate(() => document.querySelector('#induction').scrollIntoView({behavior: 'instant'}));
-      try {
-        await page.waitForSelector('hw-induction[data-ready] #induction-run:not([disabled])', {timeout: 2000});
-        break;
-      } catch (e) {
-        if (Date.now() > end) throw e;
-      }
-    }
     await page.waitForTimeout(1000);
     await page.evaluate(() => {
       const line = document.querySelector('[data-testid="induction-formed"]');
