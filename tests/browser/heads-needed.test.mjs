@@ -7,14 +7,14 @@
 // experiment reaches its last cell, its work off the main thread (no task over GUARD_TASK_MS of CPU). The
 // three-model section's pace and timeline: real time is slow enough to follow, fast finishes, the
 // timeline goes back to step 0. In Chromium, the grid cell's PyTorch script prints its box.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ENGINE, GUARD_TASK_MS, STRICT_CSP, engine, shareBrowser, serveDist, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -37,26 +37,7 @@ shareBrowser((b, s) => {
   server = s;
 });
 
-let cspServer;
-let embedServer;
-let hostServer;
-before(async () => {
-  cspServer = await serveDist({ headers: { 'Content-Security-Policy': STRICT_CSP } });
-  embedServer = await serveDist();
-  hostServer = await serveDist({
-    dir: null,
-    pages: {
-      '/host.html': {
-        type: 'text/html; charset=utf-8',
-        body: `<!doctype html><title>host</title><iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="Heads"
-        src="${embedServer.url('/embed.html?widget=heads-needed&headsSeed=1&controls=headsRelations&lock=headsSeed')}"></iframe>`,
-      },
-    },
-  });
-});
-after(async () => {
-  for (const s of [cspServer, embedServer, hostServer]) await s?.close();
-});
+const servers = trainingPartServers('widget=heads-needed&headsSeed=1&controls=headsRelations&lock=headsSeed', 'Heads');
 
 /**
  * Scroll to the section (a page or a frame's page) and wait until it can train.
@@ -277,7 +258,7 @@ describe('How many heads does it take?', () => {
   test('under the strict CSP (http header) the default experiment reaches its last cell, its work off the main thread', { timeout: TEST_TIMEOUT }, async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(cspServer.url('/index.html'));
+      await page.goto(servers.csp.url('/index.html'));
       await reachHeads(page);
       let s = null;
       const cpu = await mainThreadTaskCpu(page, async () => {
@@ -291,7 +272,7 @@ describe('How many heads does it take?', () => {
         assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms from the click to the last cell`);
       });
       await collectCsp(page, log);
-      log.assertClean(cspServer.origin);
+      log.assertClean(servers.csp.origin);
     } finally {
       await context.close();
     }
@@ -300,7 +281,7 @@ describe('How many heads does it take?', () => {
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=heads-needed) the default experiment reaches its last cell; the seed is locked', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(hostServer.url('/host.html'));
+      await page.goto(servers.host.url('/host.html'));
       await page.waitForSelector('#f', { state: 'attached' });
       const frame = page.frame('#f');
       await frame.waitForSelector('mha-heads-needed', { state: 'attached', timeout: 30000 });

@@ -148,6 +148,39 @@ export async function serveDist({ headers = {}, dir = DIST, pages = {}, delays =
   };
 }
 
+/**
+ * The servers a training part's tests use, started before the file's tests and closed after:
+ * `csp`, dist/ under the strict Content-Security-Policy header; `host`, a page whose only content
+ * is `<iframe sandbox="allow-scripts">` of dist/embed.html?`embedQuery` (served by a third server,
+ * another origin).
+ * @param {string} embedQuery  e.g. 'widget=induction'
+ * @param {string} title  the iframe's title
+ * @returns {{csp: Awaited<ReturnType<typeof serveDist>>, host: Awaited<ReturnType<typeof serveDist>>}}
+ *   filled in once the file's `before` hooks have run
+ */
+export function trainingPartServers(embedQuery, title) {
+  const servers = /** @type {any} */ ({});
+  let embed;
+  before(async () => {
+    servers.csp = await serveDist({ headers: { 'Content-Security-Policy': STRICT_CSP } });
+    embed = await serveDist();
+    servers.host = await serveDist({
+      dir: null,
+      pages: {
+        '/host.html': {
+          type: 'text/html; charset=utf-8',
+          body: `<!doctype html><title>host</title><iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="${title}"
+        src="${embed.url(`/embed.html?${embedQuery}`)}"></iframe>`,
+        },
+      },
+    });
+  });
+  after(async () => {
+    for (const s of [servers.csp, embed, servers.host]) await s?.close();
+  });
+  return servers;
+}
+
 // ---- pages and what they must not do ----------------------------------------------------------
 
 /** Records the first sign of trouble of each kind; `assertClean` fails with all of them. */

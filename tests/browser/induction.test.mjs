@@ -10,14 +10,14 @@
 // redraws every head's table and refuses a token outside the vocabulary and a sequence too long,
 // keeping the last good one. The section trains under the strict CSP (http header) and in
 // <iframe sandbox="allow-scripts"> (embed.html?widget=induction).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { DIST, ENGINE, GUARD_TASK_MS, STRICT_CSP, engine, shareBrowser, serveDist, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -35,26 +35,7 @@ shareBrowser((b, s) => {
   server = s;
 });
 
-let cspServer;
-let embedServer;
-let hostServer;
-before(async () => {
-  cspServer = await serveDist({ headers: { 'Content-Security-Policy': STRICT_CSP } });
-  embedServer = await serveDist();
-  hostServer = await serveDist({
-    dir: null,
-    pages: {
-      '/host.html': {
-        type: 'text/html; charset=utf-8',
-        body: `<!doctype html><title>host</title><iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="Induction"
-        src="${embedServer.url('/embed.html?widget=induction')}"></iframe>`,
-      },
-    },
-  });
-});
-after(async () => {
-  for (const s of [cspServer, embedServer, hostServer]) await s?.close();
-});
+const servers = trainingPartServers('widget=induction', 'Induction');
 
 const READY = 'hw-induction[data-ready] #induction-run:not([disabled])';
 
@@ -252,11 +233,11 @@ describe('Heads that work together', () => {
   test('under the strict CSP (http header) the section trains on the lesson page', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(cspServer.url('/index.html'));
+      await page.goto(servers.csp.url('/index.html'));
       await reachInduction(page);
       await trainSome(page);
       await collectCsp(page, log);
-      log.assertClean(cspServer.origin);
+      log.assertClean(servers.csp.origin);
     } finally {
       await context.close();
     }
@@ -265,7 +246,7 @@ describe('Heads that work together', () => {
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(hostServer.url('/host.html'));
+      await page.goto(servers.host.url('/host.html'));
       await page.waitForSelector('#f', { state: 'attached' });
       const frame = page.frame('#f');
       await frame.waitForSelector('mha-induction', { state: 'attached', timeout: 30000 });
