@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { DIST, GUARD_TASK_MS, STRICT_CSP, engine, shareBrowser, serveDist, withPage, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
+import { DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -48,30 +48,17 @@ const NO_WORKERS_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'
 // dist/ served under the strict CSP as an HTTP header; dist/ whose index.html has no meta policy
 // and a header policy that allows no Worker; and a host page embedding the training widget
 // from another origin.
-let cspServer;
+const servers = trainingPartServers('widget=train&trainSeed=1&controls=trainSeed&lock=trainTask', 'Training');
+/** dist/ whose index.html forbids Workers (a CSP without worker-src blob:). */
 let noWorkerServer;
-let embedServer;
-let hostServer;
 before(async () => {
-  embedServer = await serveDist();
-  cspServer = await serveDist({ headers: { 'Content-Security-Policy': STRICT_CSP } });
   const index = readFileSync(join(DIST, 'index.html'), 'utf8').replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, '');
   noWorkerServer = await serveDist({
     pages: { '/index.html': { type: 'text/html; charset=utf-8', body: index, headers: { 'Content-Security-Policy': NO_WORKERS_CSP } } },
   });
-  hostServer = await serveDist({
-    dir: null,
-    pages: {
-      '/host.html': {
-        type: 'text/html; charset=utf-8',
-        body: `<!doctype html><title>host</title><iframe id="f" sandbox="allow-scripts" width="900" height="1500" title="Training"
-        src="${embedServer.url('/embed.html?widget=train&trainSeed=1&controls=trainSeed&lock=trainTask')}"></iframe>`,
-      },
-    },
-  });
 });
 after(async () => {
-  for (const s of [cspServer, noWorkerServer, embedServer, hostServer]) await s?.close();
+  await noWorkerServer?.close();
 });
 
 // Long tasks on the main thread, recorded from the start (Chromium only).
@@ -338,11 +325,11 @@ describe('training section, embedded', () => {
   test('under the strict CSP (http header) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(cspServer.url('/index.html'));
+      await page.goto(servers.csp.url('/index.html'));
       const result = await trainToVerdict(page);
       assert.match(result.verdict, /follows the/);
       await collectCsp(page, log);
-      log.assertClean(cspServer.origin);
+      log.assertClean(servers.csp.origin);
     } finally {
       await context.close();
     }
@@ -382,7 +369,7 @@ describe('training section, embedded', () => {
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=train) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(hostServer.url('/host.html'));
+      await page.goto(servers.host.url('/host.html'));
       await page.waitForSelector('#f', { state: 'attached' });
       const frame = page.frame('#f');
       await frame.waitForSelector('mha-train', { state: 'attached', timeout: 30000 });
