@@ -495,7 +495,22 @@ test('the cross-check reuses the main run where the module lives instead of draw
 // inside the main thread's budget.
 const MID = { tokens: 128, dModel: 256, numHeads: 4 };
 
-test('a bigger experiment goes through the Compute, pending until it settles', async () => {
+/**
+ * Runs `body` with performance.now() standing still, so the busy timer never finds a run old
+ * enough to show: the test counts only the notifications it causes, however slow the machine.
+ */
+async function clockStopped(body) {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'performance');
+  const at = performance.now();
+  Object.defineProperty(globalThis, 'performance', { value: { now: () => at }, configurable: true, writable: true });
+  try {
+    await body();
+  } finally {
+    Object.defineProperty(globalThis, 'performance', descriptor);
+  }
+}
+
+test('a bigger experiment goes through the Compute, pending until it settles', () => clockStopped(async () => {
   const cost = forwardCost(MID.tokens, MID.dModel, MID.numHeads);
   assert.ok(cost > SYNC_MS);
   const compute = scriptedCompute();
@@ -515,7 +530,7 @@ test('a bigger experiment goes through the Compute, pending until it settles', a
   await sleep(0);
   assert.equal(compute.runs.length, 1);
   const value = { headWeights: [[[1]]] };
-  const base = seen.count;  // (1 if this machine took BUSY_AFTER_MS to get here)
+  const base = seen.count;
   run.resolve(value);
   await sleep(0);
   assert.equal(seen.count, base + 1, 'the result arrived: listeners are told');
@@ -525,9 +540,9 @@ test('a bigger experiment goes through the Compute, pending until it settles', a
   assert.equal(after.result, value);
   assert.equal(after.lastGood, value);
   assert.equal(after.pending, undefined);
-});
+}));
 
-test('a superseded run delivers nothing; a failed one is an error, an aborted one is not', async () => {
+test('a superseded run delivers nothing; a failed one is an error, an aborted one is not', () => clockStopped(async () => {
   const compute = scriptedCompute();
   const store = await storeWith(compute, MID);
   const seen = changes(store);
@@ -557,7 +572,7 @@ test('a superseded run delivers nothing; a failed one is an error, an aborted on
   const ex = store.experiment();
   assert.equal(ex.error, 'seedExperiment: tokens (128) is too many');
   assert.equal(ex.errorFor, 'tokens');
-});
+}));
 
 test('on the main thread, work above the budget is refused with the reason', async () => {
   const compute = scriptedCompute('main');
