@@ -28,7 +28,7 @@ declare namespace createHeadwise {
    * Whether this module trains: true for dist/headwise.js; false for dist/headwise-lesson.js, the
    * same API without training, whose trainingTasks, trainingRelations, headsNeededDefaults,
    * inductionDefaults,
-   * createTrainer and trainerCount throw an Error that names headwise.js.
+   * createTrainer, trainerCount and textModel throw an Error that names headwise.js.
    */
   const training: boolean;
 
@@ -629,6 +629,70 @@ declare namespace createHeadwise {
     readonly disposed: boolean;
   }
 
+  // ---- the text model -------------------------------------------------------------------------
+
+  /** A text model's sizes (read from its weights file). */
+  interface TextModelConfig {
+    layers: number;
+    numHeads: number;
+    dModel: number;
+    dHead: number;
+    /** The most words it reads at once. */
+    context: number;
+    /** Its words, "<unk>" (id 0) included. */
+    vocab: number;
+  }
+
+  /** Words of a text and the model's ids for them (0, "<unk>", for a word it does not know). */
+  interface TextTokens {
+    words: string[];
+    ids: number[];
+    /** Per word: the model does not know it. */
+    unknown: boolean[];
+  }
+
+  interface TextPrediction {
+    word: string;
+    id: number;
+    probability: number;
+  }
+
+  interface TextRunResult extends TextTokens {
+    /** [layer][head][i][j]: how much word i attends to word j (causal: 0 for j > i). */
+    attention: number[][][][];
+    /** [i]: the 5 likeliest words after words 0 .. i, likeliest first. */
+    predictions: TextPrediction[][];
+    /** The mean of tokenLoss (0 for one word). */
+    loss: number;
+    /** [i]: -log p(word i + 1 | words 0 .. i), in nats. */
+    tokenLoss: number[];
+  }
+
+  interface TextRunOptions {
+    /** Text to read (up to context words), or ... */
+    text?: string;
+    /** ... word ids (0 .. vocab - 1); give one of the two. */
+    ids?: NumericRow;
+    /** Heads switched off: [layer, head] pairs, or layer * numHeads + head. */
+    ablate?: (number | [number, number])[];
+  }
+
+  /** A text model read from its weights file. Call dispose() when done. */
+  interface TextModel {
+    readonly config: Readonly<TextModelConfig>;
+    /** What its training recorded: corpus, recipe, held-out loss and baselines, head scores. */
+    metadata(): Record<string, unknown>;
+    /** Its words by id. */
+    vocabulary(): string[];
+    tokenize(text: string): TextTokens;
+    run(options: TextRunOptions): TextRunResult;
+    /** Its parameters by the trainer's names (tokenEmbedding, layers.0.wq, ..., readoutBias). */
+    parameters(): TrainerParameters;
+    /** Frees the model; every later call throws. Calling it twice is harmless. */
+    dispose(): void;
+    readonly disposed: boolean;
+  }
+
   // ---- the API --------------------------------------------------------------------------------
 
   interface Headwise {
@@ -689,6 +753,9 @@ declare namespace createHeadwise {
 
     /** Trainers alive in the module (for leak checks). */
     trainerCount(): number;
+
+    /** A text model from the bytes of its weights file (dist/models/sotu.hwtm). */
+    textModel(options: { weights: Uint8Array | ArrayBuffer }): TextModel;
 
     /** Memory use of the module (for leak checks). */
     heapStats(): HeapStats;

@@ -432,7 +432,7 @@
 
   function lessonOnly(api) {
     ['trainingTasks', 'trainingRelations', 'headsNeededDefaults', 'inductionDefaults',
-      'createTrainer', 'trainerCount'].forEach(function (name) {
+      'createTrainer', 'trainerCount', 'textModel'].forEach(function (name) {
       api[name] = function () { throw new Error(name + ': training' + LESSON_ONLY_ERROR); };
     });
   }
@@ -507,6 +507,37 @@
           out[t.name] = t.shape.length === 1 ? toVector(raw[t.name]) : toMatrix(raw[t.name]);
         });
         return out;
+      }
+
+      // ablate (absent, or heads: a head index of layer 0 or a [layer, head] pair) ->
+      // [layer, head, layer, head, ...]; a bare index k is head k % heads of layer
+      // floor(k / heads), the numbering of attention()'s heads and headFocus's rows.
+      function ablatePairs(mm, value, layers, heads) {
+        var ablate = given(value) ? value : [];
+        if (!Array.isArray(ablate)) {
+          fail(mm, 'ablate must be an array of heads, each a head index of layer 0 or a ' +
+            '[layer, head] pair (number[] or [number, number][]), got ' + describe(ablate));
+        }
+        var pairs = [];
+        ablate.forEach(function (h, i) {
+          var name = 'ablate[' + i + ']';
+          if (Array.isArray(h)) {
+            if (h.length !== 2) {
+              fail(mm, name + ' must be a [layer, head] pair, got an array of ' + h.length);
+            }
+            pairs.push(integer(mm, name + '[0] (the layer)', h[0]),
+              integer(mm, name + '[1] (the head)', h[1]));
+          } else {
+            var k = integer(mm, name, h);
+            if (layers > 1 && (k < 0 || k >= layers * heads)) {
+              fail(mm, name + ' (' + k + ') must be a head index between 0 and ' +
+                (layers * heads - 1) + ' (layer * ' + heads + ' + head), or a [layer, head] pair');
+            }
+            // (with one layer the core checks the index: "ablated head (2) must be ...")
+            pairs.push(layers > 1 ? Math.floor(k / heads) : 0, layers > 1 ? k % heads : k);
+          }
+        });
+        return pairs;
       }
 
       api.trainingTasks = function () {
@@ -642,32 +673,7 @@
           var mm = 'evaluate';
           var a = live(mm);
           var opt = checkOptions(mm, options, ['ablate'], []);
-          var ablate = given(opt.ablate) ? opt.ablate : [];
-          if (!Array.isArray(ablate)) {
-            fail(mm, 'ablate must be an array of heads, each a head index of layer 0 or a ' +
-              '[layer, head] pair (number[] or [number, number][]), got ' + describe(ablate));
-          }
-          // [layer, head, layer, head, ...]; a bare index k is head k % numHeads of layer
-          // floor(k / numHeads), the numbering of attention()'s heads and headFocus's rows.
-          a.ablate = [];
-          ablate.forEach(function (h, i) {
-            var name = 'ablate[' + i + ']';
-            if (Array.isArray(h)) {
-              if (h.length !== 2) {
-                fail(mm, name + ' must be a [layer, head] pair, got an array of ' + h.length);
-              }
-              a.ablate.push(integer(mm, name + '[0] (the layer)', h[0]),
-                integer(mm, name + '[1] (the head)', h[1]));
-            } else {
-              var k = integer(mm, name, h);
-              if (layers > 1 && (k < 0 || k >= layers * heads)) {
-                fail(mm, name + ' (' + k + ') must be a head index between 0 and ' +
-                  (layers * heads - 1) + ' (layer * ' + heads + ' + head), or a [layer, head] pair');
-              }
-              // (with one layer the core checks the index: "ablated head (2) must be ...")
-              a.ablate.push(layers > 1 ? Math.floor(k / heads) : 0, layers > 1 ? k % heads : k);
-            }
-          });
+          a.ablate = ablatePairs(mm, opt.ablate, layers, heads);
           var r = unwrap(mm, raw._trainerEvaluate(a));
           var out = {
             loss: r.loss,
@@ -702,6 +708,110 @@
       };
 
       api.trainerCount = function () { return raw._trainerCount(); };
+
+      // A text model from the bytes of its weights file (cpp/headwise/text_model.hpp).
+      var textFinalizer = typeof FinalizationRegistry === 'function'
+        ? new FinalizationRegistry(function (id) { raw._textModelDispose({ id: id }); })
+        : null;
+
+      api.textModel = function (options) {
+        var m = 'textModel';
+        var o = checkOptions(m, options, ['weights'], ['weights']);
+        var w = o.weights;
+        if (w instanceof ArrayBuffer) w = new Uint8Array(w);
+        if (!(w instanceof Uint8Array)) {
+          fail(m, 'weights must be the bytes of a text model\'s weights file (a Uint8Array or ' +
+            'an ArrayBuffer), got ' + describe(o.weights));
+        }
+        var created = unwrap(m, raw._textModelCreate({ weights: w }));
+        var id = created.id;
+        var config = Object.freeze(created.config);
+        var vocabulary = created.vocabulary;
+        var tensors = created.parameterCount.tensors;
+        var disposed = false;
+        var t = {};
+
+        function live(method) {
+          if (disposed) fail(method, 'this text model has been disposed; create a new one');
+          return { id: id };
+        }
+
+        t.config = config;
+        t.metadata = function () { return JSON.parse(created.metadata); };
+        t.vocabulary = function () { return vocabulary.slice(); };
+
+        t.tokenize = function (text) {
+          var mm = 'tokenize';
+          var a = live(mm);
+          if (typeof text !== 'string') fail(mm, 'text must be a string, got ' + describe(text));
+          a.text = text;
+          var r = unwrap(mm, raw._textModelTokenize(a));
+          return { words: r.words, ids: r.ids, unknown: r.unknown };
+        };
+
+        t.run = function (options) {
+          var mm = 'run';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['text', 'ids', 'ablate'], []);
+          if (given(opt.text) === given(opt.ids)) {
+            fail(mm, 'give either text (a string) or ids (word ids, number[]), not ' +
+              (given(opt.text) ? 'both' : 'neither'));
+          }
+          if (given(opt.text)) {
+            if (typeof opt.text !== 'string') {
+              fail(mm, 'text must be a string, got ' + describe(opt.text));
+            }
+            a.text = opt.text;
+          } else {
+            if (!isRow(opt.ids) || opt.ids.length === 0) {
+              fail(mm, 'ids must be a non-empty list of word ids (number[]), got ' +
+                describe(opt.ids));
+            }
+            a.ids = tokenMatrix(mm, 'ids', [opt.ids]);
+          }
+          a.ablate = ablatePairs(mm, opt.ablate, config.layers, config.numHeads);
+          var r = unwrap(mm, raw._textModelRun(a));
+          var heads = config.numHeads;
+          var stack = tensorOf(r.attention, false);
+          var attention = [];
+          for (var l = 0; l < config.layers; l++) {
+            var layer = [];
+            for (var h = 0; h < heads; h++) layer.push(stack.head(l * heads + h).tolist());
+            attention.push(layer);
+          }
+          var topIds = toMatrix(r.topIds);
+          var topP = toMatrix(r.topProbabilities);
+          return {
+            words: r.words,
+            ids: r.ids,
+            unknown: r.unknown,
+            attention: attention,
+            predictions: topIds.map(function (row, i) {
+              return row.map(function (k, j) {
+                return { word: vocabulary[k], id: k, probability: topP[i][j] };
+              });
+            }),
+            loss: r.loss,
+            tokenLoss: toVector(r.tokenLoss)
+          };
+        };
+
+        t.parameters = function () {
+          return paramsOut(tensors, unwrap('parameters', raw._textModelParameters(live('parameters'))));
+        };
+
+        t.dispose = function () {
+          if (disposed) return;
+          disposed = true;
+          // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
+          if (textFinalizer) textFinalizer.unregister(t);
+          raw._textModelDispose({ id: id });
+        };
+
+        Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
+        if (textFinalizer) textFinalizer.register(t, id, t);
+        return Object.freeze(t);
+      };
     };
   }
 

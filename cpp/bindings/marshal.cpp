@@ -40,6 +40,12 @@ EM_JS(void, hw_stack_set, (EM_VAL stack, const double* p, int n, int offset), {
   Emval.toValue(stack).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
 });
 
+// The bytes of a Uint8Array (of exactly n bytes: cpp/api.js has checked) into the heap at dst.
+EM_JS(void, hw_read_bytes, (EM_VAL bytes, unsigned char* dst, int n), {
+  var b = Emval.toValue(bytes);
+  if (b.length !== n) throw new RangeError('bytes has ' + b.length + ' entries, not ' + n);
+  HEAPU8.set(b, dst);
+});
 
 // obj[key] as a number (the wrapper passes numbers and booleans it has checked), and whether obj
 // has key, set to something other than undefined or null: one call each.
@@ -58,6 +64,12 @@ namespace headwise_js {
 bool has(const val& obj, const char* key) { return hw_has(obj.as_handle(), key) != 0; }
 
 double get_number(const val& obj, const char* key) { return hw_number(obj.as_handle(), key); }
+
+std::vector<std::uint8_t> get_bytes(const val& bytes) {
+  std::vector<std::uint8_t> out(bytes["length"].as<std::size_t>());
+  hw_read_bytes(bytes.as_handle(), out.data(), static_cast<int>(out.size()));
+  return out;
+}
 
 bool get_bool(const val& obj, const char* key) { return get_number(obj, key) != 0; }
 

@@ -46,6 +46,8 @@ IntMatrix get_int_matrix(const val& m);
 // Booleans arrive as a Uint8Array (0/1) with rows/cols.
 BoolMatrix get_bool_matrix(const val& m);
 BoolVector get_bool_vector(const val& m);
+// A Uint8Array -> its bytes (one bulk copy).
+std::vector<std::uint8_t> get_bytes(const val& bytes);
 // kdim / vdim: absent means embed_dim (0 in the core's config); a given 0 is refused here.
 std::int64_t optional_dim(const val& obj, const char* key);
 std::optional<Matrix> opt_matrix(const val& obj, const char* key);

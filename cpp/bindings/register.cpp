@@ -7,6 +7,7 @@
 
 #include "lesson.hpp"
 #ifndef HEADWISE_LESSON_ONLY
+#include "text.hpp"
 #include "trainer.hpp"
 #endif
 #ifdef HEADWISE_BENCH
@@ -41,6 +42,11 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_trainerEvaluate", &trainer_evaluate);
   function("_trainerParameterCount", &trainer_parameter_count);
   function("_trainerCount", &trainer_count);
+  function("_textModelCreate", &text_model_create);
+  function("_textModelDispose", &text_model_dispose);
+  function("_textModelTokenize", &text_model_tokenize);
+  function("_textModelRun", &text_model_run);
+  function("_textModelParameters", &text_model_parameters);
 #endif
 #ifdef HEADWISE_BENCH
   function("_benchPrepare", &bench_prepare);

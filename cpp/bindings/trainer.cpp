@@ -147,7 +147,7 @@ static val trainer_config_out(const headwise::Trainer& t) {
 
 // The model's tensors, the core's table: {total, tensors: [{name, shape, numel}]} (shape [n]
 // for a vector). cpp/api.js reads every name from it.
-static val tensor_table_out(const std::vector<headwise::ParamTensor>& table) {
+val tensor_table_out(const std::vector<headwise::ParamTensor>& table) {
   val tensors = val::array();
   double total = 0;
   for (const headwise::ParamTensor& t : table) {
@@ -217,7 +217,7 @@ val trainer_step(val o) {
 }
 
 // {name: {data, rows, cols}} for every tensor of the table (a vector as (n, 1)).
-static val params_out(const headwise::ModelParams& p) {
+val params_out(const headwise::ModelParams& p) {
   val out = val::object();
   for (const headwise::ParamTensor& t : p.table()) {
     out.set(t.name, f64_matrix(p.data().data() + t.offset, t.numel(), t.rows, t.cols));

@@ -4,6 +4,10 @@
 
 #include <emscripten/val.h>
 
+#include <vector>
+
+#include "headwise/trainer.hpp"
+
 namespace headwise_js {
 
 emscripten::val training_tasks();
@@ -20,5 +24,10 @@ emscripten::val trainer_attention(emscripten::val o);
 emscripten::val trainer_evaluate(emscripten::val o);
 emscripten::val trainer_parameter_count(emscripten::val o);
 emscripten::val trainer_count();
+
+// A model's tensor table {total, tensors: [{name, shape, numel}]}, and its parameters
+// {name: {data, rows, cols}} (also the text model's, cpp/bindings/text.cpp).
+emscripten::val tensor_table_out(const std::vector<headwise::ParamTensor>& table);
+emscripten::val params_out(const headwise::ModelParams& p);
 
 }  // namespace headwise_js

@@ -291,27 +291,36 @@ Trainer::Trainer(const TrainerOptions& options)
   adam_v_ = ModelParams(config_);
 }
 
+CrossEntropyResult train_step(const TrainerConfig& c, ModelParams& params, ModelParams& grads,
+                              ModelParams& m, ModelParams& v, std::int64_t t,
+                              const AdamConfig& adam, const IntMatrix& tokens,
+                              const IntMatrix& targets, Activations& acts,
+                              BackwardScratch& scratch) {
+  const HeadMask all_on(static_cast<std::size_t>(c.layers * c.num_heads), false);
+  // forward and loss
+  model_forward(c, params, tokens, all_on, acts);
+  const CrossEntropyResult ce =
+      crossentropy_forward(acts.logits, targets, static_cast<Index>(c.vocab), acts.probs);
+  // gradients, zeroed once per step, then accumulated by the backward
+  grads.data().setZero();
+  model_backward(c, params, tokens, targets, ce.count, acts, all_on, grads, scratch);
+  // Adam, one loop over the whole buffer
+  adam_update(params.data().data(), grads.data().data(), m.data().data(), v.data().data(),
+              params.data().size(), t, adam);
+  return ce;
+}
+
 StepResult Trainer::step(std::int64_t k) {
   require_range(k, 1, kMaxTrainStepsPerCall, "steps");
-  const HeadMask all_on(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
   StepResult result;
   for (std::int64_t s = 0; s < k; ++s) {
     // 1. a fresh batch and its targets
     const TaskBatch batch = draw_batch(task_, rng_, static_cast<Index>(config_.batch_size),
                                        static_cast<Index>(config_.seq_len), config_.vocab);
-    const IntMatrix& tokens = batch.tokens;
-    const IntMatrix& targets = batch.targets;
-    // 2. forward and loss
-    model_forward(config_, params_, tokens, all_on, acts_);
-    const CrossEntropyResult ce =
-        crossentropy_forward(acts_.logits, targets, static_cast<Index>(config_.vocab), acts_.probs);
-    // 3. gradients, zeroed once per step, then accumulated by the backward
-    grads_.data().setZero();
-    model_backward(config_, params_, tokens, targets, ce.count, acts_, all_on, grads_, scratch_);
-    // 4. Adam, one loop over the whole buffer
+    // 2. forward, loss, gradients and Adam
     ++steps_;
-    adam_update(params_.data().data(), grads_.data().data(), adam_m_.data().data(),
-                adam_v_.data().data(), params_.data().size(), steps_, adam_);
+    const CrossEntropyResult ce = train_step(config_, params_, grads_, adam_m_, adam_v_, steps_,
+                                             adam_, batch.tokens, batch.targets, acts_, scratch_);
     result.loss = ce.loss;
     result.accuracy = static_cast<double>(ce.correct) / static_cast<double>(ce.count);
   }

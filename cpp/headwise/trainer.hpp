@@ -193,6 +193,15 @@ void model_backward(const TrainerConfig& c, const ModelParams& p, const IntMatri
                     const IntMatrix& targets, Index count, const Activations& a,
                     const HeadMask& ablate, ModelParams& grads);
 
+// One Adam step, the body of every training loop: forward over tokens, the loss against
+// targets, the gradients (grads zeroed first), then Adam's update of params with the moments
+// m and v at step t (counted from 1). Returns the batch's loss and accuracy before the update.
+CrossEntropyResult train_step(const TrainerConfig& c, ModelParams& params, ModelParams& grads,
+                              ModelParams& m, ModelParams& v, std::int64_t t,
+                              const AdamConfig& adam, const IntMatrix& tokens,
+                              const IntMatrix& targets, Activations& acts,
+                              BackwardScratch& scratch);
+
 struct StepResult {
   std::int64_t step = 0;  // Adam steps taken so far
   double loss = 0.0;      // of the last step's batch, before its update

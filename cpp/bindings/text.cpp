@@ -1,0 +1,177 @@
+// The text model's adapters. Models live here, keyed by an id the JS wrapper holds.
+#include "text.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "headwise/text_model.hpp"
+#include "marshal.hpp"
+#include "trainer.hpp"
+
+namespace headwise_js {
+
+namespace {
+
+// The next-word guesses reported per position.
+constexpr int kTopWords = 5;
+
+std::map<int, std::unique_ptr<headwise::TextModelFile>>& models() {
+  static std::map<int, std::unique_ptr<headwise::TextModelFile>> all;
+  return all;
+}
+
+headwise::TextModelFile& model_of(const val& o) {
+  const auto it = models().find(o["id"].as<int>());
+  if (it == models().end()) {
+    throw std::invalid_argument("this text model has been disposed; create a new one");
+  }
+  return *it->second;
+}
+
+// {words, ids, unknown: [bool]} of text.
+val tokens_out(const headwise::TextModelFile& m, const std::vector<std::string>& words) {
+  val ids = val::array(), unknown = val::array();
+  for (const std::string& w : words) {
+    const std::int64_t id = m.vocabulary.id(w);
+    ids.call<void>("push", static_cast<double>(id));
+    unknown.call<void>("push", id == 0 && w != headwise::Vocabulary::kUnknown);
+  }
+  val out = val::object();
+  out.set("words", strings_out(words));
+  out.set("ids", ids);
+  out.set("unknown", unknown);
+  return out;
+}
+
+}  // namespace
+
+val text_model_create(val o) {
+  return guarded([&] {
+    const std::vector<std::uint8_t> bytes = get_bytes(o["weights"]);
+    auto model = std::make_unique<headwise::TextModelFile>(
+        headwise::read_text_weights(bytes.data(), bytes.size()));
+    static int next_id = 0;
+    const int id = ++next_id;
+    const headwise::TrainerConfig& c = model->config;
+    val config = val::object();
+    config.set("layers", static_cast<double>(c.layers));
+    config.set("numHeads", static_cast<double>(c.num_heads));
+    config.set("dModel", static_cast<double>(c.d_model));
+    config.set("dHead", static_cast<double>(c.d_head));
+    config.set("context", static_cast<double>(c.seq_len));
+    config.set("vocab", static_cast<double>(c.vocab));
+    val out = val::object();
+    out.set("id", id);
+    out.set("config", config);
+    out.set("vocabulary", strings_out(model->vocabulary.words()));
+    out.set("metadata", model->metadata);
+    out.set("parameterCount", tensor_table_out(model->params.table()));
+    models()[id] = std::move(model);
+    return out;
+  });
+}
+
+val text_model_dispose(val o) {
+  return guarded([&] {
+    models().erase(o["id"].as<int>());
+    return val::object();
+  });
+}
+
+val text_model_tokenize(val o) {
+  return guarded([&] {
+    const headwise::TextModelFile& m = model_of(o);
+    return tokens_out(m, headwise::tokenize_words(o["text"].as<std::string>()));
+  });
+}
+
+val text_model_run(val o) {
+  return guarded([&] {
+    const headwise::TextModelFile& m = model_of(o);
+    const headwise::TrainerConfig& c = m.config;
+    val tokens = val::undefined();
+    IntMatrix ids;
+    if (has(o, "text")) {
+      const std::vector<std::string> words = headwise::tokenize_words(o["text"].as<std::string>());
+      if (words.empty()) {
+        throw std::invalid_argument("text has no words; give at least one (up to " +
+                                    std::to_string(c.seq_len) + ")");
+      }
+      if (static_cast<std::int64_t>(words.size()) > c.seq_len) {
+        throw std::invalid_argument("text has " + std::to_string(words.size()) +
+                                    " words; this model reads at most " +
+                                    std::to_string(c.seq_len));
+      }
+      tokens = tokens_out(m, words);
+      ids = IntMatrix(1, static_cast<Index>(words.size()));
+      for (Index i = 0; i < ids.cols(); ++i) ids(0, i) = m.vocabulary.id(words[static_cast<std::size_t>(i)]);
+    } else {
+      ids = get_int_matrix(o["ids"]);
+      if (ids.cols() < 1 || ids.cols() > c.seq_len) {
+        throw std::invalid_argument("ids has " + std::to_string(ids.cols()) +
+                                    " words; give 1 to " + std::to_string(c.seq_len));
+      }
+      for (Index i = 0; i < ids.cols(); ++i) {
+        if (ids(0, i) < 0 || ids(0, i) >= c.vocab) {
+          throw std::invalid_argument("ids[" + std::to_string(i) + "] (" +
+                                      std::to_string(ids(0, i)) +
+                                      ") must be a word id between 0 and " +
+                                      std::to_string(c.vocab - 1));
+        }
+      }
+      std::vector<std::string> words;
+      for (Index i = 0; i < ids.cols(); ++i) words.push_back(m.vocabulary.word(ids(0, i)));
+      tokens = tokens_out(m, words);
+    }
+    // ablate: [layer, head, layer, head, ...] (integers the wrapper has checked)
+    headwise::HeadMask off(static_cast<std::size_t>(c.layers * c.num_heads), false);
+    const val list = o["ablate"];
+    const int count = list["length"].as<int>();
+    for (int i = 0; i + 1 < count; i += 2) {
+      const auto l = static_cast<std::int64_t>(list[i].as<double>());
+      const auto h = static_cast<std::int64_t>(list[i + 1].as<double>());
+      if (l < 0 || l >= c.layers || h < 0 || h >= c.num_heads) {
+        throw std::invalid_argument("ablate: head (layer " + std::to_string(l) + ", head " +
+                                    std::to_string(h) + ") does not exist; layers 0 to " +
+                                    std::to_string(c.layers - 1) + ", heads 0 to " +
+                                    std::to_string(c.num_heads - 1));
+      }
+      off[static_cast<std::size_t>(l * c.num_heads + h)] = true;
+    }
+    const headwise::TextRun r = headwise::run_text_model(c, m.params, ids, off);
+    const Index n = ids.cols(), v = static_cast<Index>(c.vocab), heads = static_cast<Index>(c.num_heads);
+    // Every head's (n, n) weights, layer by layer: (layers * h, n, n).
+    std::vector<Matrix> attention;
+    for (const Matrix& w : r.attention)
+      for (Index h = 0; h < heads; ++h) attention.emplace_back(w.middleRows(h * n, n));
+    // The top words after each position: ids and probabilities (n, kTopWords), most likely first
+    // (ties: the smaller id first).
+    Matrix top_ids(n, kTopWords), top_p(n, kTopWords);
+    std::vector<Index> order(static_cast<std::size_t>(v));
+    for (Index i = 0; i < n; ++i) {
+      std::iota(order.begin(), order.end(), 0);
+      const double* p = r.probs.data() + i * v;
+      std::partial_sort(order.begin(), order.begin() + kTopWords, order.end(),
+                        [p](Index a, Index b) { return p[a] != p[b] ? p[a] > p[b] : a < b; });
+      for (int k = 0; k < kTopWords; ++k) {
+        top_ids(i, k) = static_cast<double>(order[static_cast<std::size_t>(k)]);
+        top_p(i, k) = p[order[static_cast<std::size_t>(k)]];
+      }
+    }
+    val out = tokens;
+    out.set("attention", stack_out(attention));
+    out.set("topIds", matrix_out(top_ids));
+    out.set("topProbabilities", matrix_out(top_p));
+    out.set("tokenLoss", vector_out(r.token_loss));
+    out.set("loss", r.loss);
+    return out;
+  });
+}
+
+val text_model_parameters(val o) {
+  return guarded([&] { return params_out(model_of(o).params); });
+}
+
+}  // namespace headwise_js

@@ -1,0 +1,15 @@
+// The text model's adapters (hw.textModel in cpp/api.js): a model is read from the bytes of its
+// weights file and named by the id textModelCreate returned, as trainers are.
+#pragma once
+
+#include <emscripten/val.h>
+
+namespace headwise_js {
+
+emscripten::val text_model_create(emscripten::val o);
+emscripten::val text_model_dispose(emscripten::val o);
+emscripten::val text_model_tokenize(emscripten::val o);
+emscripten::val text_model_run(emscripten::val o);
+emscripten::val text_model_parameters(emscripten::val o);
+
+}  // namespace headwise_js
