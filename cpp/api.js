@@ -740,11 +740,21 @@
         t.metadata = function () { return JSON.parse(created.metadata); };
         t.vocabulary = function () { return vocabulary.slice(); };
 
+        // A string the module can read as UTF-8: a lone surrogate (half of a character) is refused.
+        function textArg(mm, text) {
+          if (typeof text !== 'string') fail(mm, 'text must be a string, got ' + describe(text));
+          var lone = /[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/.exec(text);
+          if (lone) {
+            fail(mm, 'text holds half of a character (a lone UTF-16 surrogate) at index ' +
+              (lone.index + (lone[1] ? lone[1].length : 0)) + '; give well-formed text');
+          }
+          return text;
+        }
+
         t.tokenize = function (text) {
           var mm = 'tokenize';
           var a = live(mm);
-          if (typeof text !== 'string') fail(mm, 'text must be a string, got ' + describe(text));
-          a.text = text;
+          a.text = textArg(mm, text);
           var r = unwrap(mm, raw._textModelTokenize(a));
           return { words: r.words, ids: r.ids, unknown: r.unknown };
         };
@@ -758,10 +768,7 @@
               (given(opt.text) ? 'both' : 'neither'));
           }
           if (given(opt.text)) {
-            if (typeof opt.text !== 'string') {
-              fail(mm, 'text must be a string, got ' + describe(opt.text));
-            }
-            a.text = opt.text;
+            a.text = textArg(mm, opt.text);
           } else {
             if (!isRow(opt.ids) || opt.ids.length === 0) {
               fail(mm, 'ids must be a non-empty list of word ids (number[]), got ' +

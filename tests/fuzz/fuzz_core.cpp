@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "headwise/headwise.hpp"
+#include "headwise/text_model.hpp"
 
 namespace {
 
@@ -74,7 +75,7 @@ void check_weights(const Matrix& w) {
 }
 
 void run(Input& in) {
-  switch (in.byte() % 4) {
+  switch (in.byte() % 6) {
     case 0: {  // the lesson's seed experiment, any sizes (invalid ones must be refused)
       headwise::SeedExperimentConfig c;
       c.seed = static_cast<std::int64_t>(in.byte()) * 16777216LL - 1;
@@ -153,6 +154,32 @@ void run(Input& in) {
       const auto r = headwise::torch_mha_forward(c, p, in.matrix(l, e), in.matrix(s, kd),
                                                  in.matrix(s, vd), o);
       (void)r;
+      break;
+    }
+    case 3: {  // the tokeniser on arbitrary bytes: UTF-8 is split into non-empty words, the rest refused
+      std::string text;
+      for (std::int64_t i = in.small(0, 40); i > 0; --i) text.push_back(static_cast<char>(in.byte()));
+      for (const headwise::TextToken& t : headwise::tokenize_text(text)) {
+        if (t.word.empty() || t.begin >= t.end || t.end > text.size()) std::abort();
+      }
+      break;
+    }
+    case 4: {  // a damaged weights file of a tiny text model: refused, or read and run
+      headwise::TextModelFile m{headwise::text_model_config(1, 1, 2, 3, 3),
+                                headwise::Vocabulary({"<unk>", "a", "b"}), {}, "{}"};
+      m.params = headwise::ModelParams(m.config);
+      std::string bytes = headwise::write_text_weights(m);
+      for (std::int64_t k = in.small(0, 6); k > 0; --k) {
+        bytes[static_cast<std::size_t>(in.byte()) % bytes.size()] = static_cast<char>(in.byte());
+      }
+      if (in.byte() % 8 == 0) bytes.resize(static_cast<std::size_t>(in.byte()) % bytes.size());
+      const headwise::TextModelFile r = headwise::read_text_weights(
+          reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+      headwise::IntMatrix ids(1, in.small(1, 3));
+      for (Index i = 0; i < ids.cols(); ++i) ids(0, i) = in.small(0, 2);
+      const headwise::HeadMask off(1, in.byte() & 1);
+      const auto run = headwise::run_text_model(r.config, r.params, ids, off);
+      for (const Matrix& w : run.attention) check_weights(w);
       break;
     }
     default: {  // comparisons and the raw softmax on arbitrary values
