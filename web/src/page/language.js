@@ -34,7 +34,7 @@ const NEAR_PX = 200;
 /**
  * The page's sections in or near the window (within `margin` px), whose content is laid out
  * anyway. Asking where an element inside a section off screen is would lay that section out
- * (sections off screen skip their layout, styles.css): 30 to 45 ms of a change's task for the
+ * (sections off screen skip their layout, page.css): 30 to 45 ms of a change's task for the
  * whole page, in Chromium. A section's own box is known without it.
  * @param {number} margin
  * @returns {{near: Set<Element>, boxes: Map<Element, DOMRect>}}

@@ -463,7 +463,7 @@ function deferRefresh(el) {
 
 // Widgets out of the window (farther than VIEW_MARGIN) redraw right after the next frame instead
 // of in the task of the change: what the student sees is answered first, and the rest follows
-// one frame later (the lesson's sections off screen skip layout anyway, styles.css). A widget's
+// one frame later (the lesson's sections off screen skip layout anyway, src/page/page.css). A widget's
 // first drawing is never deferred (a page, or a host's frame, is sized once from it), and until
 // the observer has reported on a widget, or where there is no IntersectionObserver, it redraws
 // at once.

@@ -6,7 +6,7 @@
 
 import { nextSlice } from './tasks.js';
 
-/** The page's font stacks (styles.css); a page without them gets the generic families. */
+/** The page's font stacks (ui/base.css); a page without them gets the generic families. */
 const FAMILIES = [['--hw-serif', 'serif'], ['--hw-sans', 'sans-serif'], ['--hw-mono', 'monospace']];
 /** The faces the page's text is set in, as canvas font shorthands' style and weight. */
 const FACES = ['', 'bold ', 'italic '];

@@ -315,7 +315,7 @@ class HwTrain extends HwElement {
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
     // Every block built and every table showing its model's latest attention.
     this.toggleAttribute('data-drawn', !tablesLeft);
-    // Something to show for it: the page prints the section only then (styles.css, print).
+    // Something to show for it: the page prints the section only then (page.css, print).
     this.toggleAttribute('data-trained', session.step > 0);
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
