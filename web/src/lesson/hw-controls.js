@@ -1,13 +1,13 @@
 // <hw-controls>: the settings panel. Parses each field into a number and hands it to the store
 // unchanged; the module decides what is valid, and its message appears beside the control.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { SETTINGS, defaultLabel, labelOf, lessonSettings } from '../shared/settings.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { SETTINGS, defaultLabel, labelOf, lessonSettings } from '../shared/state/settings.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/ui/forms.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').State} State */
 
 /** The panel's number fields: [control id, state field, label key, hint key] from the settings table. */
 const FIELDS = SETTINGS.filter((s) => s.panel && s.type === 'number')

@@ -2,13 +2,13 @@
 // it, each with its parameter total from the module, and any head count they try, which the
 // module refuses with its own message when it does not divide d_model.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, morph } from '../shared/dom.js';
-import { fmtInt } from '../shared/format.js';
-import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, morph } from '../shared/ui/dom.js';
+import { fmtInt } from '../shared/ui/format.js';
+import { messageOf } from '../shared/state/errors.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/ui/forms.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /**
  * The head counts to tabulate: the divisors of d (a listing, not a validity check: each one

@@ -1,15 +1,15 @@
 // <hw-exercise-seeds>: exercise 1. The student's own seed, with 2 and with 4 heads, on the
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
-import { HwElement, define, forget } from '../shared/element.js';
-import { h, morph, code } from '../shared/dom.js';
-import { fmt3 } from '../shared/format.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, morph, code } from '../shared/ui/dom.js';
+import { fmt3 } from '../shared/ui/format.js';
 import { divergenceText } from './hw-head-weights.js';
-import { cellColors, prefersDark } from '../shared/color.js';
-import { tokenHeader } from '../shared/tokens.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { cellColors, prefersDark } from '../shared/ui/color.js';
+import { tokenHeader } from '../shared/ui/tokens.js';
+import { numberField, parseNumberField, reflectNumber, showError } from '../shared/ui/forms.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** Query rows are drawn as tables up to this many tokens. */
 const ROW_MAX_TOKENS = 16;

@@ -3,15 +3,15 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define, forget } from '../shared/element.js';
-import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
-import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
-import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
-import { tokenHeader, tokenText } from '../shared/tokens.js';
-import { t } from '../shared/i18n.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, replace, morph, setText, setAttr, code } from '../shared/ui/dom.js';
+import { fmt3, fmtSig, numpyArrayStr } from '../shared/ui/format.js';
+import { cellColors, colourRows, paintCell, prefersDark } from '../shared/ui/color.js';
+import { tokenHeader, tokenText } from '../shared/ui/tokens.js';
+import { t } from '../shared/i18n/i18n.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').State} State */
 
 /** Largest n drawn as tables; above it, canvases. */
 export const TABLE_MAX_TOKENS = 16;

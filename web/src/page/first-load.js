@@ -20,8 +20,8 @@
 // Throughout, engines with no scroll anchoring (WebKit) keep the reader's place by hand: when a
 // block wholly above the window changes height, the page scrolls by as much (keepPlace).
 
-import { setFirstLoad } from '../shared/element.js';
-import { getStore } from '../shared/store.js';
+import { setFirstLoad } from '../shared/ui/element.js';
+import { getStore } from '../shared/state/store.js';
 import { languageSettled } from './language.js';
 
 /** About how long (ms) one slice of the load may run before the next waits for its own task. */
@@ -33,7 +33,7 @@ const html = document.documentElement;
 /** The blocks whose heights the page manages: the article's sections, and the exercises. */
 const SKIPPING = 'body > .hw-layout > .hw-article > .hw-section, body > .hw-layout > .hw-article > .hw-section > .hw-exercise';
 
-/** @typedef {import('../shared/element.js').HwElement} HwElement */
+/** @typedef {import('../shared/ui/element.js').HwElement} HwElement */
 
 /** Widgets held back, not started yet. @type {Set<HwElement>} */
 const held = new Set();

@@ -4,8 +4,8 @@
 // draw a User Timing measure read by `npm run bench`, an error shown in the widget, not thrown),
 // how they take their session, and their seed field.
 
-import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField } from '../shared/forms.js';
+import { messageOf } from '../shared/state/errors.js';
+import { numberField, parseNumberField } from '../shared/ui/forms.js';
 import { measure } from './run.js';
 
 /** While training, a section is redrawn at most this often (ms): 10 frames a second. */

@@ -9,11 +9,11 @@
 // embeds show, hide and lock them like any other control. The run lives in the store's
 // GridSession (grid.js); this element only draws it, at most once per DRAW_INTERVAL_MS (frames.js), in place.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { cellColors, paintCell, prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
@@ -21,9 +21,9 @@ import { awaitTrainingModule } from './module.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 import { a3, headsWord, perRelation, titleOf } from './verdict.js';
-import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/relations.js';
+import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/i18n/relations.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 /** @typedef {import('./grid.js').GridSession} GridSession */
 /** @typedef {import('./grid.js').Cell} Cell */
 

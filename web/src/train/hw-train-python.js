@@ -5,17 +5,17 @@
 // script prints, formatted from the page's own final numbers. Until then the output box says so
 // and offers to run it.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, copyButton, code } from '../shared/dom.js';
-import { copyTexts } from '../shared/i18n.js';
-import { messageOf } from '../shared/errors.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, copyButton, code } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
+import { messageOf } from '../shared/state/errors.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
 import { gridFor } from './grid.js';
 import { trainingCode, trainingOutput } from './python.js';
 import { headsWord } from './verdict.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 /** @typedef {import('./python.js').TrainSettings} TrainSettings */
 /** @typedef {import('./python.js').ModelResult} ModelResult */
 

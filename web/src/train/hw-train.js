@@ -7,21 +7,21 @@
 // show, hide and lock them like any other control. The run itself lives in the store's
 // TrainSession (session.js); this element only draws it, once per animation frame, in place.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { prefersDark } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
 import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
-import { relationPhrase, sourceOf, taskTitle } from '../shared/relations.js';
+import { relationPhrase, sourceOf, taskTitle } from '../shared/i18n/relations.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 /** @typedef {import('./session.js').TrainSession} TrainSession */
 
 
@@ -43,7 +43,7 @@ class HwTrain extends HwElement {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
       id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
-      // The task is kept in the address (train_task); see numberField in src/shared/forms.js.
+      // The task is kept in the address (train_task); see numberField in src/shared/ui/forms.js.
       autocomplete: 'off',
     }));
     this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));

@@ -2,11 +2,11 @@
 // with its error slot, reading and reflecting its number, and showing a message beside a control.
 
 import { h, setText } from './dom.js';
-import { translateError } from './i18n-errors.js';
+import { translateError } from '../i18n/i18n-errors.js';
 
 /**
  * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
- * The problem is in English, as the store keeps every message (src/shared/i18n-errors.js says it
+ * The problem is in English, as the store keeps every message (src/shared/i18n/i18n-errors.js says it
  * in the widget's language).
  * @param {HTMLInputElement} input
  * @returns {{value: number|null, problem: string|null}}
@@ -60,7 +60,7 @@ export function numberField(id, label, hint) {
  * @param {HTMLElement} slot
  * @param {HTMLElement|null} input
  * @param {string|undefined|null} message  in English, as the module or the page made it
- * @param {string} lang  the language to show it in (src/shared/i18n-errors.js)
+ * @param {string} lang  the language to show it in (src/shared/i18n/i18n-errors.js)
  */
 export function showError(slot, input, message, lang) {
   // Written only when it changes: every update passes here, and an attribute set again, even

@@ -2,7 +2,7 @@
 // settings it reads, and where each error is shown (beside the control it names).
 
 import { controlFor, controlsNamed, messageOf } from './errors.js';
-import { forwardCost } from './compute.js';
+import { forwardCost } from '../compute/compute.js';
 import { SETTING } from './settings.js';
 
 /** @typedef {import('./store.js').Store} Store */
