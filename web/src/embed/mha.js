@@ -5,6 +5,7 @@
 import { EmbedStore } from './embed-store.js';
 import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
 import { define } from '../shared/ui/element.js';
+import { SETTING } from '../shared/state/settings.js';
 import { h, replace } from '../shared/ui/dom.js';
 import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
@@ -282,7 +283,7 @@ export class MhaElement extends HTMLElement {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     // The token labels' inputs are made when their panel opens: lock those too (the panel is new
     // when the controls are drawn again in another language).
-    const labels = root.getElementById('token-labels');
+    const labels = root.getElementById(SETTING.labels.control);
     if (labels && labels !== this.labelsWatched) {
       this.labelsWatched = labels;
       new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });

@@ -5,6 +5,7 @@ import { HwElement, define } from '../shared/ui/element.js';
 import { h, morph, code } from '../shared/ui/dom.js';
 import { fmtInt, shapeStr } from '../shared/ui/format.js';
 import { messageOf } from '../shared/state/errors.js';
+import { SETTING } from '../shared/state/settings.js';
 import { t } from '../shared/i18n/i18n.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
 
@@ -52,7 +53,7 @@ class HwParamTable extends HwElement {
   /** @param {Store} store */
   update(store) {
     const s = store.state;
-    const missing = store.inputErrors['d-model'];
+    const missing = store.inputErrors[SETTING.dModel.control];
     if (!this.changed('tables', [s.dModel, s.bias, missing])) return;
     if (missing) {
       morph(this.verdict, [this.t('params.table.missing')]);

@@ -14,6 +14,7 @@ import { h, replace, setText } from '../shared/ui/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
+import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
@@ -27,6 +28,9 @@ import { relationDescription, relationPhrase, relationTitle, sourceOf } from '..
 /** @typedef {import('./grid.js').GridSession} GridSession */
 /** @typedef {import('./grid.js').Cell} Cell */
 
+/** The relations' control (the settings table's id). */
+const RELATIONS = SETTING.headsRelations.control;
+
 
 /** A value as a grid cell shows it. @param {number} x */
 const cell2 = (x) => x.toFixed(2);
@@ -34,13 +38,13 @@ const cell2 = (x) => x.toFixed(2);
 class HwHeadsNeeded extends HwElement {
   build() {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
-    this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: 'heads-relations', 'aria-describedby': 'heads-relations-hint heads-relations-error' }, [
+    this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: RELATIONS, 'aria-describedby': `${RELATIONS}-hint ${RELATIONS}-error` }, [
       h('legend', { text: this.t('headsNeeded.relations') }),
     ]);
     this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
-    this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
-    this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
-    const seed = seedField(this, 'heads-seed', 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
+    this.relationHint = h('p', { class: 'hw-hint', id: `${RELATIONS}-hint`, text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
+    this.relationError = h('p', { class: 'hw-error', id: `${RELATIONS}-error`, 'data-error-for': RELATIONS, role: 'alert', hidden: true });
+    const seed = seedField(this, 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
     const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
@@ -131,7 +135,7 @@ class HwHeadsNeeded extends HwElement {
     adoptSession(this, session, ['progress', 'state', 'shown']);
     const s = store.state;
     reflectNumber(this.seedInput, s.headsSeed);
-    const missing = store.inputErrors['heads-seed'];
+    const missing = store.inputErrors[SETTING.headsSeed.control];
     const lang = this.language;
     showError(this.seedError, this.seedInput, missing || null, lang);
     if (this.relationChecks.length === 0) {
@@ -194,7 +198,7 @@ class HwHeadsNeeded extends HwElement {
       return;
     }
     showError(this.relationError, this.relationBox, null, lang);
-    this.store.set({ headsRelations: next.join(',') }, 'heads-relations');
+    this.store.set({ headsRelations: next.join(',') }, RELATIONS);
   }
 
   /** The probe field changed: use it if it reads, else say why (the last good probe stays). */

@@ -12,6 +12,7 @@ import { h, replace, setText } from '../shared/ui/dom.js';
 import { prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
+import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
@@ -22,6 +23,9 @@ import { relationPhrase, sourceOf, taskTitle } from '../shared/i18n/relations.js
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
+
+/** The task's control (the settings table's id). */
+const TASK = SETTING.trainTask.control;
 /** @typedef {import('./session.js').TrainSession} TrainSession */
 
 
@@ -42,17 +46,17 @@ class HwTrain extends HwElement {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
-      id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
+      id: TASK, name: TASK, 'aria-describedby': `${TASK}-hint`,
       // The task is kept in the address (train_task); see numberField in src/shared/ui/forms.js.
       autocomplete: 'off',
     }));
-    this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
+    this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, TASK));
     const taskWrap = h('div', { class: 'hw-field' }, [
-      h('label', { for: 'train-task', text: this.t('train.task.label') }),
+      h('label', { for: TASK, text: this.t('train.task.label') }),
       this.taskSelect,
-      h('p', { class: 'hw-hint', id: 'train-task-hint', text: this.t('train.task.hint') }),
+      h('p', { class: 'hw-hint', id: `${TASK}-hint`, text: this.t('train.task.hint') }),
     ]);
-    const seed = seedField(this, 'train-seed', 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
+    const seed = seedField(this, 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
 
@@ -148,7 +152,7 @@ class HwTrain extends HwElement {
     adoptSession(this, session, ['progress', 'state']);
     const s = store.state;
     reflectNumber(this.seedInput, s.trainSeed);
-    const missing = store.inputErrors['train-seed'];
+    const missing = store.inputErrors[SETTING.trainSeed.control];
     if (this.taskSelect.options.length === 0) {
       let tasks = [];
       try {
@@ -320,7 +324,7 @@ class HwTrain extends HwElement {
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
     const lang = this.language;
-    if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem, lang);
+    if (seedProblem || !this.store.inputErrors[SETTING.trainSeed.control]) showError(this.seedError, this.seedInput, seedProblem, lang);
     showError(this.runError, null, session.error && !seedProblem ? `Training stopped: ${session.error}` : null, lang);
 
     session.models.forEach((m, i) => {

@@ -24,6 +24,7 @@ import * as i18n from '../shared/i18n/i18n.js';
 import * as tasks from '../shared/compute/tasks.js';
 import * as moduleLoader from '../shared/platform/module-loader.js';
 import * as relations from '../shared/i18n/relations.js';
+import * as settings from '../shared/state/settings.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
 
 /** The elements train.js defines. */
@@ -44,6 +45,7 @@ const HOST = {
   'shared/i18n/i18n.js': i18n,
   'shared/platform/module-loader.js': moduleLoader,
   'shared/i18n/relations.js': relations,
+  'shared/state/settings.js': settings,
   'shared/compute/tasks.js': tasks,
 };
 
