@@ -9,7 +9,7 @@
 // embeds show, hide and lock them like any other control. The run lives in the store's
 // GridSession (grid.js); this element only draws it, at most once per DRAW_INTERVAL_MS (frames.js), in place.
 
-import { HwElement, define } from '../shared/ui/element.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
@@ -93,7 +93,6 @@ class HwHeadsNeeded extends HwElement {
 
     /** @type {GridSession|null} */
     this.session = null;
-    this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
@@ -101,7 +100,7 @@ class HwHeadsNeeded extends HwElement {
     // Kept when the section is drawn again in another language (see keep).
     if (!this.onSession) this.onSession = () => this.schedule();
     this.onTheme(() => {
-      this.layoutKey = '';
+      forget(this, 'layout');
       this.schedule();
     });
   }
@@ -148,9 +147,7 @@ class HwHeadsNeeded extends HwElement {
     }
     const chosen = String(s.headsRelations).split(',');
     for (const box of this.relationChecks) box.checked = chosen.includes(box.value);
-    const key = JSON.stringify([s.headsRelations, s.headsSeed]);
-    if (!missing && key !== this.configKey) {
-      this.configKey = key;
+    if (!missing && this.changed('config', [s.headsRelations, s.headsSeed])) {
       try {
         session.ensure(s.headsRelations, /** @type {number} */ (s.headsSeed));
         showError(this.relationError, null, null, lang);
@@ -239,10 +236,9 @@ class HwHeadsNeeded extends HwElement {
     const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
     const dark = prefersDark();
     const rows = session.shownRows();
-    const key = JSON.stringify([st.relations.map((r) => r.name), st.seed, dark, rows]);
-    if (key === this.layoutKey && this.layoutCells === session.cells) return;
-    this.layoutKey = key;
-    this.layoutCells = session.cells;
+    if (!this.changed('layout', [st.relations.map((r) => r.name), st.seed, dark, rows, session.cells])) return;
+    // Each layout is new ground for the shown cell (drawCell).
+    this.layouts = (this.layouts || 0) + 1;
     this.dark = dark;
     setText(this.about, this.t('headsNeeded.about', st));
     setText(this.probeHint, this.t('headsNeeded.probeHint', { first: st.tokenLabels[0], last: st.tokenLabels[st.tokenLabels.length - 1], n: st.seqLen }));
@@ -377,9 +373,7 @@ class HwHeadsNeeded extends HwElement {
   drawCell(c) {
     const session = /** @type {GridSession} */ (this.session);
     const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
-    const key = JSON.stringify([c.key, session.probeKey, this.layoutKey, session.cells === this.layoutCells]);
-    if (key !== this.cellKey) {
-      this.cellKey = key;
+    if (this.changed('cell', [c.key, session.probeKey, this.layouts])) {
       const labels = session.probe.map((t) => st.tokenLabels[t]);
       const n = labels.length;
       const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r, i, n)));

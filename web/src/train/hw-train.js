@@ -7,7 +7,7 @@
 // show, hide and lock them like any other control. The run itself lives in the store's
 // TrainSession (session.js); this element only draws it, once per animation frame, in place.
 
-import { HwElement, define } from '../shared/ui/element.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
@@ -100,7 +100,6 @@ class HwTrain extends HwElement {
 
     /** @type {TrainSession|null} */
     this.session = null;
-    this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
@@ -122,7 +121,7 @@ class HwTrain extends HwElement {
       watch.observe(this);
     }
     this.onTheme(() => {
-      this.layoutKey = '';
+      forget(this, 'layout');
       this.schedule();
     });
   }
@@ -166,9 +165,7 @@ class HwTrain extends HwElement {
     if (this.taskSelect.value !== s.trainTask) this.taskSelect.value = s.trainTask;
     const lang = this.language;
     showError(this.seedError, this.seedInput, missing || null, lang);
-    const key = JSON.stringify([s.trainTask, s.trainSeed]);
-    if (!missing && key !== this.configKey) {
-      this.configKey = key;
+    if (!missing && this.changed('config', [s.trainTask, s.trainSeed])) {
       try {
         session.ensure(s.trainTask, /** @type {number} */ (s.trainSeed));
         if (this.near) session.prepare();
@@ -183,12 +180,7 @@ class HwTrain extends HwElement {
     }
     // The section draws from its session (whose events schedule a drawing themselves) and from
     // these settings: a change elsewhere on the page (the lesson's seed) leaves it alone.
-    const drawKey = JSON.stringify([key, missing || null, session.status]);
-    if (drawKey !== this.drawKey || session !== this.drawnSession) {
-      this.drawKey = drawKey;
-      this.drawnSession = session;
-      this.schedule();
-    }
+    if (this.changed('draw', [s.trainTask, s.trainSeed, missing || null, session.status, session])) this.schedule();
   }
 
   schedule() {
@@ -201,10 +193,7 @@ class HwTrain extends HwElement {
     const session = /** @type {TrainSession} */ (this.session);
     const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
     const dark = prefersDark();
-    const key = JSON.stringify([st.task, st.seed, dark, session.models.length]);
-    if (key === this.layoutKey && this.layoutModels === session.models) return;
-    this.layoutKey = key;
-    this.layoutModels = session.models;
+    if (!this.changed('layout', [st.task, st.seed, dark, session.models.length, session.models])) return;
     this.dark = dark;
     const models = session.models;
     const lang = this.language;
