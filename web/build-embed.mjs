@@ -1,7 +1,8 @@
 // Builds the embedding side of dist/ (called by build.mjs):
 //   headwise-elements.js   the <mha-*> custom elements (IIFE; loads headwise-lesson.js next to itself)
-//   headwise-elements.css  the lesson's styles for shadow roots (styles.css and train.css with
-//                          :root/html/body turned into :host) followed by elements.css
+//   headwise-elements.css  the lesson's styles for shadow roots (styles.css and train.css, joined as
+//                          build-styles.mjs says, with :root/html/body turned into :host) followed
+//                          by src/embed/elements.css
 //   embed.html, embed-page.js, embed-page.css   the iframe embed (one widget from the query string)
 //   headwise-embed.js      the host-page helper that sizes embed iframes and relays their events
 //   gallery.html, gallery.js, gallery.css       every widget with its copy-paste snippets
@@ -12,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { cataloguesPlugin, fillTemplate } from './build-i18n.mjs';
+import { readStylesheet } from './build-styles.mjs';
 
 /**
  * esbuild plugin for dist/train.js: its imports of src/shared/ and src/lesson/ become the modules
@@ -171,11 +173,11 @@ export async function buildEmbed({ web, dist, catalogues, indexHtml }) {
     build({ ...common, entryPoints: [join(src, 'embed', 'embed-host.js')], outfile: join(dist, 'headwise-embed.js') }),
     build({ ...common, entryPoints: [join(src, 'embed', 'gallery.js')], outfile: join(dist, 'gallery.js') }),
   ]);
-  const styles = await readFile(join(web, 'styles.css'), 'utf8');
+  const styles = await readStylesheet(web, 'styles.css');
   // The training section's rules too: the page loads them with the section, but a shadow root
   // has this one stylesheet.
-  const training = await readFile(join(web, 'train.css'), 'utf8');
-  const extra = await readFile(join(web, 'elements.css'), 'utf8');
+  const training = await readStylesheet(web, 'train.css');
+  const extra = await readFile(join(src, 'embed', 'elements.css'), 'utf8');
   await writeFile(join(dist, 'headwise-elements.css'), shadowCss(`${styles}\n${training}\n${extra}`));
   const embedHtml = await readFile(join(web, 'embed.html'), 'utf8');
   checkInlineScriptHashes(embedHtml);

@@ -1,15 +1,15 @@
 // The languages, at build time (used by build.mjs and build-embed.mjs):
 //   readCatalogues(web)            every web/i18n/*.json, checked: JSON, _meta, values that are
 //                                  strings or plural objects, markup only from the list in
-//                                  src/shared/markup.js; any problem stops the build, named
+//                                  src/shared/i18n/markup.js; any problem stops the build, named
 //   cataloguesPlugin(catalogues)   an esbuild plugin that puts English (the source, and every
 //                                  other language's fallback) into a bundle in place of
-//                                  src/shared/catalogues.js, as JSON text, with every language's
+//                                  src/shared/i18n/catalogues.js, as JSON text, with every language's
 //                                  tag and names (_meta); `keep` limits English's keys
 //   languageFile(language)         dist/i18n/<tag>.js: one other language, a classic script that
 //                                  registers its catalogue's JSON text under
 //                                  Symbol.for('headwise.catalogues'), loaded by the page when it
-//                                  shows that language (src/shared/i18n.js ensureLanguage)
+//                                  shows that language (src/shared/i18n/i18n.js ensureLanguage)
 //   writeLanguageFiles(dist, …)    every language but English into dist/i18n/, stale files removed
 //   fillTemplate(html, en)         web/index.html with the English text written into every
 //                                  element that names a key (data-i18n, data-i18n-attr), so that
@@ -17,7 +17,7 @@
 
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { MarkupError, escapeHtml, isLanguageTag, parseMarkup, plainText, toHtml } from './src/shared/markup.js';
+import { MarkupError, escapeHtml, isLanguageTag, parseMarkup, plainText, toHtml } from './src/shared/i18n/markup.js';
 
 const PLURAL_FORMS = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 
@@ -103,7 +103,7 @@ export function readCatalogues(web) {
 }
 
 /**
- * The esbuild plugin that replaces src/shared/catalogues.js with English's catalogue and every
+ * The esbuild plugin that replaces src/shared/i18n/catalogues.js with English's catalogue and every
  * language's names. The other languages are files of their own (languageFile), loaded by the page
  * only when it shows them: a bundle carries nothing a reader of English never reads.
  * @param {Language[]} catalogues  English first (readCatalogues)
@@ -118,7 +118,7 @@ export function cataloguesPlugin(catalogues, { keep = () => true } = {}) {
     setup(b) {
       b.onResolve({ filter: /(^|\/)catalogues\.js$/ }, (args) => {
         const path = join(args.resolveDir, args.path);
-        if (!path.endsWith(`${sep}src${sep}shared${sep}catalogues.js`)) return undefined;
+        if (!path.endsWith(`${sep}src${sep}shared${sep}i18n${sep}catalogues.js`)) return undefined;
         return { path: 'catalogues', namespace: 'headwise-catalogues' };
       });
       b.onLoad({ filter: /.*/, namespace: 'headwise-catalogues' }, () => {
@@ -137,7 +137,7 @@ export function cataloguesPlugin(catalogues, { keep = () => true } = {}) {
   };
 }
 
-/** The global under which language files register their catalogues (src/shared/i18n.js reads it). */
+/** The global under which language files register their catalogues (src/shared/i18n/i18n.js reads it). */
 const REGISTRY = 'headwise.catalogues';
 
 /**

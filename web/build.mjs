@@ -1,6 +1,7 @@
 // Builds the static site into dist/: bundles web/src/page/main.js into dist/app.js (an IIFE, so it
 // runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
-// section, loaded on demand, with train.css) and copies index.html, styles.css, favicon.svg and favicon.png.
+// section, loaded on demand, with train.css), joins the stylesheets (build-styles.mjs) and copies
+// index.html, favicon.svg and favicon.png.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
 // dist/headwise-scorm2004.zip (build-scorm.mjs), and the H5P package, dist/headwise.h5p
@@ -17,6 +18,7 @@ import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
 import { buildH5p } from './build-h5p.mjs';
 import { cataloguesPlugin, fillTemplate, readCatalogues, writeLanguageFiles } from './build-i18n.mjs';
+import { STYLESHEETS, readStylesheet } from './build-styles.mjs';
 
 const web = dirname(fileURLToPath(import.meta.url));
 const root = dirname(web);
@@ -63,10 +65,10 @@ try {
   process.exit(1);
 }
 await writeFile(join(dist, 'index.html'), indexHtml);
-// The stylesheets, minified: every byte counts for pages embedded in course sites. train.css is
-// the training section's, loaded with it.
-for (const file of ['styles.css', 'train.css']) {
-  const css = await transform(await readFile(join(web, file), 'utf8'),
+// The stylesheets, each joined from its files (build-styles.mjs) and minified: every byte counts
+// for pages embedded in course sites. train.css is the training section's, loaded with it.
+for (const file of /** @type {(keyof typeof STYLESHEETS)[]} */ (Object.keys(STYLESHEETS))) {
+  const css = await transform(await readStylesheet(web, file),
     { loader: 'css', minify: true, target: ['chrome91', 'firefox113', 'safari16'] });
   await writeFile(join(dist, file), css.code);
 }

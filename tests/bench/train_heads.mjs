@@ -23,7 +23,7 @@ import {commandLine, headwise, isMain, median, runMain} from './common.mjs';
 import {
   cpuMs, medians, nativeTrainBench, pytorchTrainBench, timeTrainers, trainSettings
 } from './train.mjs';
-import {sourceOf} from '../../web/src/shared/relations.js';
+import {sourceOf} from '../../web/src/shared/i18n/relations.js';
 import {tfjsModel, useBackend} from './train_tfjs.mjs';
 
 

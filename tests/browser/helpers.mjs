@@ -331,7 +331,7 @@ export async function loadWholeLesson(page) {
 export async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   // Widgets out of view redraw after the frame, in slices of message tasks, each ending with a
-  // 'hw-redraw' measure of what still waits (web/src/shared/element.js). A message posted now
+  // 'hw-redraw' measure of what still waits (web/src/shared/ui/element.js). A message posted now
   // arrives after the slice already queued (message tasks keep their order); until the latest
   // measure says nothing waits, wait about a frame and post again (at most 20 s). On a loaded
   // machine the slices can end well after two frames.

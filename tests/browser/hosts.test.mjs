@@ -25,7 +25,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { DIST, ENGINE, ROOT, launch, serveDist, until } from './helpers.mjs';
-import { t } from '../../web/src/shared/i18n.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const run = promisify(execFile);
 /** One folder per engine: run.mjs may run two engines' files at once. */

@@ -19,7 +19,7 @@ import {
   settle, shareBrowser, typeInto, waitReady,
 } from './helpers.mjs';
 import { scratchDir } from './engine.mjs';
-import { t } from '../../web/src/shared/i18n.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const SHOTS = process.env.HEADWISE_SCREENSHOTS === '0' ? null : join(ROOT, 'tests', 'browser', 'artifacts', 'i18n', ENGINE);
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });

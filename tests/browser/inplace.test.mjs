@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { DIST, collectCsp, loadWholeLesson, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
-import { fmt3, fmtSig, npRound } from '../../web/src/shared/format.js';
-import { cellColors } from '../../web/src/shared/color.js';
+import { fmt3, fmtSig, npRound } from '../../web/src/shared/ui/format.js';
+import { cellColors } from '../../web/src/shared/ui/color.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -234,7 +234,7 @@ for (const width of [1280, 390]) {
 }
 
 // A change redraws the widgets in view (or within 200 px of it) in its own task, and the others
-// right after the next frame (web/src/shared/element.js); inside a widget in view, exercise 3's
+// right after the next frame (web/src/shared/ui/element.js); inside a widget in view, exercise 3's
 // table rows outside the window wait for the frame too: what the student sees is answered
 // first. Read in the page: in the change's task (a hashchange listener after the store's), then
 // after the frame.

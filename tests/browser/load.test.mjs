@@ -250,7 +250,7 @@ for (const width of WIDTHS) {
       } finally {
         await context.close();
       }
-      // The estimates (styles.css, --hw-est) stand in for a block's height until it is measured;
+      // The estimates (web/src/page/page.css, --hw-est) stand in for a block's height until it is measured;
       // with the lesson's own settings they should be within 10 % of it, or a jump made before
       // the page is complete lands far off. Checked where the page's width is what they were
       // measured at (Chromium; the engines lay text out a little differently).
@@ -264,7 +264,7 @@ for (const width of WIDTHS) {
           .map((b) => ({ id: b.id, estimate: parseFloat(getComputedStyle(b).getPropertyValue('--hw-est')), measured: parseFloat(b.style.containIntrinsicSize) })));
         assert.ok(blocks.length >= 10, `blocks: ${JSON.stringify(blocks)}`);
         const off = blocks.filter((b) => !(Math.abs(b.estimate - b.measured) <= 0.1 * b.measured));
-        assert.deepEqual(off, [], `estimates more than 10 % from the measured height at ${width} px (update styles.css)`);
+        assert.deepEqual(off, [], `estimates more than 10 % from the measured height at ${width} px (update web/src/page/page.css)`);
       } finally {
         await c2.close();
       }

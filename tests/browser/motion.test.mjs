@@ -30,7 +30,7 @@ describe('prefers-reduced-motion', () => {
         assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), expected);
         await page.goto(host.url('/host.html'));
         await page.locator('#q').locator('hw-quiz[data-ready]').waitFor({ state: 'attached' });
-        // Inside the shadow root, styles.css's html rule applies to :host.
+        // Inside the shadow root, page.css's html rule (scroll-behavior) applies to :host.
         assert.equal(await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.getElementById('q'))).scrollBehavior), expected);
         await page.harvest();
         log.assertClean(host.origin);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, serveDist } from './helpers.mjs';
-import { t } from '../../web/src/shared/i18n.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const QUERY = 'widget=heads&seed=7&tokens=5&dModel=8&heads=2&id=sandboxed';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scratchDir } from './engine.mjs';
 import { DIST, ROOT, launch, serveDist } from './helpers.mjs';
-import { t } from '../../web/src/shared/i18n.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const RUNTIME = join(ROOT, 'node_modules', 'scorm-again', 'dist');
 

@@ -1,11 +1,11 @@
-// The weight colours (web/src/shared/color.js): the ramp's ends and middle are ColorBrewer's
+// The weight colours (web/src/shared/ui/color.js): the ramp's ends and middle are ColorBrewer's
 // stops, out-of-range weights clamp, and the three ways a colour is drawn agree: cellColors (one
 // cell's colours), paintCell (a table cell, written only when its colour changes) and
 // colourRows (a heatmap's pixels).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { cellColors, colourRows, contrast, luminance, paintCell, rampRGB } from '../../web/src/shared/color.js';
+import { cellColors, colourRows, contrast, luminance, paintCell, rampRGB } from '../../web/src/shared/ui/color.js';
 
 /** Weights from 0 to 1 in steps of 1/1000, and some between. */
 const WEIGHTS = [...Array.from({ length: 1001 }, (_, k) => k / 1000), 0.4242, 0.57581, 1e-9, 1 - 1e-9];

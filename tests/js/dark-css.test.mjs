@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
 const WEB = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
-const SHEETS = readdirSync(WEB).filter((f) => f.endsWith('.css')).sort();
+/** Every stylesheet of web/ (the page's beside their code in web/src/), as paths under web/. */
+const SHEETS = readdirSync(WEB, { recursive: true }).filter((f) => f.endsWith('.css')).sort();
 
 /** Properties that paint and never move a box. */
 const COLOUR_PROPERTIES = new Set([

@@ -1,4 +1,4 @@
-// The fonts of a language in another script readied before it is shown (web/src/shared/fonts.js
+// The fonts of a language in another script readied before it is shown (web/src/shared/i18n/fonts.js
 // warmFonts): each of the page's faces measures the sample once, on a canvas, in the page's own
 // font stacks, one face per task; Latin text (the faces English already readied) and a page with
 // no canvas cost nothing. tests/browser/load.test.mjs measures what it saves, in a Chinese first
@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, test } from 'node:test';
 
-import { warmFonts } from '../../web/src/shared/fonts.js';
+import { warmFonts } from '../../web/src/shared/i18n/fonts.js';
 
 const STACKS = { '--hw-serif': '"Noto Serif CJK SC", serif', '--hw-sans': '"Noto Sans CJK SC", sans-serif', '--hw-mono': '' };
 
 /**
- * The browser's tasks, as src/shared/tasks.js asks for them (a MessageChannel's messages): the
+ * The browser's tasks, as src/shared/compute/tasks.js asks for them (a MessageChannel's messages): the
  * test delivers them one at a time (`deliver`), so that it knows which task each measure ran in.
  * Installed before the first nextSlice(), which keeps its channel.
  */

@@ -1,10 +1,10 @@
-// Integer grouping (web/src/shared/format.js fmtInt): the page writes its counts itself, not
+// Integer grouping (web/src/shared/ui/format.js fmtInt): the page writes its counts itself, not
 // through Intl (whose locale data costs the first load tens of milliseconds), and must print
 // exactly what toLocaleString('en-US') prints for an integer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { fmtInt } from '../../web/src/shared/format.js';
+import { fmtInt } from '../../web/src/shared/ui/format.js';
 
 test('fmtInt groups digits in threes with commas, as toLocaleString("en-US") does', () => {
   const values = [0, -0, 1, 12, 123, 999, 1000, 1001, 12345, 123456, 999999, 1000000, 1234567,

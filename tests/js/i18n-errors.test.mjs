@@ -1,4 +1,4 @@
-// Messages shown in the reader's language (web/src/shared/i18n-errors.js): every message the page
+// Messages shown in the reader's language (web/src/shared/i18n/i18n-errors.js): every message the page
 // can show for bad input is made here as the page makes it (the real module for the settings,
 // exercises and training; the store for links and the main thread's budget; the embed's attribute
 // readers; the training sections' readers; the course platform's adapter; the loaders), and each
@@ -11,16 +11,16 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { LESSON, ROOT, createHeadwise } from './helpers.mjs';
-import { installTasks } from '../../web/src/shared/compute-tasks.js';
-import { MAIN_BUDGET_MS } from '../../web/src/shared/compute.js';
-import { Store } from '../../web/src/shared/store.js';
-import { parseHash } from '../../web/src/shared/settings.js';
+import { installTasks } from '../../web/src/shared/compute/compute-tasks.js';
+import { MAIN_BUDGET_MS } from '../../web/src/shared/compute/compute.js';
+import { Store } from '../../web/src/shared/state/store.js';
+import { parseHash } from '../../web/src/shared/state/settings.js';
 import { CONTROLS, NAMES, controlName, parseAttribute, parseList, themeProblem } from '../../web/src/embed/attributes.js';
 import { gridSettings, parseProbe, parseRelations } from '../../web/src/train/grid.js';
 import { resolveSettings } from '../../web/src/train/session.js';
-import { Lms } from '../../web/src/shared/lms.js';
-import { PSEUDO, t } from '../../web/src/shared/i18n.js';
-import { readError, translateError } from '../../web/src/shared/i18n-errors.js';
+import { Lms } from '../../web/src/shared/platform/lms.js';
+import { PSEUDO, t } from '../../web/src/shared/i18n/i18n.js';
+import { readError, translateError } from '../../web/src/shared/i18n/i18n-errors.js';
 
 const hw = await createHeadwise();
 const tasks = installTasks(hw);
@@ -55,8 +55,8 @@ for (const [o, what] of [[{ embedDim: 12.5, numHeads: 1 }, 'd_model 12.5'], [{ e
   [{ embedDim: 12, numHeads: 0 }, 'heads 0'], [{ embedDim: 12, numHeads: 2.5 }, 'heads 2.5'], [{ embedDim: 12, numHeads: 5 }, 'heads 5']]) {
   add(`exercise 2: ${what}`, thrown(() => hw.parameterCount({ ...o, bias: false })));
 }
-// The empty and unreadable fields (src/shared/forms.js parseNumberField).
-const fieldProblems = [...source('shared/forms.js').matchAll(/'((?:Required: )?[Ee]nter a number\.)'/g)].map((m) => m[1]);
+// The empty and unreadable fields (src/shared/ui/forms.js parseNumberField).
+const fieldProblems = [...source('shared/ui/forms.js').matchAll(/'((?:Required: )?[Ee]nter a number\.)'/g)].map((m) => m[1]);
 assert.equal(new Set(fieldProblems).size, 2);
 for (const m of new Set(fieldProblems)) add('an empty or unreadable field', m);
 
@@ -81,7 +81,7 @@ const links = ['#%%%', '#seed=abc', '#tokens=', '#seed=Infinity', '#heads=1e400'
   }
 }
 // The main thread's budget, with every reason the page gives for computing there.
-const computeSource = source('shared/compute.js');
+const computeSource = source('shared/compute/compute.js');
 const reasons = [...computeSource.matchAll(/(?:_useMain|fallback)\((?:'((?:[^'\\]|\\.)+)'|`((?:[^`\\]|\\.)+)`)\)/g)]
   .map((m) => (m[1] ?? m[2]).replace(/\\'/g, '\'').replace(/\$\{[^}]+\}/g, 'SecurityError: blocked'));
 assert.ok(reasons.length >= 9, `${reasons.length} reasons`);
@@ -135,7 +135,7 @@ for (const f of failures) add(`course platform: ${f.call}`, f.reason);
 
 // Loading the modules and the training section (the loaders' own messages).
 add('a module that failed to load', 'https://example.org/headwise/headwise-lesson.js could not be loaded');
-for (const [file, re] of [['shared/compute.js', /new Error\('(headwise\.js did not load[^']*)'\)/], ['shared/module-loader.js', /new Error\('(headwise-lesson\.js loaded but [^']*)'\)/],
+for (const [file, re] of [['shared/compute/compute.js', /new Error\('(headwise\.js did not load[^']*)'\)/], ['shared/platform/module-loader.js', /new Error\('(headwise-lesson\.js loaded but [^']*)'\)/],
   ['train/module.js', /new Error\('(the module loaded for training [^']*)'\)/], ['train/loader.js', /new Error\('(train\.js loaded but (?:[^'\\]|\\.)*)'\)/]]) {
   add(file, source(file).match(re)[1].replace(/\\'/g, '\''));
 }

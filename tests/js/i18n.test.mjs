@@ -1,4 +1,4 @@
-// The catalogues (web/i18n/*.json) and the runtime that reads them (web/src/shared/i18n.js,
+// The catalogues (web/i18n/*.json) and the runtime that reads them (web/src/shared/i18n/i18n.js,
 // markup.js), without a browser:
 // - every language has every key of en.json and no other, with the same placeholders, the plural
 //   forms its own plural rules need, the same numbers, code and links as English, markup only from
@@ -18,9 +18,9 @@ import { test } from 'node:test';
 
 import { ROOT, createHeadwise } from './helpers.mjs';
 import { readCatalogues, catalogueProblems, fillTemplate } from '../../web/build-i18n.mjs';
-import { MarkupError, invariants, parseMarkup, placeholders } from '../../web/src/shared/markup.js';
-import * as i18n from '../../web/src/shared/i18n.js';
-import { META } from '../../web/src/shared/catalogues.js';
+import { MarkupError, invariants, parseMarkup, placeholders } from '../../web/src/shared/i18n/markup.js';
+import * as i18n from '../../web/src/shared/i18n/i18n.js';
+import { META } from '../../web/src/shared/i18n/catalogues.js';
 
 const WEB = join(ROOT, 'web');
 const catalogues = readCatalogues(WEB);
@@ -417,7 +417,7 @@ for (const { tag, data } of catalogues.filter((c) => c.tag !== 'en')) {
 /**
  * A page for the language runtime in Node: a document whose <script> elements "load" as `serve`
  * says (a function of the URL: 'ok' runs `run` and fires load, 'fail' fires error, 'hang' fires
- * nothing), a window, and a fresh copy of src/shared/i18n.js (its own parsed catalogues; the
+ * nothing), a window, and a fresh copy of src/shared/i18n/i18n.js (its own parsed catalogues; the
  * registry is the process's, as it is the page's).
  */
 async function languagePage(serve) {
@@ -447,7 +447,7 @@ async function languagePage(serve) {
       },
     },
   };
-  const runtime = await import(`../../web/src/shared/i18n.js?page=${Math.random()}`);
+  const runtime = await import(`../../web/src/shared/i18n/i18n.js?page=${Math.random()}`);
   runtime.setLanguageBase('https://example.org/headwise/');
   return {
     runtime,

@@ -3,7 +3,7 @@
 // own code: a valid zip, imsmanifest.xml at its root with what the specifications require, every
 // file listed and present (the languages' files in i18n/), the launch page marked; the build-time
 // mastery score, checked; and the lesson's side without a browser: the LMS adapter's search and
-// failures (src/shared/lms.js) and the saved work's format and limits (src/page/course.js). The
+// failures (src/shared/platform/lms.js) and the saved work's format and limits (src/page/course.js). The
 // packages under a real SCORM run-time are tests/browser/scorm.test.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,10 +14,10 @@ import { test } from 'node:test';
 
 import { ROOT } from './helpers.mjs';
 import { LESSON_FILES, buildScorm, lessonFiles, masteryScore } from '../../web/build-scorm.mjs';
-import { Lms, findApi, formatDuration, formatTime } from '../../web/src/shared/lms.js';
+import { Lms, findApi, formatDuration, formatTime } from '../../web/src/shared/platform/lms.js';
 import { Course, decodeWork, encodeWork, scoreOf, settingsOf } from '../../web/src/page/course.js';
-import { DEFAULTS, parseHash } from '../../web/src/shared/settings.js';
-import { t } from '../../web/src/shared/i18n.js';
+import { DEFAULTS, parseHash } from '../../web/src/shared/state/settings.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const DIST = join(ROOT, 'dist');
 

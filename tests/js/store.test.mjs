@@ -1,4 +1,4 @@
-// The page's store (web/src/shared/store.js) without a browser: its URL-hash format, its state
+// The page's store (web/src/shared/state/store.js) without a browser: its URL-hash format, its state
 // changes and notifications, and the lesson's computations it runs through the real module
 // (dist/headwise.js). Heavy computations go through a Compute; here either the page's own
 // Compute without a Worker (mode 'main', everything on this thread) or a scripted one that
@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LESSON, createHeadwise } from './helpers.mjs';
-import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute.js';
-import { BUSY_AFTER_MS, EX1_HEAD_COUNTS, HASH_WRITE_MS, SYNC_MS, Store } from '../../web/src/shared/store.js';
+import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute/compute.js';
+import { BUSY_AFTER_MS, EX1_HEAD_COUNTS, HASH_WRITE_MS, SYNC_MS, Store } from '../../web/src/shared/state/store.js';
 import {
   DEFAULTS, LESSON as STORE_LESSON, defaultLabel, labelOf, langOf, parseHash, toHash,
-} from '../../web/src/shared/settings.js';
-import { t } from '../../web/src/shared/i18n.js';
+} from '../../web/src/shared/state/settings.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const hw = await createHeadwise();
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
@@ -1036,7 +1036,7 @@ test('getStore() makes the page\'s one store, hash sync unless the page says dat
   globalThis.createHeadwise = createHeadwise;
   globalThis.requestIdleCallback = (f, options) => idle.push({ f, options });
   try {
-    const { getStore } = await import('../../web/src/shared/store.js');
+    const { getStore } = await import('../../web/src/shared/state/store.js');
     const store = getStore();
     assert.equal(getStore(), store);
     assert.equal(store.syncHash, false);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { relationSource, sourceOf } from '../../web/src/shared/relations.js';
+import { relationSource, sourceOf } from '../../web/src/shared/i18n/relations.js';
 
 const hw = await createHeadwise();
 
@@ -26,7 +26,7 @@ describe('trainingRelations', () => {
   });
 });
 
-describe('where each relation reads, as the module gives it (source) and the page uses it (web/src/shared/relations.js)', () => {
+describe('where each relation reads, as the module gives it (source) and the page uses it (web/src/shared/i18n/relations.js)', () => {
   test('every relation of the module carries the position its rule names, in every task too', () => {
     const relations = hw.trainingRelations();
     for (const r of relations) {

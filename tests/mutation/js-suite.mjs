@@ -16,7 +16,7 @@ const GROUPS = {
   // came after the first runs; train-native needs build/, which the sandboxes leave out.)
   existing: ['errors', 'fixtures', 'lesson', 'plain-results', 'typed', 'train', 'train-errors'],
   added: ['feature-check', 'api-contract'],
-  // web/src/shared/store.js (tests/mutation/stryker-store.config.json): its own run.
+  // web/src/shared/state/store.js (tests/mutation/stryker-store.config.json): its own run.
   store: ['store'],
 };
 const group = process.argv[2] ?? 'all';

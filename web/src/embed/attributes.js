@@ -1,11 +1,11 @@
 // The attributes of the <mha-*> elements (and so the iframe's query parameters): which controls
 // there are, how each is spelled, and how a value is read. No DOM here (the node tests read values
 // as the elements do); src/embed/mha.js applies them. Every problem is an English sentence, as the
-// page keeps its messages; src/shared/i18n-errors.js says it in the widget's language.
+// page keeps its messages; src/shared/i18n/i18n-errors.js says it in the widget's language.
 
-import { DEFAULTS, SETTINGS } from '../shared/settings.js';
+import { DEFAULTS, SETTINGS } from '../shared/state/settings.js';
 
-/** @typedef {import('../shared/settings.js').State} State */
+/** @typedef {import('../shared/state/settings.js').State} State */
 
 /** Values of the `theme` attribute. */
 export const THEMES = ['light', 'dark', 'auto'];
@@ -53,7 +53,7 @@ export function parseList(value, all, normalise, what) {
   for (const word of words) {
     const name = normalise(word);
     if (name) names.add(name);
-    // In English, as every message is kept; src/shared/i18n-errors.js says it in the widget's language.
+    // In English, as every message is kept; src/shared/i18n/i18n-errors.js says it in the widget's language.
     else problems.push(`"${word.slice(0, 40)}" is not ${what} (use ${all.join(', ')}, all or none).`);
   }
   return { names, problems };

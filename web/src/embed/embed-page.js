@@ -17,8 +17,8 @@
 
 import {
   isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, isLanguageTag, whenLanguage,
-} from '../shared/i18n.js';
-import { scriptBase } from '../shared/scripts.js';
+} from '../shared/i18n/i18n.js';
+import { scriptBase } from '../shared/platform/scripts.js';
 
 // The languages' files are in i18n/ beside this script (read while it runs: currentScript).
 setLanguageBase(scriptBase('embed-page.js'));

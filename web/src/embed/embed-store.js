@@ -2,10 +2,10 @@
 // without URL-hash sync, sharing one WASM module with the other widgets on the page, and with
 // locks: a locked field keeps the value the host gave it, whatever a control or a click asks.
 
-import { Store } from '../shared/store.js';
-import { messageOf } from '../shared/errors.js';
+import { Store } from '../shared/state/store.js';
+import { messageOf } from '../shared/state/errors.js';
 
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').State} State */
 
 export class EmbedStore extends Store {
   /**
@@ -17,7 +17,7 @@ export class EmbedStore extends Store {
     this._load = load;
     /** @type {Set<string>} state fields the student cannot change */
     this.locked = new Set();
-    /** @type {'light'|'dark'|'auto'} the widget's colours (read by prefersDark in shared/color.js) */
+    /** @type {'light'|'dark'|'auto'} the widget's colours (read by prefersDark in shared/ui/color.js) */
     this.theme = 'auto';
     /** @type {State} */
     this.resetState = { ...this.state, labels: this.state.labels.slice() };

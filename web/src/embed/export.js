@@ -2,12 +2,12 @@
 // JSON, the head tables as a PNG, and the Python that reproduces them. Everything is built from
 // the module's results; numbers are written at full precision (shortest round-trip digits).
 
-import { labelOf } from '../shared/settings.js';
+import { labelOf } from '../shared/state/settings.js';
 import { numpyCode, paramsCode, torchTail } from '../lesson/hw-python.js';
-import { cellColors, weightPixels } from '../shared/color.js';
-import { fmt3 } from '../shared/format.js';
+import { cellColors, weightPixels } from '../shared/ui/color.js';
+import { fmt3 } from '../shared/ui/format.js';
 
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').State} State */
 
 /**
  * A file name stem for a run, e.g. "headwise-seed7-n5-d8-h2".

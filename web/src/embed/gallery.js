@@ -3,7 +3,7 @@
 // hosted. All text goes in through textContent. The gallery is the instructors' catalogue of
 // snippets, in English; the widgets it shows follow its page's lang, as on any course page.
 
-import { h, copyButton } from '../shared/dom.js';
+import { h, copyButton } from '../shared/ui/dom.js';
 
 /**
  * @typedef {object} Item

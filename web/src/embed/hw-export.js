@@ -3,12 +3,12 @@
 // ("csv json png py" by default). Files are made when a button is pressed, from the module's
 // result for the current settings.
 
-import { HwElement, define } from '../shared/element.js';
-import { h } from '../shared/dom.js';
-import { messageOf } from '../shared/errors.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h } from '../shared/ui/dom.js';
+import { messageOf } from '../shared/state/errors.js';
 import { fileStem, headsCanvas, pngBlob, pythonScript, saveFile, weightsCsv, weightsJson } from './export.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 export const EXPORT_FORMATS = /** @type {const} */ (['csv', 'json', 'png', 'py']);
 

@@ -4,17 +4,18 @@
 
 import { EmbedStore } from './embed-store.js';
 import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
-import { define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
-import { scriptBase, sharedModule } from '../shared/module-loader.js';
+import { define } from '../shared/ui/element.js';
+import { SETTING } from '../shared/state/settings.js';
+import { h, replace } from '../shared/ui/dom.js';
+import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
 import {
   isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase, translateTree, whenLanguage,
-} from '../shared/i18n.js';
-import { translateError } from '../shared/i18n-errors.js';
+} from '../shared/i18n/i18n.js';
+import { translateError } from '../shared/i18n/i18n-errors.js';
 
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').State} State */
 
 /** The lesson page's <main>, put in by the build (web/build-embed.mjs) from web/index.html. */
 const LESSON_MARKUP = /** @type {string} */ (__HEADWISE_LESSON_MARKUP__);
@@ -113,7 +114,7 @@ export class MhaElement extends HTMLElement {
     new MutationObserver((records) => this.warnUnknown(records.map((r) => /** @type {string} */ (r.attributeName)).filter((n) => this.hasAttribute(n))))
       .observe(this, { attributes: true });
     store.addEventListener('change', () => this.renderProblems());
-    // The element follows its own `lang`, else its ancestors', else the page's (src/shared/i18n.js):
+    // The element follows its own `lang`, else its ancestors', else the page's (src/shared/i18n/i18n.js):
     // its widgets draw themselves again in a new language; here, the frame's lang and the problems.
     onLanguageChange(() => {
       if (!this.isConnected || !this.frame) return;
@@ -282,7 +283,7 @@ export class MhaElement extends HTMLElement {
     const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     // The token labels' inputs are made when their panel opens: lock those too (the panel is new
     // when the controls are drawn again in another language).
-    const labels = root.getElementById('token-labels');
+    const labels = root.getElementById(SETTING.labels.control);
     if (labels && labels !== this.labelsWatched) {
       this.labelsWatched = labels;
       new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });

@@ -6,9 +6,9 @@
 // "headwise-heads-grid" event) once the grid's four-relation row is trained on this page; the one
 // marked data-induction-live quotes "Heads that work together" ("headwise-induction") once trained.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
-import { relationTitle } from '../shared/relations.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace } from '../shared/ui/dom.js';
+import { relationTitle } from '../shared/i18n/relations.js';
 
 const STORAGE_KEY = 'headwise.challenge.answer';
 

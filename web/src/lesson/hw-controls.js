@@ -1,17 +1,21 @@
 // <hw-controls>: the settings panel. Parses each field into a number and hands it to the store
 // unchanged; the module decides what is valid, and its message appears beside the control.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { SETTINGS, defaultLabel, labelOf, lessonSettings } from '../shared/settings.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { SETTING, SETTINGS, defaultLabel, labelOf, lessonSettings } from '../shared/state/settings.js';
+import { reflectNumber, settingField, showError } from '../shared/ui/forms.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').State} State */
 
-/** The panel's number fields: [control id, state field, label key, hint key] from the settings table. */
+/** The panel's number fields: [state field, label key, hint key] from the settings table. */
 const FIELDS = SETTINGS.filter((s) => s.panel && s.type === 'number')
-  .map((s) => /** @type {const} */ ([s.control, s.name, /** @type {string} */ (s.label), /** @type {string} */ (s.hint)]));
+  .map((s) => /** @type {const} */ ([s.name, /** @type {string} */ (s.label), /** @type {string} */ (s.hint)]));
+/** The other controls' ids (the settings table's). */
+const BIAS = SETTING.bias.control;
+const CAUSAL = SETTING.causal.control;
+const QUERY = SETTING.query.control;
 
 class HwControls extends HwElement {
   build() {
@@ -23,34 +27,33 @@ class HwControls extends HwElement {
     form.appendChild(h('p', { class: 'hw-hint', text: this.t('controls.intro') }));
 
     const grid = h('div', { class: 'hw-controls-grid' });
-    for (const [id, field, label, hint] of FIELDS) {
-      const { wrap, input, error } = numberField(id, this.t(label), this.t(hint));
-      input.addEventListener('input', () => this.onNumber(id, field, input));
+    for (const [field, label, hint] of FIELDS) {
+      const { wrap, input, error, id } = settingField(this, field, this.t(label), this.t(hint));
       this.fields[id] = { input, error, field };
       grid.appendChild(wrap);
     }
     form.appendChild(grid);
 
     // Checkboxes. Every control here says autocomplete="off": see numberField.
-    this.bias = /** @type {HTMLInputElement} */ (h('input', { id: 'bias', name: 'bias', type: 'checkbox', autocomplete: 'off' }));
-    this.causal = /** @type {HTMLInputElement} */ (h('input', { id: 'causal', name: 'causal', type: 'checkbox', autocomplete: 'off' }));
-    this.bias.addEventListener('change', () => this.store.set({ bias: this.bias.checked }, 'bias'));
-    this.causal.addEventListener('change', () => this.store.set({ causal: this.causal.checked }, 'causal'));
+    this.bias = /** @type {HTMLInputElement} */ (h('input', { id: BIAS, name: BIAS, type: 'checkbox', autocomplete: 'off' }));
+    this.causal = /** @type {HTMLInputElement} */ (h('input', { id: CAUSAL, name: CAUSAL, type: 'checkbox', autocomplete: 'off' }));
+    this.bias.addEventListener('change', () => this.store.set({ bias: this.bias.checked }, BIAS));
+    this.causal.addEventListener('change', () => this.store.set({ causal: this.causal.checked }, CAUSAL));
     form.appendChild(h('div', { class: 'hw-checks' }, [
-      h('div', { class: 'hw-check' }, [this.bias, h('label', { for: 'bias', text: this.t('controls.bias') })]),
-      h('div', { class: 'hw-check' }, [this.causal, h('label', { for: 'causal', text: this.t('controls.causal') })]),
+      h('div', { class: 'hw-check' }, [this.bias, h('label', { for: BIAS, text: this.t('controls.bias') })]),
+      h('div', { class: 'hw-check' }, [this.causal, h('label', { for: CAUSAL, text: this.t('controls.causal') })]),
     ]));
 
     // Query token.
-    this.query = /** @type {HTMLSelectElement} */ (h('select', { id: 'query-token', name: 'query-token', autocomplete: 'off' }));
-    this.query.addEventListener('change', () => this.store.set({ query: Number(this.query.value) }, 'query-token'));
+    this.query = /** @type {HTMLSelectElement} */ (h('select', { id: QUERY, name: QUERY, autocomplete: 'off' }));
+    this.query.addEventListener('change', () => this.store.set({ query: Number(this.query.value) }, QUERY));
     form.appendChild(h('div', { class: 'hw-field' }, [
-      h('label', { for: 'query-token', text: this.t('controls.query') }),
+      h('label', { for: QUERY, text: this.t('controls.query') }),
       this.query,
     ]));
 
     // Token labels.
-    this.labelsBox = h('div', { class: 'hw-labels', id: 'token-labels' });
+    this.labelsBox = h('div', { class: 'hw-labels', id: SETTING.labels.control });
     this.labelsDetails = /** @type {HTMLDetailsElement} */ (h('details', { class: 'hw-labels-details' }, [
       h('summary', { text: this.t('controls.labels.title') }),
       h('p', { class: 'hw-hint', text: this.t('controls.labels.hint') }),
@@ -76,17 +79,6 @@ class HwControls extends HwElement {
     form.appendChild(h('div', { class: 'hw-controls-actions' }, [reset]));
     this.appendChild(form);
     this.labelsFor = -1;
-  }
-
-  /**
-   * @param {string} id
-   * @param {keyof State} field
-   * @param {HTMLInputElement} input
-   */
-  onNumber(id, field, input) {
-    const { value, problem } = parseNumberField(input);
-    this.store.setInputError(id, problem);
-    this.store.set({ [field]: value }, id);
   }
 
   /** @param {Store} store */

@@ -2,13 +2,13 @@
 // it, each with its parameter total from the module, and any head count they try, which the
 // module refuses with its own message when it does not divide d_model.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, morph } from '../shared/dom.js';
-import { fmtInt } from '../shared/format.js';
-import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, morph } from '../shared/ui/dom.js';
+import { fmtInt } from '../shared/ui/format.js';
+import { messageOf } from '../shared/state/errors.js';
+import { reflectNumber, settingField, showError } from '../shared/ui/forms.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /**
  * The head counts to tabulate: the divisors of d (a listing, not a validity check: each one
@@ -31,20 +31,10 @@ function headCountsFor(d) {
 
 class HwExerciseDModel extends HwElement {
   build() {
-    const dm = numberField('ex2-d-model', this.t('ex2.dModel.label'), this.t('ex2.dModel.hint'));
-    const hd = numberField('ex2-heads', this.t('ex2.heads.label'), this.t('ex2.heads.hint'));
+    const dm = settingField(this, 'ex2DModel', this.t('ex2.dModel.label'), this.t('ex2.dModel.hint'));
+    const hd = settingField(this, 'ex2Heads', this.t('ex2.heads.label'), this.t('ex2.heads.hint'));
     this.dm = dm;
     this.hd = hd;
-    dm.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(dm.input);
-      this.store.setInputError('ex2-d-model', problem);
-      this.store.set({ ex2DModel: value }, 'ex2-d-model');
-    });
-    hd.input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(hd.input);
-      this.store.setInputError('ex2-heads', problem);
-      this.store.set({ ex2Heads: value }, 'ex2-heads');
-    });
     this.tableBox = h('div', { class: 'hw-scroll', tabindex: '0', role: 'region', 'aria-label': this.t('ex2.region') });
     this.verdict = h('p', { class: 'hw-verdict', 'data-testid': 'ex2-verdict', 'aria-live': 'polite' });
     this.tryResult = h('p', { class: 'hw-try', 'data-testid': 'ex2-try', 'aria-live': 'polite' });
@@ -60,11 +50,12 @@ class HwExerciseDModel extends HwElement {
     const s = store.state;
     reflectNumber(this.dm.input, s.ex2DModel);
     reflectNumber(this.hd.input, s.ex2Heads);
-    if (!this.changed('rows', [s.ex2DModel, s.ex2Heads, s.bias, store.inputErrors['ex2-d-model'], store.inputErrors['ex2-heads']])) return;
+    const dMissing = store.inputErrors[this.dm.id];
+    const hMissing = store.inputErrors[this.hd.id];
+    if (!this.changed('rows', [s.ex2DModel, s.ex2Heads, s.bias, dMissing, hMissing])) return;
     const bias = s.bias;
 
     // The table of every dividing head count.
-    const dMissing = store.inputErrors['ex2-d-model'];
     let dError = dMissing || null;
     /** @type {{numHeads: number, total: number}[]} */
     const rows = [];
@@ -111,7 +102,6 @@ class HwExerciseDModel extends HwElement {
     }
 
     // The head count the student tries.
-    const hMissing = store.inputErrors['ex2-heads'];
     if (hMissing) {
       showError(this.hd.error, this.hd.input, hMissing, lang);
       morph(this.tryResult, []);

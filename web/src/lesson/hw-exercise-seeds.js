@@ -1,15 +1,16 @@
 // <hw-exercise-seeds>: exercise 1. The student's own seed, with 2 and with 4 heads, on the
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
-import { HwElement, define, forget } from '../shared/element.js';
-import { h, morph, code } from '../shared/dom.js';
-import { fmt3 } from '../shared/format.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, morph, code } from '../shared/ui/dom.js';
+import { fmt3 } from '../shared/ui/format.js';
 import { divergenceText } from './hw-head-weights.js';
-import { cellColors, prefersDark } from '../shared/color.js';
-import { tokenHeader } from '../shared/tokens.js';
-import { numberField, parseNumberField, reflectNumber, showError } from '../shared/forms.js';
+import { cellColors, prefersDark } from '../shared/ui/color.js';
+import { tokenHeader } from '../shared/ui/tokens.js';
+import { reflectNumber, settingField, showError } from '../shared/ui/forms.js';
+import { SIZE_CONTROLS } from '../shared/state/lesson-runs.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** Query rows are drawn as tables up to this many tokens. */
 const ROW_MAX_TOKENS = 16;
@@ -17,14 +18,10 @@ const ROW_MAX_TOKENS = 16;
 class HwExerciseSeeds extends HwElement {
   build() {
     this.computes = ['experiment', 'ex1'];
-    const { wrap, input, error } = numberField('ex1-seed', this.t('ex1.seed.label'), this.t('ex1.seed.hint'));
+    const { wrap, input, error, id } = settingField(this, 'ex1Seed', this.t('ex1.seed.label'), this.t('ex1.seed.hint'));
     this.input = input;
     this.error = error;
-    input.addEventListener('input', () => {
-      const { value, problem } = parseNumberField(input);
-      this.store.setInputError('ex1-seed', problem);
-      this.store.set({ ex1Seed: value }, 'ex1-seed');
-    });
+    this.seedControl = id;
     this.context = h('p', { class: 'hw-hint' });
     this.results = h('div', { class: 'hw-ex-results' });
     this.appendChild(h('div', { class: 'hw-ex-controls' }, [wrap]));
@@ -37,8 +34,8 @@ class HwExerciseSeeds extends HwElement {
   update(store) {
     const s = store.state;
     reflectNumber(this.input, s.ex1Seed);
-    const missing = store.inputErrors['ex1-seed'];
-    const mainMissing = ['tokens', 'd-model'].find((c) => store.inputErrors[c]);
+    const missing = store.inputErrors[this.seedControl];
+    const mainMissing = SIZE_CONTROLS.find((c) => store.inputErrors[c]);
     // Computed with the main experiment's rules (Store.seeds): never what the main one refuses.
     const ex = store.seeds();
     const blocksIn = ex.state === 'done' ? ex.blocks : null;

@@ -2,15 +2,15 @@
 // nn.MultiheadAttention layout on the same weights: how in_proj_weight packs Wqᵀ, Wkᵀ, Wvᵀ,
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
-import { HwElement, changed, define, forget } from '../shared/element.js';
-import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
-import { fmt3, pyRepr, shapeStr } from '../shared/format.js';
+import { HwElement, changed, define, forget } from '../shared/ui/element.js';
+import { h, replace, morph, setText, setAttr, code } from '../shared/ui/dom.js';
+import { fmt3, pyRepr, shapeStr } from '../shared/ui/format.js';
 import { divergenceText } from './hw-head-weights.js';
-import { tokenHeader } from '../shared/tokens.js';
-import { paintCell, prefersDark } from '../shared/color.js';
-import { t } from '../shared/i18n.js';
+import { tokenHeader } from '../shared/ui/tokens.js';
+import { paintCell, prefersDark } from '../shared/ui/color.js';
+import { t } from '../shared/i18n/i18n.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** Largest preview of a matrix (rows × columns). */
 const PREVIEW = 8;

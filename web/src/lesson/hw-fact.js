@@ -1,9 +1,9 @@
 // <hw-fact name="h0-t2"></hw-fact>: one number from the lesson's run, computed by the module.
 
-import { HwElement, define } from '../shared/element.js';
-import { lessonFacts } from '../shared/facts.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { lessonFacts } from '../shared/state/facts.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 class HwFact extends HwElement {
   static get inline() {

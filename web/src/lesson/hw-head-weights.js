@@ -3,15 +3,19 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define, forget } from '../shared/element.js';
-import { h, replace, morph, setText, setAttr, code } from '../shared/dom.js';
-import { fmt3, fmtSig, numpyArrayStr } from '../shared/format.js';
-import { cellColors, colourRows, paintCell, prefersDark } from '../shared/color.js';
-import { tokenHeader, tokenText } from '../shared/tokens.js';
-import { t } from '../shared/i18n.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, replace, morph, setText, setAttr, code } from '../shared/ui/dom.js';
+import { fmt3, fmtSig, numpyArrayStr } from '../shared/ui/format.js';
+import { cellColors, colourRows, paintCell, prefersDark } from '../shared/ui/color.js';
+import { tokenHeader, tokenText } from '../shared/ui/tokens.js';
+import { SETTING } from '../shared/state/settings.js';
+import { t } from '../shared/i18n/i18n.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('../shared/store.js').State} State */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').State} State */
+
+/** The query token's control (the settings table's id): a click on a row sets it. */
+const QUERY = SETTING.query.control;
 
 /** Largest n drawn as tables; above it, canvases. */
 export const TABLE_MAX_TOKENS = 16;
@@ -352,7 +356,7 @@ class HwHeadWeights extends HwElement {
     const body = [];
     for (let i = 0; i < n; i += 1) {
       const rowHeader = h('th', { scope: 'row', class: 'hw-row-head', title: this.t('heads.table.rowTitle') }, tokenHeader(s, i));
-      rowHeader.addEventListener('click', () => this.store.set({ query: i }, 'query-token'));
+      rowHeader.addEventListener('click', () => this.store.set({ query: i }, QUERY));
       const tr = h('tr', { 'data-token': String(i) }, [rowHeader]);
       const row = [];
       for (let j = 0; j < n; j += 1) row.push(tr.appendChild(h('td', { 'data-row': String(i), 'data-col': String(j) })));
@@ -419,7 +423,7 @@ class HwHeadWeights extends HwElement {
       show();
     });
     canvas.addEventListener('click', () => {
-      if (entry.cursor[0] >= 0) this.store.set({ query: entry.cursor[0] }, 'query-token');
+      if (entry.cursor[0] >= 0) this.store.set({ query: entry.cursor[0] }, QUERY);
     });
     canvas.addEventListener('focus', () => {
       if (entry.cursor[0] < 0) entry.cursor = [Math.min(this.store.state.query, n - 1), 0];
@@ -436,7 +440,7 @@ class HwHeadWeights extends HwElement {
         case 'ArrowRight': j += step; break;
         case 'Home': j = 0; break;
         case 'End': j = n - 1; break;
-        case 'Enter': case ' ': this.store.set({ query: i }, 'query-token'); e.preventDefault(); return;
+        case 'Enter': case ' ': this.store.set({ query: i }, QUERY); e.preventDefault(); return;
         default: return;
       }
       e.preventDefault();

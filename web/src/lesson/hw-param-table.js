@@ -1,14 +1,15 @@
 // <hw-param-table>: nn.MultiheadAttention's named_parameters() for 1, 2, 4 and 8 heads at the
 // chosen d_model (bias on or off), as the module reports them, with the totals compared.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, morph, code } from '../shared/dom.js';
-import { fmtInt, shapeStr } from '../shared/format.js';
-import { messageOf } from '../shared/errors.js';
-import { t } from '../shared/i18n.js';
-import { translateError } from '../shared/i18n-errors.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, morph, code } from '../shared/ui/dom.js';
+import { fmtInt, shapeStr } from '../shared/ui/format.js';
+import { messageOf } from '../shared/state/errors.js';
+import { SETTING } from '../shared/state/settings.js';
+import { t } from '../shared/i18n/i18n.js';
+import { translateError } from '../shared/i18n/i18n-errors.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 export const HEAD_COUNTS = [1, 2, 4, 8];
 
@@ -52,7 +53,7 @@ class HwParamTable extends HwElement {
   /** @param {Store} store */
   update(store) {
     const s = store.state;
-    const missing = store.inputErrors['d-model'];
+    const missing = store.inputErrors[SETTING.dModel.control];
     if (!this.changed('tables', [s.dModel, s.bias, missing])) return;
     if (missing) {
       morph(this.verdict, [this.t('params.table.missing')]);

@@ -1,10 +1,10 @@
 // <hw-pipeline>: the lesson's pipeline drawn with the shapes of the current run:
 // X → Q, K, V (n, d_model) → split into heads (n, d_head) → attention per head → concat → ·Wo.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, morph } from '../shared/dom.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, morph } from '../shared/ui/dom.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** Heads drawn in full; beyond this the middle ones are elided. */
 const SHOWN_HEADS = 4;

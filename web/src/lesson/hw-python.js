@@ -2,14 +2,14 @@
 // shows: the NumPy pipeline, PyTorch's parameter counts, and exercise 3's cross-check.
 // The expected output under each block is formatted from the module's results.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText, copyButton, code } from '../shared/dom.js';
-import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/format.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, setText, copyButton, code } from '../shared/ui/dom.js';
+import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/ui/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
-import { messageOf } from '../shared/errors.js';
-import { copyTexts, t } from '../shared/i18n.js';
+import { messageOf } from '../shared/state/errors.js';
+import { copyTexts, t } from '../shared/i18n/i18n.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** Pairwise lines are printed up to this many heads, as on the page. */
 const PAIRS_MAX_HEADS = 16;

@@ -1,11 +1,11 @@
 // <hw-quiz>: the lesson's five questions as a self-check. Feedback appears as soon as an option
 // is chosen; each answer can be revealed. Numbers quoted come from the module (the lesson's run).
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace } from '../shared/dom.js';
-import { lessonFacts } from '../shared/facts.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace } from '../shared/ui/dom.js';
+import { lessonFacts } from '../shared/state/facts.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /**
  * @typedef {object} Question

@@ -1,12 +1,12 @@
 // <hw-reference-table>: the lesson's reference table (single head vs h heads), filled in from
 // the current run and the module's parameter counts.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, morph, code } from '../shared/dom.js';
-import { fmtInt } from '../shared/format.js';
-import { messageOf } from '../shared/errors.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, morph, code } from '../shared/ui/dom.js';
+import { fmtInt } from '../shared/ui/format.js';
+import { messageOf } from '../shared/state/errors.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 class HwReferenceTable extends HwElement {
   build() {

@@ -1,10 +1,10 @@
 // <hw-status>: page-level messages — the module failed to load, or the link's settings could
 // not be read — plus the module version once it is running.
 
-import { HwElement, define } from '../shared/element.js';
-import { replace, h, setText } from '../shared/dom.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { replace, h, setText } from '../shared/ui/dom.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 class HwStatus extends HwElement {
   build() {

@@ -4,7 +4,7 @@
 // Inside a package with no LMS above it (the unzipped files opened directly) it does nothing
 // either: the lesson behaves as it does anywhere.
 //
-// With an LMS (src/shared/lms.js talks to it):
+// With an LMS (src/shared/platform/lms.js talks to it):
 // - every answer in the quiz becomes an interaction record (journaling: changes too);
 // - the score counts each question's FIRST answer: 20 per right first answer, 0 to 100, given
 //   once all five are answered, with passed/failed against the mastery score; incomplete before;
@@ -15,14 +15,14 @@
 //   quiz is unfinished.
 // Nothing here throws into the page: when the LMS fails, the lesson goes on and says so once.
 
-import { Lms } from '../shared/lms.js';
-import { defaults, parseHash, toHash } from '../shared/settings.js';
-import { h } from '../shared/dom.js';
-import { onLanguageChange, resolveLanguage, t } from '../shared/i18n.js';
-import { translateError } from '../shared/i18n-errors.js';
+import { Lms } from '../shared/platform/lms.js';
+import { defaults, parseHash, toHash } from '../shared/state/settings.js';
+import { h } from '../shared/ui/dom.js';
+import { onLanguageChange, resolveLanguage, t } from '../shared/i18n/i18n.js';
+import { translateError } from '../shared/i18n/i18n-errors.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
-/** @typedef {import('../shared/lms.js').Failure} Failure */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+/** @typedef {import('../shared/platform/lms.js').Failure} Failure */
 
 /** Typing in the challenge and moving the settings are saved after this pause (ms). */
 export const SAVE_AFTER_MS = 1000;
@@ -39,8 +39,8 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
  * parameters. The call and the platform's own error stay as the platform gave them.
  */
 const STRINGS = {
-  // The reason is the adapter's English (src/shared/lms.js), said in the page's language where
-  // src/shared/i18n-errors.js knows it; the platform's own error text inside it stays as it is.
+  // The reason is the adapter's English (src/shared/platform/lms.js), said in the page's language where
+  // src/shared/i18n/i18n-errors.js knows it; the platform's own error text inside it stays as it is.
   failed: (/** @type {Failure} */ f) => ({ key: 'course.failed', params: { call: f.call, reason: f.reason }, messages: ['reason'] }),
   unreadable: { key: 'course.unreadable', params: {} },
   tooLong: (/** @type {string} */ what, /** @type {number} */ length, /** @type {number} */ limit) => ({ key: `course.tooLong.${what}`, params: { length, limit } }),
@@ -76,7 +76,7 @@ let defaultHash = null;
 
 /**
  * The settings that differ from the defaults, in the permalink's form ('' for none).
- * @param {import('../shared/store.js').State} state
+ * @param {import('../shared/state/store.js').State} state
  */
 export function settingsOf(state) {
   if (!defaultHash) defaultHash = new URLSearchParams(toHash(defaults()));

@@ -9,7 +9,7 @@
 //   2. once the module is ready, the others start one after another, nearest the reader first,
 //      each slice of work a task of its own of about SLICE_MS;
 //   3. then each section off screen is laid out once, one per task, and keeps its measured height
-//      (styles.css: sections off screen skip layout, content-visibility: auto, from the first
+//      (src/page/page.css: sections off screen skip layout, content-visibility: auto, from the first
 //      frame, with an estimate of their height until then), so that a jump or a smooth scroll
 //      through the page lands where it aims;
 //   4. the page is complete: <html data-hw-loading> is removed and `headwise-loaded` is
@@ -20,8 +20,8 @@
 // Throughout, engines with no scroll anchoring (WebKit) keep the reader's place by hand: when a
 // block wholly above the window changes height, the page scrolls by as much (keepPlace).
 
-import { setFirstLoad } from '../shared/element.js';
-import { getStore } from '../shared/store.js';
+import { setFirstLoad } from '../shared/ui/element.js';
+import { getStore } from '../shared/state/store.js';
 import { languageSettled } from './language.js';
 
 /** About how long (ms) one slice of the load may run before the next waits for its own task. */
@@ -33,7 +33,7 @@ const html = document.documentElement;
 /** The blocks whose heights the page manages: the article's sections, and the exercises. */
 const SKIPPING = 'body > .hw-layout > .hw-article > .hw-section, body > .hw-layout > .hw-article > .hw-section > .hw-exercise';
 
-/** @typedef {import('../shared/element.js').HwElement} HwElement */
+/** @typedef {import('../shared/ui/element.js').HwElement} HwElement */
 
 /** Widgets held back, not started yet. @type {Set<HwElement>} */
 const held = new Set();
@@ -225,7 +225,7 @@ function measureSections() {
   setTimeout(step, 0);
 }
 
-/** The blocks that skip their layout while off screen: styles.css's rule, which this mirrors. */
+/** The blocks that skip their layout while off screen: page.css's rule, which this mirrors. */
 const SKIPS = 'body > .hw-layout > .hw-article > .hw-section:not(#train):not(#heads-needed):not(#induction):not(#exercises), body > .hw-layout > .hw-article > #exercises > .hw-exercise';
 
 /**
@@ -426,7 +426,7 @@ const blocksChanged = new ResizeObserver(keepPlace);
 // On the lesson page only (app.js may also serve a page that embeds one widget); app.js is a
 // deferred script, so the page is parsed when this runs.
 if (document.querySelector('body > .hw-layout > .hw-article')) {
-  // (index.html starts with it, so that a link's target is scrolled to at once: styles.css.)
+  // (index.html starts with it, so that a link's target is scrolled to at once: page.css.)
   html.setAttribute('data-hw-loading', '');
   // A link to something a widget draws (#settings, #python-numpy): every widget is built at once,
   // as the elements are defined, so that the browser finds the link's target and the store does

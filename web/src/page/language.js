@@ -3,7 +3,7 @@
 // every permalink the store writes), and so does the switcher, <hw-language>, which writes it.
 // The page then says which language it is in (<html lang>), writes its prose in it (the elements
 // of index.html that name a key, data-i18n) and has every widget draw itself again in place
-// (src/shared/element.js relocalizeAll), keeping the reader where they were on the page.
+// (src/shared/ui/element.js relocalizeAll), keeping the reader where they were on the page.
 //
 // Imported first by main.js: the language is known before any widget draws (from the address,
 // read here as the store will read it; the store itself is made once the widgets are there, as a
@@ -13,20 +13,20 @@
 // (`languageSettled`), so that no widget draws in English first. The prose, English as the build
 // wrote it, is written in the language as soon as the file is here.
 
-import { getStore } from '../shared/store.js';
-import { langOf, parseHash } from '../shared/settings.js';
-import { whenRedrawn } from '../shared/element.js';
-import { h } from '../shared/dom.js';
-import { scriptBase } from '../shared/scripts.js';
+import { getStore } from '../shared/state/store.js';
+import { langOf, parseHash } from '../shared/state/settings.js';
+import { whenRedrawn } from '../shared/ui/element.js';
+import { h } from '../shared/ui/dom.js';
+import { scriptBase } from '../shared/platform/scripts.js';
 import {
   AUTO, KEYED, SOURCE, ensureLanguage, languageNames, languages, onLanguageChange, pageChoice, pageLanguage, requestedPageLanguage, resolveLanguage,
   setAutoLang, setLanguageBase, setPageLanguage, t, translateElement, translateTree, whenLanguage,
-} from '../shared/i18n.js';
+} from '../shared/i18n/i18n.js';
 
 // The languages' files are in i18n/ beside app.js (read while app.js runs: currentScript).
 setLanguageBase(scriptBase('app.js'));
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 
 /** How near the window (px, above and below) the prose and the widgets are written in the change's task. */
 const NEAR_PX = 200;
@@ -34,7 +34,7 @@ const NEAR_PX = 200;
 /**
  * The page's sections in or near the window (within `margin` px), whose content is laid out
  * anyway. Asking where an element inside a section off screen is would lay that section out
- * (sections off screen skip their layout, styles.css): 30 to 45 ms of a change's task for the
+ * (sections off screen skip their layout, page.css): 30 to 45 ms of a change's task for the
  * whole page, in Chromium. A section's own box is known without it.
  * @param {number} margin
  * @returns {{near: Set<Element>, boxes: Map<Element, DOMRect>}}
@@ -324,6 +324,6 @@ class HwLanguage extends HTMLElement {
 }
 
 /** Resolves once the page's first language can be shown, or could not be loaded, or after
- * LANGUAGE_WAIT_MS (src/shared/i18n.js): the first load starts its widgets then. */
+ * LANGUAGE_WAIT_MS (src/shared/i18n/i18n.js): the first load starts its widgets then. */
 export const languageSettled = writePage();
 if (!customElements.get('hw-language')) customElements.define('hw-language', HwLanguage);

@@ -1,5 +1,5 @@
-// What the printed lesson needs from script (its layout is styles.css's @media print): the
-// address it was printed from, which holds its settings, under the footer.
+// What the printed lesson needs from script (its layout is the @media print rules of page.css and
+// of each widget's stylesheet): the address it was printed from, which holds its settings, under the footer.
 
 /**
  * Keep every [data-print-address] holding the page's address when it prints.

@@ -4,8 +4,8 @@
 // draw a User Timing measure read by `npm run bench`, an error shown in the widget, not thrown),
 // how they take their session, and their seed field.
 
-import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField } from '../shared/forms.js';
+import { messageOf } from '../shared/state/errors.js';
+import { settingField } from '../shared/ui/forms.js';
 import { measure } from './run.js';
 
 /** While training, a section is redrawn at most this often (ms): 10 frames a second. */
@@ -69,21 +69,14 @@ export function adoptSession(el, session, types) {
 }
 
 /**
- * A section's seed field: what the student types goes to the store as `field` (an empty or
- * unreadable value as the input error of `id`).
+ * A section's seed field (settingField, at least 0).
  * @param {{store: any}} el
- * @param {string} id
- * @param {string} field  the store's setting
+ * @param {'trainSeed'|'headsSeed'} name  the store's setting
  * @param {string} label
  * @param {string} hint
  */
-export function seedField(el, id, field, label, hint) {
-  const seed = numberField(id, label, hint);
+export function seedField(el, name, label, hint) {
+  const seed = settingField(el, name, label, hint);
   seed.input.min = '0';
-  seed.input.addEventListener('input', () => {
-    const { value, problem } = parseNumberField(seed.input);
-    el.store.setInputError(id, problem);
-    el.store.set({ [field]: value }, id);
-  });
   return seed;
 }

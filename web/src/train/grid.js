@@ -9,8 +9,8 @@
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
-import { messageOf } from '../shared/errors.js';
-import { SOURCE, t } from '../shared/i18n.js';
+import { messageOf } from '../shared/state/errors.js';
+import { SOURCE, t } from '../shared/i18n/i18n.js';
 import { headsWord } from './verdict.js';
 
 /** @typedef {import('./python.js').Relation} Relation */

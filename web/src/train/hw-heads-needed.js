@@ -9,11 +9,12 @@
 // embeds show, hide and lock them like any other control. The run lives in the store's
 // GridSession (grid.js); this element only draws it, at most once per DRAW_INTERVAL_MS (frames.js), in place.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { cellColors, paintCell, prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { reflectNumber, showError } from '../shared/ui/forms.js';
+import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
@@ -21,11 +22,14 @@ import { awaitTrainingModule } from './module.js';
 import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 import { a3, headsWord, perRelation, titleOf } from './verdict.js';
-import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/relations.js';
+import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/i18n/relations.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 /** @typedef {import('./grid.js').GridSession} GridSession */
 /** @typedef {import('./grid.js').Cell} Cell */
+
+/** The relations' control (the settings table's id). */
+const RELATIONS = SETTING.headsRelations.control;
 
 
 /** A value as a grid cell shows it. @param {number} x */
@@ -34,13 +38,13 @@ const cell2 = (x) => x.toFixed(2);
 class HwHeadsNeeded extends HwElement {
   build() {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
-    this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: 'heads-relations', 'aria-describedby': 'heads-relations-hint heads-relations-error' }, [
+    this.relationBox = h('fieldset', { class: 'hw-field hw-heads-relations', id: RELATIONS, 'aria-describedby': `${RELATIONS}-hint ${RELATIONS}-error` }, [
       h('legend', { text: this.t('headsNeeded.relations') }),
     ]);
     this.relationChecks = /** @type {HTMLInputElement[]} */ ([]);
-    this.relationHint = h('p', { class: 'hw-hint', id: 'heads-relations-hint', text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
-    this.relationError = h('p', { class: 'hw-error', id: 'heads-relations-error', 'data-error-for': 'heads-relations', role: 'alert', hidden: true });
-    const seed = seedField(this, 'heads-seed', 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
+    this.relationHint = h('p', { class: 'hw-hint', id: `${RELATIONS}-hint`, text: this.t('headsNeeded.relationsHint', { max: MAX_RELATIONS }) });
+    this.relationError = h('p', { class: 'hw-error', id: `${RELATIONS}-error`, 'data-error-for': RELATIONS, role: 'alert', hidden: true });
+    const seed = seedField(this, 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
     const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
@@ -89,7 +93,6 @@ class HwHeadsNeeded extends HwElement {
 
     /** @type {GridSession|null} */
     this.session = null;
-    this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
@@ -97,7 +100,7 @@ class HwHeadsNeeded extends HwElement {
     // Kept when the section is drawn again in another language (see keep).
     if (!this.onSession) this.onSession = () => this.schedule();
     this.onTheme(() => {
-      this.layoutKey = '';
+      forget(this, 'layout');
       this.schedule();
     });
   }
@@ -131,7 +134,7 @@ class HwHeadsNeeded extends HwElement {
     adoptSession(this, session, ['progress', 'state', 'shown']);
     const s = store.state;
     reflectNumber(this.seedInput, s.headsSeed);
-    const missing = store.inputErrors['heads-seed'];
+    const missing = store.inputErrors[SETTING.headsSeed.control];
     const lang = this.language;
     showError(this.seedError, this.seedInput, missing || null, lang);
     if (this.relationChecks.length === 0) {
@@ -144,9 +147,7 @@ class HwHeadsNeeded extends HwElement {
     }
     const chosen = String(s.headsRelations).split(',');
     for (const box of this.relationChecks) box.checked = chosen.includes(box.value);
-    const key = JSON.stringify([s.headsRelations, s.headsSeed]);
-    if (!missing && key !== this.configKey) {
-      this.configKey = key;
+    if (!missing && this.changed('config', [s.headsRelations, s.headsSeed])) {
       try {
         session.ensure(s.headsRelations, /** @type {number} */ (s.headsSeed));
         showError(this.relationError, null, null, lang);
@@ -194,7 +195,7 @@ class HwHeadsNeeded extends HwElement {
       return;
     }
     showError(this.relationError, this.relationBox, null, lang);
-    this.store.set({ headsRelations: next.join(',') }, 'heads-relations');
+    this.store.set({ headsRelations: next.join(',') }, RELATIONS);
   }
 
   /** The probe field changed: use it if it reads, else say why (the last good probe stays). */
@@ -235,10 +236,9 @@ class HwHeadsNeeded extends HwElement {
     const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
     const dark = prefersDark();
     const rows = session.shownRows();
-    const key = JSON.stringify([st.relations.map((r) => r.name), st.seed, dark, rows]);
-    if (key === this.layoutKey && this.layoutCells === session.cells) return;
-    this.layoutKey = key;
-    this.layoutCells = session.cells;
+    if (!this.changed('layout', [st.relations.map((r) => r.name), st.seed, dark, rows, session.cells])) return;
+    // Each layout is new ground for the shown cell (drawCell).
+    this.layouts = (this.layouts || 0) + 1;
     this.dark = dark;
     setText(this.about, this.t('headsNeeded.about', st));
     setText(this.probeHint, this.t('headsNeeded.probeHint', { first: st.tokenLabels[0], last: st.tokenLabels[st.tokenLabels.length - 1], n: st.seqLen }));
@@ -373,9 +373,7 @@ class HwHeadsNeeded extends HwElement {
   drawCell(c) {
     const session = /** @type {GridSession} */ (this.session);
     const st = /** @type {NonNullable<GridSession['settings']>} */ (session.settings);
-    const key = JSON.stringify([c.key, session.probeKey, this.layoutKey, session.cells === this.layoutCells]);
-    if (key !== this.cellKey) {
-      this.cellKey = key;
+    if (this.changed('cell', [c.key, session.probeKey, this.layouts])) {
       const labels = session.probe.map((t) => st.tokenLabels[t]);
       const n = labels.length;
       const sources = labels.map((_, i) => c.relations.map((r) => sourceOf(r, i, n)));

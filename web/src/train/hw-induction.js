@@ -7,12 +7,12 @@
 // layer-2 induction head off, the repeat accuracy falls back toward chance. The run lives in the
 // store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
 
-import { HwElement, define } from '../shared/element.js';
-import { code, copyButton, h, replace, setText } from '../shared/dom.js';
-import { copyTexts } from '../shared/i18n.js';
-import { cellColors, prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { numberField, parseNumberField, showError } from '../shared/forms.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
+import { cellColors, prefersDark } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { numberField, parseNumberField, showError } from '../shared/ui/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
 import { HeadTable } from './tables.js';

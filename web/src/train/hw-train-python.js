@@ -5,17 +5,18 @@
 // script prints, formatted from the page's own final numbers. Until then the output box says so
 // and offers to run it.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, copyButton, code } from '../shared/dom.js';
-import { copyTexts } from '../shared/i18n.js';
-import { messageOf } from '../shared/errors.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { h, replace, copyButton, code } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
+import { messageOf } from '../shared/state/errors.js';
+import { SETTING } from '../shared/state/settings.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
 import { gridFor } from './grid.js';
 import { trainingCode, trainingOutput } from './python.js';
 import { headsWord } from './verdict.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
 /** @typedef {import('./python.js').TrainSettings} TrainSettings */
 /** @typedef {import('./python.js').ModelResult} ModelResult */
 
@@ -149,7 +150,8 @@ class HwTrainPython extends PythonBlock {
     const session = sessionFor(store);
     if (!session) return null;
     this.hear(session, ['state']);
-    if (store.inputErrors['train-seed']) return store.inputErrors['train-seed'];
+    const missing = store.inputErrors[SETTING.trainSeed.control];
+    if (missing) return missing;
     session.ensure(store.state.trainTask, /** @type {number} */ (store.state.trainSeed));
     const st = /** @type {NonNullable<typeof session.settings>} */ (session.settings);
     return {
@@ -176,7 +178,8 @@ class HwHeadsPython extends PythonBlock {
     const grid = gridFor(store);
     if (!grid) return null;
     this.hear(grid, ['state', 'progress', 'shown']);
-    if (store.inputErrors['heads-seed']) return store.inputErrors['heads-seed'];
+    const missing = store.inputErrors[SETTING.headsSeed.control];
+    if (missing) return missing;
     grid.ensure(store.state.headsRelations, /** @type {number} */ (store.state.headsSeed));
     const st = /** @type {NonNullable<typeof grid.settings>} */ (grid.settings);
     const c = grid.shown();

@@ -7,21 +7,25 @@
 // show, hide and lock them like any other control. The run itself lives in the store's
 // TrainSession (session.js); this element only draws it, once per animation frame, in place.
 
-import { HwElement, define } from '../shared/element.js';
-import { h, replace, setText } from '../shared/dom.js';
-import { prefersDark } from '../shared/color.js';
-import { messageOf } from '../shared/errors.js';
-import { reflectNumber, showError } from '../shared/forms.js';
+import { HwElement, define, forget } from '../shared/ui/element.js';
+import { h, replace, setText } from '../shared/ui/dom.js';
+import { prefersDark } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { reflectNumber, showError } from '../shared/ui/forms.js';
+import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
 import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
-import { relationPhrase, sourceOf, taskTitle } from '../shared/relations.js';
+import { relationPhrase, sourceOf, taskTitle } from '../shared/i18n/relations.js';
 import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
-/** @typedef {import('../shared/store.js').Store} Store */
+/** @typedef {import('../shared/state/store.js').Store} Store */
+
+/** The task's control (the settings table's id). */
+const TASK = SETTING.trainTask.control;
 /** @typedef {import('./session.js').TrainSession} TrainSession */
 
 
@@ -42,17 +46,17 @@ class HwTrain extends HwElement {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     this.taskSelect = /** @type {HTMLSelectElement} */ (h('select', {
-      id: 'train-task', name: 'train-task', 'aria-describedby': 'train-task-hint',
-      // The task is kept in the address (train_task); see numberField in src/shared/forms.js.
+      id: TASK, name: TASK, 'aria-describedby': `${TASK}-hint`,
+      // The task is kept in the address (train_task); see numberField in src/shared/ui/forms.js.
       autocomplete: 'off',
     }));
-    this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, 'train-task'));
+    this.taskSelect.addEventListener('change', () => this.store.set({ trainTask: this.taskSelect.value }, TASK));
     const taskWrap = h('div', { class: 'hw-field' }, [
-      h('label', { for: 'train-task', text: this.t('train.task.label') }),
+      h('label', { for: TASK, text: this.t('train.task.label') }),
       this.taskSelect,
-      h('p', { class: 'hw-hint', id: 'train-task-hint', text: this.t('train.task.hint') }),
+      h('p', { class: 'hw-hint', id: `${TASK}-hint`, text: this.t('train.task.hint') }),
     ]);
-    const seed = seedField(this, 'train-seed', 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
+    const seed = seedField(this, 'trainSeed', this.t('train.seed.label'), this.t('train.seed.hint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
 
@@ -96,7 +100,6 @@ class HwTrain extends HwElement {
 
     /** @type {TrainSession|null} */
     this.session = null;
-    this.configKey = '';
     this.drawer = new FrameDrawer({
       name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
@@ -118,7 +121,7 @@ class HwTrain extends HwElement {
       watch.observe(this);
     }
     this.onTheme(() => {
-      this.layoutKey = '';
+      forget(this, 'layout');
       this.schedule();
     });
   }
@@ -148,7 +151,7 @@ class HwTrain extends HwElement {
     adoptSession(this, session, ['progress', 'state']);
     const s = store.state;
     reflectNumber(this.seedInput, s.trainSeed);
-    const missing = store.inputErrors['train-seed'];
+    const missing = store.inputErrors[SETTING.trainSeed.control];
     if (this.taskSelect.options.length === 0) {
       let tasks = [];
       try {
@@ -162,9 +165,7 @@ class HwTrain extends HwElement {
     if (this.taskSelect.value !== s.trainTask) this.taskSelect.value = s.trainTask;
     const lang = this.language;
     showError(this.seedError, this.seedInput, missing || null, lang);
-    const key = JSON.stringify([s.trainTask, s.trainSeed]);
-    if (!missing && key !== this.configKey) {
-      this.configKey = key;
+    if (!missing && this.changed('config', [s.trainTask, s.trainSeed])) {
       try {
         session.ensure(s.trainTask, /** @type {number} */ (s.trainSeed));
         if (this.near) session.prepare();
@@ -179,12 +180,7 @@ class HwTrain extends HwElement {
     }
     // The section draws from its session (whose events schedule a drawing themselves) and from
     // these settings: a change elsewhere on the page (the lesson's seed) leaves it alone.
-    const drawKey = JSON.stringify([key, missing || null, session.status]);
-    if (drawKey !== this.drawKey || session !== this.drawnSession) {
-      this.drawKey = drawKey;
-      this.drawnSession = session;
-      this.schedule();
-    }
+    if (this.changed('draw', [s.trainTask, s.trainSeed, missing || null, session.status, session])) this.schedule();
   }
 
   schedule() {
@@ -197,10 +193,7 @@ class HwTrain extends HwElement {
     const session = /** @type {TrainSession} */ (this.session);
     const st = /** @type {NonNullable<TrainSession['settings']>} */ (session.settings);
     const dark = prefersDark();
-    const key = JSON.stringify([st.task, st.seed, dark, session.models.length]);
-    if (key === this.layoutKey && this.layoutModels === session.models) return;
-    this.layoutKey = key;
-    this.layoutModels = session.models;
+    if (!this.changed('layout', [st.task, st.seed, dark, session.models.length, session.models])) return;
     this.dark = dark;
     const models = session.models;
     const lang = this.language;
@@ -315,12 +308,12 @@ class HwTrain extends HwElement {
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
     // Every block built and every table showing its model's latest attention.
     this.toggleAttribute('data-drawn', !tablesLeft);
-    // Something to show for it: the page prints the section only then (styles.css, print).
+    // Something to show for it: the page prints the section only then (page.css, print).
     this.toggleAttribute('data-trained', session.step > 0);
     this.dataset.status = status;
     const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
     const lang = this.language;
-    if (seedProblem || !this.store.inputErrors['train-seed']) showError(this.seedError, this.seedInput, seedProblem, lang);
+    if (seedProblem || !this.store.inputErrors[SETTING.trainSeed.control]) showError(this.seedError, this.seedInput, seedProblem, lang);
     showError(this.runError, null, session.error && !seedProblem ? `Training stopped: ${session.error}` : null, lang);
 
     session.models.forEach((m, i) => {

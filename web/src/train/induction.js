@@ -9,7 +9,7 @@
 
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
 import { perStore } from './module.js';
-import { messageOf } from '../shared/errors.js';
+import { messageOf } from '../shared/state/errors.js';
 
 /**
  * @typedef {object} InductionSettings

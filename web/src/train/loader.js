@@ -9,22 +9,23 @@
 // and form helpers and the Compute class come from the bundle that loads it, through HOST
 // (web/build-embed.mjs maps train.js's imports of src/shared/ onto it). So the
 // training section's elements read the page's one store, as every other element does, and its
-// words come from the page's catalogues (src/shared/i18n.js), which train.js does not carry.
+// words come from the page's catalogues (src/shared/i18n/i18n.js), which train.js does not carry.
 //
 //   watchTraining(document, base, {styles: true})  // the page: train.css too
 //   watchTraining(shadowFrame, base)               // an embed (its stylesheet has those rules)
 
-import * as color from '../shared/color.js';
-import * as compute from '../shared/compute.js';
-import * as dom from '../shared/dom.js';
-import * as element from '../shared/element.js';
-import * as errors from '../shared/errors.js';
-import * as forms from '../shared/forms.js';
-import * as i18n from '../shared/i18n.js';
-import * as tasks from '../shared/tasks.js';
-import * as moduleLoader from '../shared/module-loader.js';
-import * as relations from '../shared/relations.js';
-import { translateError } from '../shared/i18n-errors.js';
+import * as color from '../shared/ui/color.js';
+import * as compute from '../shared/compute/compute.js';
+import * as dom from '../shared/ui/dom.js';
+import * as element from '../shared/ui/element.js';
+import * as errors from '../shared/state/errors.js';
+import * as forms from '../shared/ui/forms.js';
+import * as i18n from '../shared/i18n/i18n.js';
+import * as tasks from '../shared/compute/tasks.js';
+import * as moduleLoader from '../shared/platform/module-loader.js';
+import * as relations from '../shared/i18n/relations.js';
+import * as settings from '../shared/state/settings.js';
+import { translateError } from '../shared/i18n/i18n-errors.js';
 
 /** The elements train.js defines. */
 export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python', 'hw-induction'];
@@ -35,16 +36,17 @@ export const HOST_KEY = Symbol.for('headwise.trainingHost');
 
 /** The modules train.js takes from the bundle that loads it, by path below src/. */
 const HOST = {
-  'shared/color.js': color,
-  'shared/compute.js': compute,
-  'shared/dom.js': dom,
-  'shared/element.js': element,
-  'shared/errors.js': errors,
-  'shared/forms.js': forms,
-  'shared/i18n.js': i18n,
-  'shared/module-loader.js': moduleLoader,
-  'shared/relations.js': relations,
-  'shared/tasks.js': tasks,
+  'shared/ui/color.js': color,
+  'shared/compute/compute.js': compute,
+  'shared/ui/dom.js': dom,
+  'shared/ui/element.js': element,
+  'shared/state/errors.js': errors,
+  'shared/ui/forms.js': forms,
+  'shared/i18n/i18n.js': i18n,
+  'shared/platform/module-loader.js': moduleLoader,
+  'shared/i18n/relations.js': relations,
+  'shared/state/settings.js': settings,
+  'shared/compute/tasks.js': tasks,
 };
 
 /** @type {Promise<void>|null} */

@@ -13,9 +13,9 @@
 //   trainingModuleNow();                            // the same, or null until it has loaded
 //   const sessionFor = perStore((training) => new TrainSession(training));  // one per store
 
-import { Compute } from '../shared/compute.js';
-import { loadScript, scriptBase } from '../shared/module-loader.js';
-import { messageOf } from '../shared/errors.js';
+import { Compute } from '../shared/compute/compute.js';
+import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
+import { messageOf } from '../shared/state/errors.js';
 
 /** Where train.js was loaded from (read while it runs: currentScript is only set then; Node, where
  * tests import the section's pure parts, has no document). */
@@ -63,7 +63,7 @@ export function trainingModule() {
         factory = await loadFullModule(url);
         if (typeof factory !== 'function') throw new Error(`${url} loaded but did not define createHeadwise`);
       }
-      // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute.js).
+      // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute/compute.js).
       const worker = document.documentElement.getAttribute('data-hw-compute') !== 'main';
       const compute = new Compute({ factory: () => factory, worker });
       const hw = await compute.main();

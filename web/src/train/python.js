@@ -11,7 +11,7 @@
 // fractions of the held-out targets) and attention weights and losses rounded to 3 and 2
 // decimals, formatted exactly as Python's f"{x:.3f}" (round half to even on the exact value).
 
-import { relationSource } from '../shared/relations.js';
+import { relationSource } from '../shared/i18n/relations.js';
 
 /**
  * @typedef {object} Relation

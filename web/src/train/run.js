@@ -16,7 +16,7 @@
 //   run.dispose();
 
 import { openTrainer } from './runner.js';
-import { nextSlice } from '../shared/tasks.js';
+import { nextSlice } from '../shared/compute/tasks.js';
 
 /** @typedef {import('./python.js').Evaluation} Evaluation */
 /** @typedef {import('./runner.js').Remote} Remote */

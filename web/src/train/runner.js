@@ -1,5 +1,5 @@
 // Where a trainer runs. The training engine (run.js) talks to each trainer only through this
-// remote shape, the one the page's Compute (src/shared/compute.js) gives for stateful objects:
+// remote shape, the one the page's Compute (src/shared/compute/compute.js) gives for stateful objects:
 //   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
 //   await remote.call('step', 10);                      // t.step(10), as a Promise
 //   await remote.dispose();
@@ -17,7 +17,7 @@
  */
 
 /**
- * @param {{hw: any, compute?: import('../shared/compute.js').Compute}} store
+ * @param {{hw: any, compute?: import('../shared/compute/compute.js').Compute}} store
  * @param {object} options  hw.createTrainer's options
  * @returns {Promise<Remote>}
  */

@@ -5,7 +5,7 @@
 // "progress" and "state" events, and the element redraws once per frame.
 
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
-import { messageOf } from '../shared/errors.js';
+import { messageOf } from '../shared/state/errors.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
 

@@ -3,9 +3,9 @@
 // cells where a relation's answer sits (x[i-1], x[0], ...) are marked, so a head that has learnt
 // a relation shows as a coloured diagonal or column inside its outline.
 
-import { h } from '../shared/dom.js';
-import { cellColors } from '../shared/color.js';
-import { t } from '../shared/i18n.js';
+import { h } from '../shared/ui/dom.js';
+import { cellColors } from '../shared/ui/color.js';
+import { t } from '../shared/i18n/i18n.js';
 
 /**
  * A weight as a cell shows it: two decimals without the leading zero; "1" and "0" at the ends.

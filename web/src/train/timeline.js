@@ -3,11 +3,11 @@
 // and the step where each head settled on its relation, in words). Only formatting and
 // comparisons here; every weight comes from the trainer's attention().
 
-import { h, setText } from '../shared/dom.js';
+import { h, setText } from '../shared/ui/dom.js';
 import { FOLLOWS } from './verdict.js';
 import { PACES } from './run.js';
-import { SOURCE, capitalise, t } from '../shared/i18n.js';
-import { relationPhrase, sourceOf } from '../shared/relations.js';
+import { SOURCE, capitalise, t } from '../shared/i18n/i18n.js';
+import { relationPhrase, sourceOf } from '../shared/i18n/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 

@@ -4,8 +4,8 @@
 // from the trainer's evaluate().
 
 import { pyFixed } from './python.js';
-import { SOURCE, capitalise as upper, t } from '../shared/i18n.js';
-import { relationPhrase, relationTitle } from '../shared/relations.js';
+import { SOURCE, capitalise as upper, t } from '../shared/i18n/i18n.js';
+import { relationPhrase, relationTitle } from '../shared/i18n/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 /** @typedef {import('./python.js').Evaluation} Evaluation */

@@ -3,13 +3,13 @@
 // whenever the store changes. Widgets are self-sufficient: drop one on any page that loads
 // headwise-lesson.js and app.js and it renders from the shared store (or from `el.store = …`).
 
-import { getStore } from './store.js';
+import { getStore } from '../state/store.js';
 import { h, morph } from './dom.js';
-import { messageOf } from './errors.js';
-import { onLanguageChange, resolveLanguage, setAutoLang, t, tNodes } from './i18n.js';
-import { translateError } from './i18n-errors.js';
+import { messageOf } from '../state/errors.js';
+import { onLanguageChange, resolveLanguage, setAutoLang, t, tNodes } from '../i18n/i18n.js';
+import { translateError } from '../i18n/i18n-errors.js';
 
-/** @typedef {import('./store.js').Store} Store */
+/** @typedef {import('../state/store.js').Store} Store */
 
 export class HwElement extends HTMLElement {
   constructor() {
@@ -28,7 +28,7 @@ export class HwElement extends HTMLElement {
     this.computes = [];
     /** @type {Set<Element>} parts drawn through drawPart, watched for the window */
     this._parts = new Set();
-    /** the language this widget is drawn in (src/shared/i18n.js resolveLanguage) */
+    /** the language this widget is drawn in (src/shared/i18n/i18n.js resolveLanguage) */
     this._lang = 'en';
   }
 
@@ -38,7 +38,7 @@ export class HwElement extends HTMLElement {
   }
 
   /**
-   * A string of this widget's language (src/shared/i18n.js t).
+   * A string of this widget's language (src/shared/i18n/i18n.js t).
    * @param {string} key
    * @param {Record<string, unknown>} [params]
    */
@@ -47,7 +47,7 @@ export class HwElement extends HTMLElement {
   }
 
   /**
-   * A string of this widget's language as nodes, for values with markup (src/shared/i18n.js tNodes).
+   * A string of this widget's language as nodes, for values with markup (src/shared/i18n/i18n.js tNodes).
    * @param {string} key
    * @param {Record<string, unknown>} [params]
    */
@@ -57,7 +57,7 @@ export class HwElement extends HTMLElement {
 
   /**
    * A message of the module or the page (English, as the module and the error routing know it),
-   * as this widget shows it: in its language where src/shared/i18n-errors.js knows the message.
+   * as this widget shows it: in its language where src/shared/i18n/i18n-errors.js knows the message.
    * @param {string} message
    */
   say(message) {
@@ -463,7 +463,7 @@ function deferRefresh(el) {
 
 // Widgets out of the window (farther than VIEW_MARGIN) redraw right after the next frame instead
 // of in the task of the change: what the student sees is answered first, and the rest follows
-// one frame later (the lesson's sections off screen skip layout anyway, styles.css). A widget's
+// one frame later (the lesson's sections off screen skip layout anyway, src/page/page.css). A widget's
 // first drawing is never deferred (a page, or a host's frame, is sized once from it), and until
 // the observer has reported on a widget, or where there is no IntersectionObserver, it redraws
 // at once.

@@ -3,7 +3,7 @@
 // settings" are all derived. Numbers are only read here: the module judges their values (heads=3
 // with d_model 8 is kept, and the page shows the module's message for it).
 
-import { isLanguageTag } from './i18n.js';
+import { isLanguageTag } from '../i18n/i18n.js';
 
 /**
  * @typedef {object} State

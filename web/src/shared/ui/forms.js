@@ -1,12 +1,16 @@
 // The form helpers of the lesson's and the training sections' controls: a labelled number field
-// with its error slot, reading and reflecting its number, and showing a message beside a control.
+// with its error slot, a setting's field (its id from the settings table), reading and reflecting
+// its number, and showing a message beside a control.
 
 import { h, setText } from './dom.js';
-import { translateError } from './i18n-errors.js';
+import { translateError } from '../i18n/i18n-errors.js';
+import { SETTING } from '../state/settings.js';
+
+/** @typedef {import('../state/settings.js').State} State */
 
 /**
  * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
- * The problem is in English, as the store keeps every message (src/shared/i18n-errors.js says it
+ * The problem is in English, as the store keeps every message (src/shared/i18n/i18n-errors.js says it
  * in the widget's language).
  * @param {HTMLInputElement} input
  * @returns {{value: number|null, problem: string|null}}
@@ -56,11 +60,31 @@ export function numberField(id, label, hint) {
 }
 
 /**
+ * The number field of a setting, with the id of its control in the settings table: what the
+ * student types goes to the store as that setting (an empty or unreadable value as the input
+ * error of its control, `store.inputErrors[id]`).
+ * @param {{store: any}} el  the widget whose store it sets
+ * @param {keyof State} name
+ * @param {string} label
+ * @param {string} hint
+ */
+export function settingField(el, name, label, hint) {
+  const id = SETTING[name].control;
+  const field = numberField(id, label, hint);
+  field.input.addEventListener('input', () => {
+    const { value, problem } = parseNumberField(field.input);
+    el.store.setInputError(id, problem);
+    el.store.set({ [name]: value }, id);
+  });
+  return { ...field, id };
+}
+
+/**
  * Show (or clear) an error message in a slot and mark the input invalid.
  * @param {HTMLElement} slot
  * @param {HTMLElement|null} input
  * @param {string|undefined|null} message  in English, as the module or the page made it
- * @param {string} lang  the language to show it in (src/shared/i18n-errors.js)
+ * @param {string} lang  the language to show it in (src/shared/i18n/i18n-errors.js)
  */
 export function showError(slot, input, message, lang) {
   // Written only when it changes: every update passes here, and an attribute set again, even

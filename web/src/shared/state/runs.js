@@ -2,9 +2,9 @@
 // Compute (a newer state supersedes it), once per change of its inputs; its progress is shown
 // after BUSY_AFTER_MS, and with no Worker a change above the main thread's budget is refused.
 
-import { MAIN_BUDGET_MS, isAbort } from './compute.js';
-import { installTasks } from './compute-tasks.js';
-import { fmtInt } from './format.js';
+import { MAIN_BUDGET_MS, isAbort } from '../compute/compute.js';
+import { installTasks } from '../compute/compute-tasks.js';
+import { fmtInt } from '../ui/format.js';
 
 /** @typedef {import('./store.js').Store} Store */
 /** @typedef {import('./store.js').Slot} Slot */

@@ -2,7 +2,7 @@
 // settings it reads, and where each error is shown (beside the control it names).
 
 import { controlFor, controlsNamed, messageOf } from './errors.js';
-import { forwardCost } from './compute.js';
+import { forwardCost } from '../compute/compute.js';
 import { SETTING } from './settings.js';
 
 /** @typedef {import('./store.js').Store} Store */
@@ -11,8 +11,14 @@ import { SETTING } from './settings.js';
 
 /** Exercise 1's head counts (its cost is part of every setting's budget). */
 export const EX1_HEAD_COUNTS = [2, 4];
+/** @param {keyof State} name  a setting; its control's id (the settings table's) */
+const control = (name) => SETTING[name].control;
 /** The controls of the main run's number inputs (an empty one stops the run). */
-const MAIN_CONTROLS = ['seed', 'tokens', 'dModel', 'numHeads'].map((n) => SETTING[/** @type {keyof State} */ (n)].control);
+const MAIN_CONTROLS = /** @type {(keyof State)[]} */ (['seed', 'tokens', 'dModel', 'numHeads']).map(control);
+/** The controls of the sizes exercise 1 shares with the main run (an empty one stops both). */
+export const SIZE_CONTROLS = /** @type {(keyof State)[]} */ (['tokens', 'dModel']).map(control);
+/** The controls whose refusal by the main run says nothing against exercise 1's sizes. */
+const MAIN_ONLY_CONTROLS = /** @type {(keyof State)[]} */ (['numHeads', 'seed']).map(control);
 /** The settings each of the lesson's runs reads: a run is computed again when one of them changes. */
 const RUN_INPUTS = /** @type {Record<string, (keyof State)[]>} */ ({
   experiment: ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal'],
@@ -67,7 +73,7 @@ export const lessonRuns = {
     const message = messageOf(slot.result.error);
     if (!slot.result.errorFor) {
       const changed = this.lastChanged && MAIN_CONTROLS.includes(this.lastChanged) ? this.lastChanged : null;
-      slot.result.errorFor = /main thread/.test(message) ? (changed || 'tokens') : controlFor(message, this.lastChanged);
+      slot.result.errorFor = /main thread/.test(message) ? (changed || control('tokens')) : controlFor(message, this.lastChanged);
     }
     return { result: null, error: message, errorFor: slot.result.errorFor, lastGood: this._lastGood };
   },
@@ -81,13 +87,13 @@ export const lessonRuns = {
    */
   seeds() {
     const s = this.state;
-    if (this.inputErrors['ex1-seed'] || ['tokens', 'd-model'].some((c) => this.inputErrors[c])) return { state: 'missing' };
+    if (this.inputErrors[control('ex1Seed')] || SIZE_CONTROLS.some((c) => this.inputErrors[c])) return { state: 'missing' };
     const main = this.experiment();
     const last = this._lastSeeds || null;
     if (main.pending) return { state: 'waiting', lastGood: last };
     // Refused for its seed or head count alone, the main experiment says nothing against the
     // tokens and d_model that exercise 1 reuses; refused for anything else, exercise 1 waits.
-    if (!main.result && (!main.error || controlsNamed(main.error).some((c) => c !== 'num-heads' && c !== 'seed'))) {
+    if (!main.result && (!main.error || controlsNamed(main.error).some((c) => !MAIN_ONLY_CONTROLS.includes(c)))) {
       return { state: 'blocked', error: main.error || '', lastGood: last };
     }
     const key = RUN_INPUTS.ex1.map((n) => s[n]);

@@ -1,9 +1,9 @@
 // Token headers: the index always, the label beside it (bidi-isolated, visually truncated).
 
 import { h } from './dom.js';
-import { labelOf } from './settings.js';
+import { labelOf } from '../state/settings.js';
 
-/** @typedef {import('./store.js').State} State */
+/** @typedef {import('../state/store.js').State} State */
 
 /**
  * Content for a token's header cell.

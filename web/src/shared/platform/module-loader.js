@@ -5,12 +5,12 @@
 // Content-Security-Policy) unless the page already defines createHeadwise. Every widget then
 // shares one module instance.
 
-import { messageOf } from './errors.js';
-import { getCompute } from './compute.js';
+import { messageOf } from '../state/errors.js';
+import { getCompute } from '../compute/compute.js';
 import { loadScript } from './scripts.js';
 
 // Where a bundle was loaded from, and a classic script loaded beside it: in a module of their
-// own, which the language runtime (src/shared/i18n.js) uses too, without the module's Compute.
+// own, which the language runtime (src/shared/i18n/i18n.js) uses too, without the module's Compute.
 export { loadScript, scriptBase } from './scripts.js';
 
 /** @type {Promise<any>|null} */
@@ -30,7 +30,7 @@ export function sharedModule(base) {
       if (typeof g.createHeadwise !== 'function') {
         throw new Error('headwise-lesson.js loaded but did not define createHeadwise');
       }
-      // The page's one main-thread instance, shared with Compute (web/src/shared/compute.js).
+      // The page's one main-thread instance, shared with Compute (web/src/shared/compute/compute.js).
       return getCompute().main();
     })();
     shared.catch((e) => console.error('Headwise: the WASM module failed to load:', messageOf(e)));

@@ -6,7 +6,7 @@
 // their errors (lesson-runs.js).
 
 import { messageOf } from './errors.js';
-import { getCompute } from './compute.js';
+import { getCompute } from '../compute/compute.js';
 import { defaults } from './settings.js';
 import { hashSync } from './hash-sync.js';
 import { runs } from './runs.js';
@@ -50,7 +50,7 @@ export class Store extends EventTarget {
    */
   constructor({ syncHash = true, state = {}, compute } = {}) {
     super();
-    /** @type {import('./compute.js').Compute} where heavy computations run */
+    /** @type {import('../compute/compute.js').Compute} where heavy computations run */
     this.compute = compute || getCompute();
     storeIds += 1;
     this.id = `store${storeIds}`;

@@ -1,5 +1,5 @@
 // English's catalogue, as the JSON text of web/i18n/en.json (parsed on first use by
-// src/shared/i18n.js), and every language's _meta (its names, for the language switcher and for
+// src/shared/i18n/i18n.js), and every language's _meta (its names, for the language switcher and for
 // matching a requested language).
 //
 // In the page's bundles this module is never read: web/build-i18n.mjs puts a module of the same
@@ -10,7 +10,7 @@
 
 import { readFileSync, readdirSync } from 'node:fs';
 
-const dir = new URL('../../i18n/', import.meta.url);
+const dir = new URL('../../../i18n/', import.meta.url);
 
 /** @type {string} */
 export let ENGLISH = '';

@@ -2,12 +2,14 @@
 // the offending option (snake_case from the C++ core, camelCase from the JS layer), e.g.
 // "seedExperiment: d_model (10) must be divisible by num_heads (4)".
 
-/** Controls in the order used when a message names several and none was just changed. */
+import { SETTING } from './settings.js';
+
+/** Controls (their ids from the settings table) in the order used when a message names several and none was just changed. */
 const PATTERNS = /** @type {[string, RegExp][]} */ ([
-  ['num-heads', /\bnum_heads\b|\bnumHeads\b/],
-  ['d-model', /\bd_model\b|\bdModel\b|\bembed_dim\b|\bembedDim\b/],
-  ['tokens', /\btokens\b/],
-  ['seed', /\bseed\b/],
+  [SETTING.numHeads.control, /\bnum_heads\b|\bnumHeads\b/],
+  [SETTING.dModel.control, /\bd_model\b|\bdModel\b|\bembed_dim\b|\bembedDim\b/],
+  [SETTING.tokens.control, /\btokens\b/],
+  [SETTING.seed.control, /\bseed\b/],
 ]);
 
 /**

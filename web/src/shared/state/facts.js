@@ -2,7 +2,7 @@
 // module so that prose quoting them is verified like everything else.
 
 import { LESSON } from './settings.js';
-import { fmt3, fmtInt } from './format.js';
+import { fmt3, fmtInt } from '../ui/format.js';
 
 /** @typedef {import('./store.js').Store} Store */
 

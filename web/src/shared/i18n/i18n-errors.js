@@ -1,6 +1,6 @@
 // Messages shown in the reader's language. Every error message (the C++ core's, cpp/api.js's, the
 // page's own: the store, the training sections, the embed's attributes, the course platform's
-// adapter) stays in English where it is made: the page routes it by its words (src/shared/errors.js
+// adapter) stays in English where it is made: the page routes it by its words (src/shared/state/errors.js
 // finds the control a message names), tests assert it, and the JS API documents it. Only where a
 // message is shown does it become a sentence of the reader's language, here: each pattern below
 // reads one kind of message and names its key (errors.* in web/i18n/en.json, whose English is the
@@ -32,7 +32,7 @@ const PATTERNS = [
   [/^"(.*)" is not a setting this page knows$/s, 'errors.hash.unknown', ['key']],
   [/^This page computes on the main thread: (.*)\. So a change may take at most about (\d+) ms, and (\S+) tokens at d_model (\S+) would take about ([\d,]+) ms with the exercises\. Choose fewer tokens or a smaller d_model\.$/s,
     'errors.budget', ['reason*', 'budget', 'tokens', 'dModel', 'cost']],
-  // Why the page computes on its main thread (src/shared/compute.js), and a Worker that stopped.
+  // Why the page computes on its main thread (src/shared/compute/compute.js), and a Worker that stopped.
   [/^the page asked for no Worker$/, 'errors.worker.notAsked', []],
   [/^this browser cannot start a Worker here$/, 'errors.worker.cannot', []],
   [/^the module's source is not available for a Worker \(headwise\.js was not post-linked\)$/, 'errors.worker.noSource', []],
@@ -79,7 +79,7 @@ const PATTERNS = [
   [/^(\d+) tokens is too long: the models read at most (\d+)$/, 'errors.induction.tooLong', ['count', 'max']],
   [/^seed (.*) is not allowed: use a whole number from 0 to 4294967295$/s, 'errors.induction.seed', ['value']],
   [/^this module has no induction task \(hw\.inductionDefaults is missing\)$/, 'errors.induction.missing', []],
-  // The course platform's adapter (src/shared/lms.js): how a call failed.
+  // The course platform's adapter (src/shared/platform/lms.js): how a call failed.
   [/^the course platform's API has no (\w+)$/, 'errors.lms.noMethod', ['method']],
   [/^it answered (.*)$/s, 'errors.lms.answered', ['answer']],
   [/^it threw (.*)$/s, 'errors.lms.threw', ['error']],

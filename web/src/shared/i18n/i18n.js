@@ -2,7 +2,7 @@
 // (web/i18n/<tag>.json, one file per language; en.json is the source), looked up by a stable key.
 //
 //   t(key, params, lang)       the text, {placeholders} filled in (markup dropped)
-//   tNodes(key, params, lang)  DOM nodes, for values with inline markup (src/shared/markup.js);
+//   tNodes(key, params, lang)  DOM nodes, for values with inline markup (src/shared/i18n/markup.js);
 //                              a parameter may itself be a Node (a number in its own <span>)
 //   resolveLanguage(node)      the language a node renders in: its own `lang`, the nearest
 //                              ancestor's (crossing shadow roots), the page's choice (#lang= on
@@ -13,7 +13,7 @@
 // A key missing from a language falls back to English; a key missing from English is a bug and
 // throws. A requested language without a catalogue is shown in English, with one console warning
 // that names it and the languages there are. Numbers, code and identifiers are never translated:
-// callers format them (src/shared/format.js) and pass them as parameters, inserted as text.
+// callers format them (src/shared/ui/format.js) and pass them as parameters, inserted as text.
 //
 // A value is a string, or a plural object {"one": "…", "other": "…"} whose form is chosen by
 // Intl.PluralRules of the language for the parameter `count`.
@@ -36,9 +36,9 @@
 
 import { ENGLISH, META } from './catalogues.js';
 import { TAG_FORM, VERBATIM, isLanguageTag, param, parseMarkup, plainText } from './markup.js';
-import { loadScript } from './scripts.js';
+import { loadScript } from '../platform/scripts.js';
 import { warmFonts } from './fonts.js';
-import { nextSlice } from './tasks.js';
+import { nextSlice } from '../compute/tasks.js';
 
 /** @typedef {import('./markup.js').MarkupNode} MarkupNode */
 /** @typedef {string|Record<string, string>} Value */
@@ -129,7 +129,7 @@ export function isReady(tag) {
 let base = /** @type {string|null} */ (null);
 
 /**
- * Where this bundle was loaded from (src/shared/scripts.js scriptBase): its languages' files are
+ * Where this bundle was loaded from (src/shared/platform/scripts.js scriptBase): its languages' files are
  * in i18n/ beside it. Each bundle sets it as it runs (app.js, headwise-elements.js, embed-page.js).
  * @param {string} folder
  */
@@ -630,7 +630,7 @@ function nodesOf(tree, params) {
 }
 
 /**
- * The strings of a "Copy" button (src/shared/dom.js copyButton) in a language.
+ * The strings of a "Copy" button (src/shared/ui/dom.js copyButton) in a language.
  * @param {string} title  the title of what it copies
  * @param {string} lang
  */
