@@ -125,6 +125,6 @@ test('the API object is frozen and has no .delete()', () => {
     'allclose', 'compareHeads', 'createTrainer', 'headsNeededDefaults', 'heapStats',
     'inductionDefaults', 'limits',
     'maxAbsDiff', 'multiHeadAttention', 'packLessonWeights', 'parameterCount', 'seedExperiment',
-    'torchMultiheadAttention', 'trainerCount', 'trainingRelations', 'trainingTasks', 'version'
+    'textModel', 'torchMultiheadAttention', 'trainerCount', 'trainingRelations', 'trainingTasks', 'version'
   ]);
 });
