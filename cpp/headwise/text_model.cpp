@@ -1,5 +1,6 @@
 #include "headwise/text_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
