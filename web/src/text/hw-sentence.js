@@ -424,7 +424,7 @@ class HwSentence extends HwElement {
       const order = w[pos].map((/** @type {number} */ x, /** @type {number} */ j) => [x, j]).filter(([, j]) => j <= pos).sort((a, b) => b[0] - a[0]).slice(0, 2);
       const argmax = w.map((/** @type {number[]} */ rowW, /** @type {number} */ i) => rowW.slice(0, i + 1).reduce((best, x, j) => (x > rowW[best] ? j : best), 0));
       card.dataset.argmax = argmax.join(',');
-      const looks = order.map(([x, j]) => `${words[j]} ${f2(x)}`).join(this.t('common.listSeparator'));
+      const looks = order.map(([x, j]) => `${j} ${words[j]} ${f2(x)}`).join(this.t('common.listSeparator'));
       setText(readout, this.t('sentence.readout', { word: words[pos], looks }));
       const name = /** @type {HTMLElement} */ (card.querySelector('.hw-head-name')).textContent;
       const role = /** @type {HTMLElement} */ (card.querySelector('.hw-sentence-role')).textContent;
