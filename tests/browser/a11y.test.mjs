@@ -17,10 +17,12 @@ let server;
 shareBrowser((b, s) => { browser = b; server = s; });
 
 /** The lesson over http in a fresh context, with a clean log required afterwards. */
-// The whole lesson, the training section included (it loads when the reader comes near it).
+// The whole lesson, the training section and "Your own sentence" included (they load when the
+// reader comes near them).
 const openLesson = (hash, options, body) =>
   withPage(browser, server, 'http', hash, async (page) => {
     await reachTraining(page);
+    await reachTraining(page, { section: '#sentence', ready: 'hw-sentence[data-model][data-words]' });
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await body(page);
   }, options);
