@@ -207,7 +207,7 @@ class HwSentence extends HwElement {
   /** The parts that depend on the model and the theme. */
   layout() {
     const model = textModelNow();
-    const dark = prefersDark();
+    const dark = prefersDark(this.store);
     const key = `${dark}`;
     if (this.layoutKey === key && this.layoutModel === model) return;
     this.layoutKey = key;
