@@ -149,6 +149,14 @@ async function exercise(where) {
   await where.waitForFunction(() => /** @type {HTMLElement} */ ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('hw-sentence')).dataset.pos === '4');
   s = await readWidget(where);
   checkShows(s, text);
+  // The keyboard: the chosen word is the words' one stop; the arrow keys and Home choose others.
+  await where.focus('[data-testid="sentence-word"][aria-pressed="true"]');
+  await where.keyboard.press('ArrowLeft');
+  await where.waitForFunction(() => /** @type {HTMLElement} */ ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('hw-sentence')).dataset.pos === '3');
+  await where.keyboard.press('Home');
+  await where.waitForFunction(() => /** @type {HTMLElement} */ ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('hw-sentence')).dataset.pos === '0');
+  assert.deepEqual(await where.$$eval('[data-testid="sentence-word"]', (bs) => bs.filter((b) => b.getAttribute('tabindex') === '0').map((b) => b.getAttribute('data-i'))), ['0'], 'one stop: the chosen word');
+  checkShows(await readWidget(where), text);
 
   // A layer-1 head switched off: the guesses, the loss and layer 2's maps as the ablated run.
   const k = 1;

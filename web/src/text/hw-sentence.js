@@ -294,23 +294,32 @@ class HwSentence extends HwElement {
   }
 
   /**
-   * The student's words as buttons (the chosen one pressed), unknown words marked.
+   * The student's words as buttons (the chosen one pressed), unknown words marked. One stop on
+   * the keyboard's path: the chosen word; the arrow keys, Home and End choose another.
    * @param {any} r
    * @param {number} pos
    */
   drawWords(r, pos) {
     const words = r.base.words;
+    const choose = (/** @type {number} */ i) => {
+      this.pos = i;
+      this.draw();
+      const again = /** @type {HTMLElement|null} */ (this.words.querySelector(`[data-i="${i}"]`));
+      if (again) again.focus();
+    };
     replace(this.words, words.map((/** @type {string} */ w, /** @type {number} */ i) => {
       const unknown = r.base.unknown[i];
       const b = h('button', {
         type: 'button', class: `hw-sentence-word${unknown ? ' hw-unknown' : ''}`, 'data-testid': 'sentence-word', 'data-i': i,
         'aria-pressed': String(i === pos), translate: 'no', lang: 'en', title: unknown ? this.t('sentence.unknownTitle', { word: w }) : null,
+        tabindex: i === pos ? '0' : '-1',
       }, [h('span', { class: 'hw-tok-idx', text: String(i) }), ' ', w, unknown ? h('span', { class: 'hw-sentence-unk', text: this.t('sentence.unknownMark') }) : null]);
-      b.addEventListener('click', () => {
-        this.pos = i;
-        this.draw();
-        const again = /** @type {HTMLElement|null} */ (this.words.querySelector(`[data-i="${i}"]`));
-        if (again) again.focus();
+      b.addEventListener('click', () => choose(i));
+      b.addEventListener('keydown', (e) => {
+        const to = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: words.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        choose(Math.max(0, Math.min(words.length - 1, to)));
       });
       return b;
     }));
