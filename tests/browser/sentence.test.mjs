@@ -14,7 +14,8 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DIST, ENGINE, GUARD_TASK_MS, collectCsp, mainThreadTaskCpu, openPage, shareBrowser, trainingPartServers, waitReady, withPage,
+  DIST, ENGINE, GUARD_TASK_MS, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, mainThreadTaskCpu, openPage, shareBrowser, trainingPartServers,
+  waitReady, withPage,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
 
@@ -230,6 +231,32 @@ describe('Your own sentence', () => {
       if (cpu) assert.ok(Math.max(...cpu) < GUARD_TASK_MS, `typing's longest main-thread task ${Math.max(...cpu).toFixed(1)} ms (guard ${GUARD_TASK_MS} ms)`);
       else console.log(`# ${ENGINE}: no trace; the longest task is not measured here`);
     });
+  });
+
+  test('at 390 px in English, Spanish and Chinese: the section in its language, nothing sideways or cut off', { timeout: TIMEOUT }, async () => {
+    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 844 } });
+    try {
+      for (const lang of ['en', 'es', 'zh-CN']) {
+        const catalogue = JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${lang}.json`), 'utf8'));
+        await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
+        await waitReady(page);
+        // This test is about words and layout: the page's first load is over before the section
+        // grows (the other tests reach it while the page still loads).
+        await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+        await reachSentence(page);
+        await page.click('[data-testid="sentence-preset"][data-preset="repeat"]');
+        await page.click('[data-testid="sentence-switch"][data-index="0"]');
+        await page.waitForSelector('[data-testid="sentence-guess-list"][data-which="off"]', { state: 'attached' });
+        const titles = await page.$$eval('.hw-sentence-guess-title', (ps) => ps.map((p) => p.textContent));
+        assert.equal(titles[0], catalogue['sentence.allHeads'], `${lang}: the guesses' title`);
+        assert.equal(await page.textContent('.hw-sentence-heads-title'), catalogue['sentence.headsTitle'], `${lang}: the heads' title`);
+        assert.deepEqual(await page.evaluate(layoutProblems), [], `${lang}: layout at 390 px`);
+      }
+      await collectCsp(page, log);
+      log.assertClean(null);
+    } finally {
+      await context.close();
+    }
   });
 
   test('under the strict CSP (http header)', { timeout: TIMEOUT }, async () => {
