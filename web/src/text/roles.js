@@ -2,6 +2,7 @@
 // text (the weights file's metadata `heads`, cpp/tools/train_text.cpp; each a [layer][head]
 // matrix, the measures of cpp/headwise/text_model.hpp TextEvaluation):
 //   previousWord  mean weight on the word before                      role from 0.40
+//   currentWord   mean weight on the word itself                      role from 0.50
 //   induction     on a repeated random sequence, weight on the word
 //                 after the current word's earlier occurrence         role from 0.30 (the issue's bar)
 //   firstWord     mean weight on the first word                       role from 0.50
@@ -9,12 +10,14 @@
 //   broad         entropy of the weights / log(i + 1): 1 is uniform   role from 0.80
 // A head takes the role whose score is furthest above its threshold (the largest score /
 // threshold); one whose scores all stay below their thresholds is "mixed", shown with the score
-// nearest its threshold. A uniform head scores about 0.1 on previousWord and firstWord over 32
-// words, so these thresholds name only what a head does far more than by chance.
+// nearest its threshold. A measure the metadata does not hold is passed over. A uniform head
+// scores about 0.1 on previousWord, currentWord and firstWord over 32 words, so these thresholds
+// name only what a head does far more than by chance.
 
 /** The roles in the order the section lists them, with their thresholds. */
 export const ROLES = /** @type {const} */ ([
   ['previousWord', 0.4],
+  ['currentWord', 0.5],
   ['induction', 0.3],
   ['firstWord', 0.5],
   ['sameWord', 0.3],
