@@ -18,6 +18,7 @@ import {
   waitReady, withPage,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
+import { sentenceOutput } from '../../web/src/text/sentence-python.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -77,6 +78,8 @@ function readWidget(where) {
     error: el.querySelector('[data-testid="sentence-error"]')?.hidden ? '' : el.querySelector('[data-testid="sentence-error"]')?.textContent || '',
     stale: el.hasAttribute('data-stale'),
     text: /** @type {HTMLTextAreaElement} */ (el.querySelector('#sentence-text')).value,
+    python: el.querySelector('[data-testid="sentence-python-output"]')?.textContent || '',
+    script: el.querySelector('[data-testid="sentence-python"]')?.textContent || '',
   }));
 }
 
@@ -120,6 +123,10 @@ function checkShows(s, text, ablate = []) {
   assert.deepEqual(s.guesses.map((g) => g.which), off ? ['all', 'off'] : ['all']);
   assert.deepEqual(s.guesses[0].items, want(base), 'the guesses with every head');
   if (off) assert.deepEqual(s.guesses[1].items, want(off), 'the guesses with the heads off');
+  // What the Python script prints: the page's run, switched-off heads as (layer, head).
+  const pairs = ablate.map((i) => [Math.floor(i / C.numHeads), i % C.numHeads]);
+  assert.equal(s.python, sentenceOutput(shown, pairs), 'the printout');
+  assert.ok(s.script.includes(`TEXT = ${JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`), 'the script reads the sentence');
   if (n > 1) {
     assert.equal(s.loss, String(base.loss), 'the loss');
     assert.equal(s.lossOff, off ? String(off.loss) : '', 'the loss with the heads off');

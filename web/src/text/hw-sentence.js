@@ -10,12 +10,14 @@
 // main thread in a task of its own after typing pauses (a few ms for 32 words).
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { h, replace, setText } from '../shared/ui/dom.js';
+import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
 import { textModel, textModelNow } from './model.js';
 import { headRoles } from './roles.js';
+import { sentenceCode, sentenceOutput } from './sentence-python.js';
 
 /** How far ahead of the window the model starts loading (px, above and below). */
 const NEAR_MARGIN_PX = 1500;
@@ -83,8 +85,20 @@ class HwSentence extends HwElement {
     this.appendChild(h('p', { class: 'hw-hint', text: this.t('sentence.headsHint') }));
     this.appendChild(this.switchResult);
     this.appendChild(this.heads);
-    // "Reproduce in Python" goes here: web/src/text/sentence-python.js (sentencePython({text,
-    // ablate})) once it exists, shown as <hw-induction> shows induction-python.js's script.
+
+    // "Reproduce it in Python": the NumPy script for this sentence and these heads switched off
+    // (sentence-python.js), and what it prints, from the page's own run.
+    const title = this.t('sentence.python');
+    this.codeEl = h('code', { class: 'language-python' });
+    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'sentence-python-output', tabindex: '0', translate: 'no' });
+    this.appendChild(h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id: 'sentence-python', 'data-testid': 'sentence-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.pyOutput,
+      h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') })),
+    ]));
 
     /** @type {any} the last good run: {text, base, off, ablate} */
     this.result = null;
@@ -287,6 +301,7 @@ class HwSentence extends HwElement {
     this.drawGuesses(r, pos);
     this.drawLoss(r);
     this.drawMaps(shown, pos);
+    if (this.drawnFor !== r) this.drawPython(r);
     this.drawnFor = r;
     this.drawnPos = pos;
     this.dataset.words = String(n);
@@ -372,6 +387,17 @@ class HwSentence extends HwElement {
       parts.push(h('p', { class: 'hw-hint', 'data-testid': 'sentence-next', text: this.t('sentence.nextNone') }));
     }
     replace(this.guesses, parts);
+  }
+
+  /**
+   * The script for the sentence and the heads switched off, and what it prints.
+   * @param {any} r
+   */
+  drawPython(r) {
+    const c = textModelNow().config;
+    const ablate = r.ablate.map((/** @type {number} */ i) => /** @type {[number, number]} */ ([Math.floor(i / c.numHeads), i % c.numHeads]));
+    setText(this.codeEl, sentenceCode({ text: r.text, ablate }));
+    setText(this.pyOutput, sentenceOutput(r.off || r.base, ablate));
   }
 
   /** @param {any} r */
