@@ -9,7 +9,7 @@
 //                    downloads, the theme, the language and the quiz's mastery score
 //   h5p-headwise.js  the content type (web/h5p/h5p-headwise.js, bundled here)
 //   headwise-elements.js/.css, headwise-lesson.js (the WebAssembly inlined in it), headwise.js,
-//   train.js, i18n/<tag>.js   the web components and what they load beside themselves
+//   train.js, models/sotu.hwtm.js, i18n/<tag>.js   the web components and what they load beside themselves
 // The content is the whole lesson with the default mastery score (HEADWISE_MASTERY_SCORE, as for
 // the SCORM packages); the instructor changes both in the platform's H5P editor.
 
@@ -25,7 +25,7 @@ export const LIBRARY_FOLDER = `${LIBRARY.machineName}-${LIBRARY.majorVersion}.${
 const TITLE = 'Headwise · Module 08: Multi-head attention';
 
 /** The files the elements load beside themselves, besides the languages. */
-const ELEMENT_FILES = ['headwise-elements.js', 'headwise-elements.css', 'headwise-lesson.js', 'headwise.js', 'train.js'];
+const ELEMENT_FILES = ['headwise-elements.js', 'headwise-elements.css', 'headwise-lesson.js', 'headwise.js', 'train.js', 'models/sotu.hwtm.js'];
 
 /**
  * widget= values and their elements, read from embed.html's script (src/embed/embed-page.js), so
@@ -46,6 +46,7 @@ const WIDGET_LABELS = {
   lesson: 'The whole lesson (graded: its quiz)', quiz: 'Quiz (graded)', heads: 'Attention weights of every head', params: 'Parameters of nn.MultiheadAttention',
   ex1: 'Exercise 1: your own seed', ex2: 'Exercise 2: equal parameter counts', ex3: 'Exercise 3: PyTorch\'s layout', python: 'NumPy and PyTorch code',
   train: 'Watch heads specialise (training)', 'heads-needed': 'How many heads does it take?',
+  sentence: 'Your own sentence: the heads of a small language model',
 };
 const SETTING_FIELDS = {
   seed: { label: 'Seed', min: 0, max: 4294967295 },

@@ -14,8 +14,9 @@ import { deflateRawSync } from 'node:zlib';
 /** The mastery score when HEADWISE_MASTERY_SCORE is not set. */
 export const DEFAULT_MASTERY_SCORE = 80;
 
-/** The files the lesson page loads (index.html first: the SCO's launch page), besides its languages. */
-export const LESSON_FILES = ['index.html', 'app.js', 'styles.css', 'headwise-lesson.js', 'headwise.js', 'train.js', 'train.css', 'favicon.png'];
+/** The files the lesson page loads (index.html first: the SCO's launch page), besides its languages
+ * (the text model as the script the page loads; its .hwtm is for Node and servers). */
+export const LESSON_FILES = ['index.html', 'app.js', 'styles.css', 'headwise-lesson.js', 'headwise.js', 'train.js', 'train.css', 'models/sotu.hwtm.js', 'favicon.png'];
 
 /**
  * Every file the lesson page may load: LESSON_FILES and each language's file (i18n/<tag>.js,

@@ -3,7 +3,7 @@
 // shared ones it refines, and the page's after the widgets' parts it sizes).
 //   styles.css   the page and every lesson widget (index.html, gallery.html; embeds through
 //                headwise-elements.css)
-//   train.css    the training sections, loaded with them (src/train/loader.js)
+//   train.css    the training sections and "Your own sentence", loaded with them (src/train/loader.js)
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -25,7 +25,7 @@ export const STYLESHEETS = {
     'lesson/hw-status.css',
     'lesson/hw-fact.css',
   ],
-  'train.css': ['train/train.css'],
+  'train.css': ['train/train.css', 'text/hw-sentence.css'],
 };
 
 /**

@@ -1,7 +1,7 @@
 // Builds the static site into dist/: bundles web/src/page/main.js into dist/app.js (an IIFE, so it
 // runs from file:// as a classic script), web/src/train/main.js into dist/train.js (the training
-// section, loaded on demand, with train.css), joins the stylesheets (build-styles.mjs) and copies
-// index.html, favicon.svg and favicon.png.
+// section, loaded on demand, with train.css), joins the stylesheets (build-styles.mjs), writes the
+// text model into dist/models/ (build-text.mjs) and copies index.html, favicon.svg and favicon.png.
 // dist/headwise.js and dist/headwise-lesson.js (the WASM modules, built by `npm run build:wasm`)
 // are left untouched. Then the SCORM packages, dist/headwise-scorm12.zip and
 // dist/headwise-scorm2004.zip (build-scorm.mjs), and the H5P package, dist/headwise.h5p
@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
 import { buildH5p } from './build-h5p.mjs';
+import { buildModels } from './build-text.mjs';
 import { cataloguesPlugin, fillTemplate, readCatalogues, writeLanguageFiles } from './build-i18n.mjs';
 import { STYLESHEETS, readStylesheet } from './build-styles.mjs';
 
@@ -73,6 +74,10 @@ for (const file of /** @type {(keyof typeof STYLESHEETS)[]} */ (Object.keys(STYL
   await writeFile(join(dist, file), css.code);
 }
 
+// The text model: dist/models/sotu.hwtm and the script the page loads it with (build-text.mjs).
+const models = await buildModels({ web, dist });
+for (const m of models.missing) console.warn(`warning: ${m} is missing, so dist/models/ lacks it; the section "Your own sentence" will say that its model could not be loaded.`);
+
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist, catalogues, indexHtml });
 
@@ -85,6 +90,7 @@ try {
   console.warn('warning: dist/headwise.js or dist/headwise-lesson.js is missing; run `npm run build:wasm` to build the modules (and then this again, for the SCORM and H5P packages).');
 }
 console.log('built dist/index.html, dist/styles.css, dist/favicon.svg, dist/favicon.png, dist/app.js, dist/train.js, dist/train.css');
+if (models.files.length) console.log(`built ${models.files.map((f) => `dist/${f}`).join(', ')}`);
 console.log(`built ${embedFiles.map((f) => `dist/${f}`).join(', ')}`);
 console.log(`languages: en (in the bundles), ${languageFiles.map((f) => `dist/${f}`).join(', ')}`);
 if (modules) {

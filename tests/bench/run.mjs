@@ -26,7 +26,7 @@
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
 //          --skip-training (both training sections)  --skip-heads  --skip-train-page  --skip-heads-page
-//          --skip-induction-page
+//          --skip-induction-page  --skip-sentence-page
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --page-only (just the page: sizes, first verified table, updates; about a minute with
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
@@ -60,6 +60,7 @@ import {serve} from './serve.mjs';
 import {trainingBench, trainingTable} from './train.mjs';
 import {headsBench, headsTable} from './train_heads.mjs';
 import {inductionMetrics, inductionTable} from './induction.mjs';
+import {sentenceMetrics, sentenceTable} from './sentence.mjs';
 import {logTrainPage, trainPageMetrics} from './train_page.mjs';
 
 const {argv, flag, option, count} = commandLine();
@@ -131,6 +132,11 @@ async function wholeRun() {
       log('\nHeads that work together, Chromium on one core (tests/bench/induction.mjs) ...');
       res.inductionPage = await inductionMetrics(chromium, {quick: QUICK, log});
       log(inductionTable(res.inductionPage));
+    }
+    if (page && !flag('skip-sentence-page')) {
+      log('\nYour own sentence, Chromium on one core (tests/bench/sentence.mjs) ...');
+      res.sentencePage = await sentenceMetrics(chromium, {quick: QUICK, log});
+      log(sentenceTable(res.sentencePage));
     }
     if (page && !flag('skip-responsive')) await responsiveSection(res, chromium);
     if (page && !flag('skip-load')) await loadSection(res);

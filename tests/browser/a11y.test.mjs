@@ -17,10 +17,12 @@ let server;
 shareBrowser((b, s) => { browser = b; server = s; });
 
 /** The lesson over http in a fresh context, with a clean log required afterwards. */
-// The whole lesson, the training section included (it loads when the reader comes near it).
+// The whole lesson, the training section and "Your own sentence" included (they load when the
+// reader comes near them).
 const openLesson = (hash, options, body) =>
   withPage(browser, server, 'http', hash, async (page) => {
     await reachTraining(page);
+    await reachTraining(page, { section: '#sentence', ready: 'hw-sentence[data-model][data-words]' });
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await body(page);
   }, options);
@@ -91,7 +93,8 @@ function focused(page) {
     if (!e || e === document.body) return { key: 'BODY', visible: true };
     const key = e.id ? `#${e.id}` : e.matches('canvas.hw-heatmap') ? `canvas[data-head="${e.dataset.head}"]`
       : e.matches('hw-quiz button') ? `quiz-reveal:${e.getAttribute('aria-controls')}` : e.matches('.hw-copy') ? `copy:${e.getAttribute('aria-label')}`
-        : e.matches('summary') ? 'summary' : e.matches('.hw-pager button') ? `pager:${e.textContent}` : `${e.localName}.${e.className}`;
+        : e.matches('summary') ? 'summary' : e.matches('.hw-pager button') ? `pager:${e.textContent}`
+          : e.dataset.testid ? `testid:${e.dataset.testid}` : `${e.localName}.${e.className}`;
     const cs = getComputedStyle(e);
     const visible = e.matches(':focus-visible') && ((cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) || cs.boxShadow !== 'none');
     return { key, visible };
@@ -163,7 +166,7 @@ describe('keyboard', () => {
       const keys = stops.map((s) => s.key).filter((k) => !(ENGINE === 'webkit' && k === 'div.hw-scroll'));
       const required = ['#seed', '#tokens', '#d-model', '#num-heads', '#bias', '#causal', '#query-token', 'summary', '#reset',
         '#ex1-seed', '#ex2-d-model', '#ex2-heads', '#train-task', '#train-seed', '#train-run', '#train-step',
-        '#challenge-answer', '#challenge-reveal',
+        'testid:sentence-preset', '#sentence-text', 'testid:sentence-word', 'testid:sentence-switch', '#challenge-answer', '#challenge-reveal',
         '#q1-o0', 'quiz-reveal:q1-answer', '#q2-o0', 'quiz-reveal:q2-answer', '#q3-o0', 'quiz-reveal:q3-answer',
         '#q4-o0', 'quiz-reveal:q4-answer', '#q5-o0', 'quiz-reveal:q5-answer'];
       for (const key of required) assert.ok(keys.includes(key), `${key} is not in the tab order: ${keys.join(' ')}`);
@@ -173,8 +176,11 @@ describe('keyboard', () => {
       assert.equal(keys[1], '#hw-language-select');
       assert.deepEqual(keys.slice(2, 11), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
-      // NumPy, parameter counts, exercise 3, the three training scripts.
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 6);
+      // The sentence's words are one stop (the arrow keys move along them); each head's switch is one.
+      assert.equal(keys.filter((k) => k === 'testid:sentence-word').length, 1);
+      assert.equal(keys.filter((k) => k === 'testid:sentence-switch').length, 8);
+      // NumPy, parameter counts, exercise 3, the three training scripts, the sentence's script.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 7);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });

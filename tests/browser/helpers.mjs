@@ -311,14 +311,16 @@ export async function waitTrainingDrawn(train, timeout = 60000) {
 }
 
 /**
- * The whole lesson in place before clicking below the training section: that section loads when
- * the reader comes near it and then grows, moving the challenge and the quiz below it; a click
- * aimed at them could land where they were. Loads it, then scrolls back to the top.
+ * The whole lesson in place before clicking below the training section: that section, and "Your
+ * own sentence" after it, load when the reader comes near them and then grow, moving the
+ * challenge and the quiz below them; a click aimed at them could land where they were. Loads
+ * both, then scrolls back to the top.
  * @param {import('./engine.mjs').Page} page
  */
 export async function loadWholeLesson(page) {
   await reachTraining(page);
   await waitTrainingDrawn(page.locator('hw-train').first());
+  await reachTraining(page, { section: '#sentence', ready: 'hw-sentence[data-model][data-words]' });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
 }

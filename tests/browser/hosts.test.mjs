@@ -192,9 +192,10 @@ function allDrawn() {
     const root = el.shadowRoot;
     const frame = root && root.querySelector('.mha-frame');
     const widgets = root ? [...root.querySelectorAll('.hw-widget:not(hw-status)')] : [];
-    // The training section builds its models' blocks one per frame after it is ready (data-drawn).
+    // The training section builds its models' blocks one per frame after it is ready (data-drawn);
+    // the sentence's maps come once its model has loaded (data-model).
     return frame && !frame.hidden && widgets.length > 0 && widgets.every((w) => w.hasAttribute('data-ready') && !w.hasAttribute('data-busy') &&
-      (w.localName !== 'hw-train' || w.hasAttribute('data-drawn')));
+      (w.localName !== 'hw-train' || w.hasAttribute('data-drawn')) && (w.localName !== 'hw-sentence' || w.hasAttribute('data-model')));
   }) && (document.getElementById('embed') ? els.length > 0 : true);
 }
 
@@ -559,7 +560,7 @@ describe('suggested heights', () => {
     await page.goto(`${sites.origin}/dist/gallery.html`);
     const snippets = await page.locator('[data-testid^="snippet-iframe-"]').evaluateAll((els) => els.map((e) => e.textContent));
     await context.close();
-    assert.equal(snippets.length, 11);  // every widget of the gallery, the three training widgets included
+    assert.equal(snippets.length, 12);  // every widget of the gallery, the three training widgets and the sentence included
     const rows = [];
     const wrong = [];
     for (const text of snippets) {

@@ -1,7 +1,7 @@
 // WCAG 2.2 criteria that axe does not check, each a named test that web/ACCESSIBILITY.md cites:
 //   - 1.4.10 reflow, 1.4.12 text spacing, 1.1.1 text alternatives, 3.1.2 language of parts, 4.1.3
 //     status messages: the
-//     lesson at 320 px with 20 tokens (canvas heatmaps), its training and heads-needed sections
+//     lesson at 320 px with 20 tokens (canvas heatmaps), its training, heads-needed and sentence sections
 //     drawn;
 //   - 2.5.8 target size and 2.5.7 dragging movements: the lesson at 1280 px, every pointer target
 //     at least 24 × 24 px or spaced as the criterion allows; the training's timeline moved by one
@@ -220,6 +220,7 @@ describe('WCAG 2.2: reflow, text spacing, text alternatives, language of parts (
     await withPage(browser, server, 'http', '#tokens=20', async (page) => {
       await reachTraining(page);
       await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
+      await reachTraining(page, { section: '#sentence', ready: 'hw-sentence[data-model][data-words]' });
       await page.click('hw-controls summary');
       await settle(page);
       const reflow = await page.evaluate(sidewaysOverflow);
@@ -248,6 +249,7 @@ describe('WCAG 2.2: target size, label in name, non-text contrast, dragging (128
     await withPage(browser, server, 'http', '', async (page) => {
       await reachTraining(page);
       await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
+      await reachTraining(page, { section: '#sentence', ready: 'hw-sentence[data-model][data-words]' });
       await page.click('hw-controls summary');
       await settle(page);
       // The keyboard's path from the training section into "How many heads": every control a stop.

@@ -24,7 +24,7 @@ function entries(file) {
   const out = execFileSync('/usr/bin/python3', ['-c', `
 import base64, json, sys, zipfile
 z = zipfile.ZipFile(sys.argv[1])
-print(json.dumps([[i.filename, base64.b64encode(z.read(i)).decode()] for i in z.infolist()]))`, file]);
+print(json.dumps([[i.filename, base64.b64encode(z.read(i)).decode()] for i in z.infolist()]))`, file], { maxBuffer: 1 << 28 });
   return JSON.parse(out).map(([name, data]) => ({ name, data: Buffer.from(data, 'base64') }));
 }
 

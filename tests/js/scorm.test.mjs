@@ -87,10 +87,11 @@ function checkPackage(version, pkg, mastery) {
   const cp = (t) => `{${s.cp}}${t}`;
   assert.equal(pkg.bad, null, 'every file\'s CRC is right');
   assert.equal(pkg.names[0], 'imsmanifest.xml');
-  // At the root, but the languages' files in i18n/ (the page loads them from there, beside app.js).
+  // At the root, but the languages' files in i18n/ and the text model's script in models/ (the
+  // page loads them from there, beside app.js and train.js).
   const folders = [...new Set(pkg.names.filter((n) => n.includes('/')).map((n) => n.slice(0, n.lastIndexOf('/'))))];
-  assert.deepEqual(folders.filter((f) => f !== 'i18n'), [], 'no folder but i18n/');
-  assert.ok(pkg.names.every((n) => !n.includes('\\') && /^i18n\/[A-Za-z0-9-]+\.js$|^[^/]+$/.test(n)), `relative names, forward slashes: ${pkg.names.join(', ')}`);
+  assert.deepEqual(folders.filter((f) => f !== 'i18n' && f !== 'models'), [], 'no folder but i18n/ and models/');
+  assert.ok(pkg.names.every((n) => !n.includes('\\') && /^i18n\/[A-Za-z0-9-]+\.js$|^models\/[a-z0-9]+\.hwtm\.js$|^[^/]+$/.test(n)), `relative names, forward slashes: ${pkg.names.join(', ')}`);
   const m = pkg.manifest;
   assert.equal(m.tag, cp('manifest'));
   assert.ok(m.attrib.identifier, 'the manifest has an identifier');

@@ -35,6 +35,7 @@ export const WIDGETS = /** @type {Record<string, string>} */ ({
   train: 'mha-train',
   'heads-needed': 'mha-heads-needed',
   induction: 'mha-induction',
+  sentence: 'mha-sentence',
   lesson: 'mha-lesson',
 });
 

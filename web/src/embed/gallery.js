@@ -80,6 +80,11 @@ const ITEMS = [
     attrs: [], query: [], height: 5200,
   },
   {
+    widget: 'sentence', tag: 'mha-sentence', title: 'Your own sentence', frameTitle: 'The heads of a small language model on the student\'s sentence',
+    text: 'A small language model that Headwise trained on State of the Union addresses (1790–2000) reads the student\'s sentence: every head of both layers as a map over its words, labelled with the role measured on held-out text, the five likeliest next words, the loss, unknown words marked, and switches that turn heads off. The model reads English.',
+    attrs: [], query: [], height: 3500,
+  },
+  {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
     text: 'Everything: the prose, every widget, the exercises and the quiz.',
     attrs: [], query: [], height: 21000, lazy: true,

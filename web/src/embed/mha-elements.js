@@ -1,6 +1,6 @@
 // Entry point of dist/headwise-elements.js: the lesson's widgets as public custom elements for
 // other people's pages (<mha-heads>, <mha-params>, <mha-exercise-seeds>, <mha-exercise-dmodel>,
-// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-heads-needed>, <mha-lesson>).
+// <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-heads-needed>, <mha-induction>, <mha-sentence>, <mha-lesson>).
 //
 // Each <mha-*> element renders the page's own hw-* widgets inside a shadow root (styled by
 // headwise-elements.css, linked from the shadow root, so styles cross in neither direction), fed by

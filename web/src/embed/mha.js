@@ -392,5 +392,6 @@ export function defineEmbedElements() {
   widget('mha-train', { tags: ['hw-train'], controls: ['trainTask', 'trainSeed'], experiment: false, exports: false });
   widget('mha-heads-needed', { tags: ['hw-heads-needed'], controls: ['headsRelations', 'headsSeed'], experiment: false, exports: false });
   widget('mha-induction', { tags: ['hw-induction'], controls: [], experiment: false, exports: false });
+  widget('mha-sentence', { tags: ['hw-sentence'], controls: [], experiment: false, exports: false });
   define('mha-lesson', MhaLesson);
 }

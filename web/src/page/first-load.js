@@ -226,7 +226,7 @@ function measureSections() {
 }
 
 /** The blocks that skip their layout while off screen: page.css's rule, which this mirrors. */
-const SKIPS = 'body > .hw-layout > .hw-article > .hw-section:not(#train):not(#heads-needed):not(#induction):not(#exercises), body > .hw-layout > .hw-article > #exercises > .hw-exercise';
+const SKIPS = 'body > .hw-layout > .hw-article > .hw-section:not(#train):not(#heads-needed):not(#induction):not(#sentence):not(#exercises), body > .hw-layout > .hw-article > #exercises > .hw-exercise';
 
 /**
  * Whether a block skips its layout while off screen (asked of the selector, not the computed

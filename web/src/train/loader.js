@@ -19,6 +19,7 @@ import * as compute from '../shared/compute/compute.js';
 import * as dom from '../shared/ui/dom.js';
 import * as element from '../shared/ui/element.js';
 import * as errors from '../shared/state/errors.js';
+import * as format from '../shared/ui/format.js';
 import * as forms from '../shared/ui/forms.js';
 import * as i18n from '../shared/i18n/i18n.js';
 import * as tasks from '../shared/compute/tasks.js';
@@ -28,7 +29,7 @@ import * as settings from '../shared/state/settings.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
 
 /** The elements train.js defines. */
-export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python', 'hw-induction'];
+export const TRAINING_TAGS = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-python', 'hw-induction', 'hw-sentence'];
 /** How far ahead of the viewport the section starts loading (px, above and below). */
 export const NEAR_MARGIN_PX = 1500;
 /** The global under which train.js finds the modules it shares with the page's bundle. */
@@ -41,6 +42,7 @@ const HOST = {
   'shared/ui/dom.js': dom,
   'shared/ui/element.js': element,
   'shared/state/errors.js': errors,
+  'shared/ui/format.js': format,
   'shared/ui/forms.js': forms,
   'shared/i18n/i18n.js': i18n,
   'shared/platform/module-loader.js': moduleLoader,

@@ -1,5 +1,5 @@
 // Entry point of dist/train.js: the training section ("Watch heads specialise" and its PyTorch
-// script), loaded on demand by src/train/loader.js, which app.js and headwise-elements.js hold.
+// script) and "Your own sentence" (src/text/, which reads its own model, loaded on demand), loaded on demand by src/train/loader.js, which app.js and headwise-elements.js hold.
 // Defining the elements upgrades the ones already on the page (and in embeds' shadow roots); each
 // then loads the full module (module.js) and trains with it.
 
@@ -7,3 +7,4 @@ import './hw-train.js';
 import './hw-train-python.js';
 import './hw-heads-needed.js';
 import './hw-induction.js';
+import '../text/hw-sentence.js';

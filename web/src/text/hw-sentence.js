@@ -1,0 +1,472 @@
+// <hw-sentence>: the section "Your own sentence". A small language model that Headwise trained
+// itself (2 layers × 4 heads on State of the Union addresses, cpp/tools/train_text.cpp) reads the
+// student's sentence: every head of every layer shows its attention over the student's words as a
+// small map, labelled with the role its training measured on held-out text (roles.js); the model's
+// five likeliest next words at a chosen word; the loss; unknown words marked; and a switch per
+// head that turns it off, showing what changes (the guesses, the loss, the later layer's maps).
+//
+// The model (model.js) loads when the section comes near the window or the student acts on it;
+// every forward (two at most per change: all heads, and with the heads switched off) runs on the
+// main thread in a task of its own after typing pauses (a few ms for 32 words).
+
+import { HwElement, define } from '../shared/ui/element.js';
+import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
+import { prefersDark, rampRGB } from '../shared/ui/color.js';
+import { messageOf } from '../shared/state/errors.js';
+import { fmtInt } from '../shared/ui/format.js';
+import { textModel, textModelNow } from './model.js';
+import { headRoles } from './roles.js';
+import { sentenceCode, sentenceOutput } from './sentence-python.js';
+
+/** How far ahead of the window the model starts loading (px, above and below). */
+const NEAR_MARGIN_PX = 1500;
+/** How long typing must pause before the model reads the text again (ms). */
+const TYPING_PAUSE_MS = 150;
+
+/**
+ * The presets: English sentences (the model reads English), each making one kind of head visible.
+ * Their names are translated (sentence.preset.<key>).
+ */
+export const PRESETS = /** @type {const} */ ([
+  ['prose', 'The people of the United States have a right to expect that their government will do its duty.'],
+  ['repeat', 'We must keep the peace of the world, and we must keep the peace of the world.'],
+  ['same', 'Congress, Congress and again Congress: the nation asks Congress to act now.'],
+  ['new', 'My smartphone and the internet changed how the people of this nation talk.'],
+]);
+
+/** @param {number} x */
+const f2 = (x) => x.toFixed(2);
+
+class HwSentence extends HwElement {
+  build() {
+    for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
+    if (this.text === undefined) this.text = PRESETS[0][1];
+    if (this.off === undefined) this.off = new Set();
+    /** @type {number|null} the word whose guesses are shown (null: the last) */
+    if (this.pos === undefined) this.pos = null;
+
+    this.about = h('p', { class: 'hw-hint hw-sentence-about', 'data-testid': 'sentence-about' });
+    const presets = PRESETS.map(([key, text]) => {
+      const b = h('button', { type: 'button', class: 'hw-button hw-button-quiet', 'data-testid': 'sentence-preset', 'data-preset': key, text: this.t(`sentence.preset.${key}`) });
+      b.addEventListener('click', () => {
+        this.input.value = text;
+        this.readText(true);
+      });
+      return b;
+    });
+    this.presets = h('div', { class: 'hw-sentence-presets', role: 'group', 'aria-label': this.t('sentence.presets') }, [
+      h('span', { class: 'hw-sentence-presets-label', text: this.t('sentence.presets') }), ...presets,
+    ]);
+    this.input = /** @type {HTMLTextAreaElement} */ (h('textarea', {
+      id: 'sentence-text', name: 'sentence-text', rows: 3, autocomplete: 'off', spellcheck: 'false', lang: 'en', 'data-testid': 'sentence-text',
+      'aria-describedby': 'sentence-hint sentence-error',
+    }));
+    this.input.value = this.text;
+    this.input.addEventListener('input', () => this.readText(false));
+    this.hint = h('p', { class: 'hw-hint', id: 'sentence-hint', 'data-testid': 'sentence-hint' });
+    this.error = h('p', { class: 'hw-error', id: 'sentence-error', 'data-error-for': 'sentence-text', 'data-testid': 'sentence-error', role: 'alert', hidden: true });
+    this.words = h('div', { class: 'hw-sentence-words', role: 'group', 'aria-label': this.t('sentence.wordsLabel'), 'data-testid': 'sentence-words' });
+    this.guesses = h('div', { class: 'hw-sentence-guesses', 'data-testid': 'sentence-guesses', 'aria-live': 'polite' });
+    this.loss = h('p', { class: 'hw-sentence-loss', 'data-testid': 'sentence-loss' });
+    this.switchResult = h('p', { class: 'hw-hint', 'data-testid': 'sentence-switch-result', role: 'status' });
+    this.heads = h('div', { class: 'hw-sentence-heads', 'data-testid': 'sentence-heads' });
+
+    this.appendChild(this.about);
+    this.appendChild(this.presets);
+    this.appendChild(h('div', { class: 'hw-field hw-sentence-field' }, [
+      h('label', { for: 'sentence-text', text: this.t('sentence.label') }), this.input, this.hint, this.error,
+    ]));
+    this.appendChild(h('p', { class: 'hw-hint', text: this.t('sentence.wordsHint') }));
+    this.appendChild(this.words);
+    this.appendChild(this.guesses);
+    this.appendChild(this.loss);
+    this.appendChild(h('h3', { class: 'hw-sentence-heads-title', text: this.t('sentence.headsTitle') }));
+    this.appendChild(h('p', { class: 'hw-hint', text: this.t('sentence.headsHint') }));
+    this.appendChild(this.switchResult);
+    this.appendChild(this.heads);
+
+    // "Reproduce it in Python": the NumPy script for this sentence and these heads switched off
+    // (sentence-python.js), and what it prints, from the page's own run.
+    const title = this.t('sentence.python');
+    this.codeEl = h('code', { class: 'language-python' });
+    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'sentence-python-output', tabindex: '0', translate: 'no' });
+    this.appendChild(h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id: 'sentence-python', 'data-testid': 'sentence-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.pyOutput,
+      h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') })),
+    ]));
+
+    /** @type {any} the last good run: {text, base, off, ablate} */
+    this.result = null;
+    this.layoutKey = '';
+    this.onTheme(() => {
+      this.layoutKey = '';
+      this.draw();
+    });
+  }
+
+  static get keep() {
+    return ['text', 'off', 'pos', 'watching'];
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this.watchNear();
+  }
+
+  /** Load the model when the section comes near the window, or the student acts on it. */
+  watchNear() {
+    if (this.watching || textModelNow()) return;
+    this.watching = true;
+    const start = () => {
+      if (this.nearWatch) this.nearWatch.disconnect();
+      for (const type of ['pointerdown', 'focusin', 'keydown']) this.removeEventListener(type, start);
+      this.loadModel();
+    };
+    for (const type of ['pointerdown', 'focusin', 'keydown']) this.addEventListener(type, start);
+    if (typeof IntersectionObserver !== 'function') {
+      start();
+      return;
+    }
+    this.nearWatch = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) start();
+    }, { rootMargin: `${NEAR_MARGIN_PX}px 0px` });
+    this.nearWatch.observe(this);
+  }
+
+  loadModel() {
+    if (this.loading) return;
+    this.loading = true;
+    this.loadError = null;
+    textModel().then(() => {
+      if (!this._built) return;
+      this.compute();
+      this.refresh();
+    }, (e) => {
+      this.loadError = messageOf(e);
+      this.refresh();
+    });
+  }
+
+  /** @param {any} _store */
+  update(_store) {
+    const model = textModelNow();
+    if (!model) {
+      this.setStatus(this.loadError ? this.t('sentence.loadFailed', { reason: this.say(this.loadError) }) : this.t('sentence.loading'), Boolean(this.loadError));
+      this.toggleAttribute('data-model', false);
+      return;
+    }
+    if (!this.result && !this.error.textContent) this.compute();
+    this.draw();
+  }
+
+  /**
+   * The text field changed: read it again after typing pauses (a preset at once).
+   * @param {boolean} now
+   */
+  readText(now) {
+    clearTimeout(this.typing);
+    // data-pending: text typed that the model has not read yet.
+    this.toggleAttribute('data-pending', true);
+    if (now) {
+      this.compute();
+      return;
+    }
+    this.typing = setTimeout(() => this.compute(), TYPING_PAUSE_MS);
+  }
+
+  /** Run the model on the field's text (all heads, and with the heads switched off), then draw. */
+  compute() {
+    const model = textModelNow();
+    if (!this._built) return;
+    if (!model) {
+      this.loadModel();
+      return;
+    }
+    const text = this.input.value;
+    this.toggleAttribute('data-pending', false);
+    const max = model.config.context;
+    let message = null;
+    try {
+      const tokens = model.tokenize(text);
+      const count = tokens.words.length;
+      if (count === 0) message = this.t('sentence.empty', { max });
+      else if (count > max) message = this.t('sentence.tooLong', { count, max });
+      else {
+        const ablate = [...this.off].sort((a, b) => a - b);
+        const t0 = performance.now();
+        const base = model.run({ text });
+        const off = ablate.length ? model.run({ text, ablate }) : null;
+        this.dataset.forwardMs = (performance.now() - t0).toFixed(1);
+        if (!this.result || this.result.text !== text) this.pos = null;
+        this.text = text;
+        this.result = { text, base, off, ablate };
+      }
+    } catch (e) {
+      message = this.say(messageOf(e));
+    }
+    // The page's own sentences are already in the widget's language; showError leaves them so.
+    setText(this.error, message || '');
+    this.error.hidden = !message;
+    if (message) this.input.setAttribute('aria-invalid', 'true');
+    else this.input.removeAttribute('aria-invalid');
+    this.toggleAttribute('data-stale', Boolean(message) && Boolean(this.result));
+    this.draw();
+  }
+
+  /** The parts that depend on the model and the theme. */
+  layout() {
+    const model = textModelNow();
+    const dark = prefersDark(this.store);
+    const key = `${dark}`;
+    if (this.layoutKey === key && this.layoutModel === model) return;
+    this.layoutKey = key;
+    this.layoutModel = model;
+    this.dark = dark;
+    const c = model.config;
+    const meta = /** @type {any} */ (model.metadata());
+    this.meta = meta;
+    this.roles = headRoles(meta.heads || {}, c.layers, c.numHeads);
+    const held = meta.heldOut || {};
+    setText(this.about, this.t('sentence.about', {
+      layers: c.layers, heads: c.numHeads, dModel: c.dModel, context: c.context, vocab: fmtInt(c.vocab - 1),
+      loss: Number.isFinite(held.loss) ? f2(held.loss) : '–', unigram: Number.isFinite(held.unigram) ? f2(held.unigram) : '–',
+      bigram: Number.isFinite(held.bigram) ? f2(held.bigram) : '–',
+    }));
+    // One card per head: its name, its role, its map, its switch and the chosen word's readout.
+    /** @type {{layer: number, head: number, card: HTMLElement, canvas: HTMLCanvasElement, row: HTMLElement, readout: HTMLElement, box: HTMLInputElement}[]} */
+    this.cards = [];
+    const layers = [];
+    for (let l = 0; l < c.layers; l += 1) {
+      const grid = h('div', { class: 'hw-sentence-grid' });
+      for (let k = 0; k < c.numHeads; k += 1) {
+        const index = l * c.numHeads + k;
+        const role = this.roles[l][k];
+        const roleText = role.role === 'mixed'
+          ? this.t('sentence.role.mixed', { measure: this.t(`sentence.role.${role.measure}`), score: f2(role.score) })
+          : this.t('sentence.role.with', { role: this.t(`sentence.role.${role.role}`), score: f2(role.score) });
+        const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', { class: 'hw-sentence-map', width: 1, height: 1, 'aria-hidden': 'true' }));
+        const row = h('div', { class: 'hw-sentence-row', 'aria-hidden': 'true', hidden: true });
+        const readout = h('p', { class: 'hw-sentence-readout', 'data-testid': 'sentence-readout' });
+        const name = this.t('induction.headName', { layer: l + 1, head: k });
+        const box = /** @type {HTMLInputElement} */ (h('input', {
+          type: 'checkbox', 'data-testid': 'sentence-switch', 'data-index': index, autocomplete: 'off', 'aria-label': this.t('sentence.switchLabel', { head: name }),
+        }));
+        box.checked = !this.off.has(index);
+        box.addEventListener('change', () => {
+          if (box.checked) this.off.delete(index);
+          else this.off.add(index);
+          this.compute();
+        });
+        const card = h('figure', {
+          class: 'hw-sentence-head', 'data-testid': 'sentence-head', 'data-layer': l, 'data-head': k, 'data-index': index, 'data-role': role.role,
+        }, [
+          h('figcaption', {}, [
+            h('span', { class: 'hw-head-name', text: name }),
+            h('span', { class: `hw-sentence-role hw-role-${role.role}`, 'data-testid': 'sentence-role', text: roleText }),
+          ]),
+          h('div', { class: 'hw-sentence-map-box' }, [canvas, row]),
+          readout,
+          h('label', { class: 'hw-check' }, [box, ` ${this.t('sentence.on')}`]),
+        ]);
+        this.cards.push({ layer: l, head: k, card, canvas, row, readout, box });
+        grid.appendChild(card);
+      }
+      layers.push(h('section', { class: 'hw-sentence-layer', 'data-layer': l }, [
+        h('h4', { text: this.t('sentence.layer', { layer: l + 1 }) }), grid,
+      ]));
+    }
+    replace(this.heads, layers);
+    this.drawnFor = null;
+  }
+
+  draw() {
+    const model = textModelNow();
+    if (!model || !this._built) return;
+    this.layout();
+    this.toggleAttribute('data-model', true);
+    const r = this.result;
+    const max = model.config.context;
+    if (!r) return;
+    const shown = r.off || r.base;
+    const n = r.base.words.length;
+    const pos = this.pos === null || this.pos >= n ? n - 1 : this.pos;
+    const unknown = r.base.unknown.filter(Boolean).length;
+    setText(this.hint, this.t('sentence.hint', { count: n, max, unknown }));
+    if (this.drawnFor !== r || this.drawnPos !== pos) this.drawWords(r, pos);
+    this.drawGuesses(r, pos);
+    this.drawLoss(r);
+    this.drawMaps(shown, pos);
+    if (this.drawnFor !== r) this.drawPython(r);
+    this.drawnFor = r;
+    this.drawnPos = pos;
+    this.dataset.words = String(n);
+    this.dataset.pos = String(pos);
+  }
+
+  /**
+   * The student's words as buttons (the chosen one pressed), unknown words marked. One stop on
+   * the keyboard's path: the chosen word; the arrow keys, Home and End choose another.
+   * @param {any} r
+   * @param {number} pos
+   */
+  drawWords(r, pos) {
+    const words = r.base.words;
+    const choose = (/** @type {number} */ i) => {
+      this.pos = i;
+      this.draw();
+      const again = /** @type {HTMLElement|null} */ (this.words.querySelector(`[data-i="${i}"]`));
+      if (again) again.focus();
+    };
+    replace(this.words, words.map((/** @type {string} */ w, /** @type {number} */ i) => {
+      const unknown = r.base.unknown[i];
+      const b = h('button', {
+        type: 'button', class: `hw-sentence-word${unknown ? ' hw-unknown' : ''}`, 'data-testid': 'sentence-word', 'data-i': i,
+        'aria-pressed': String(i === pos), translate: 'no', lang: 'en', title: unknown ? this.t('sentence.unknownTitle', { word: w }) : null,
+        tabindex: i === pos ? '0' : '-1',
+      }, [h('span', { class: 'hw-tok-idx', text: String(i) }), ' ', w, unknown ? h('span', { class: 'hw-sentence-unk', text: this.t('sentence.unknownMark') }) : null]);
+      b.addEventListener('click', () => choose(i));
+      b.addEventListener('keydown', (e) => {
+        const to = { ArrowLeft: i - 1, ArrowUp: i - 1, ArrowRight: i + 1, ArrowDown: i + 1, Home: 0, End: words.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        choose(Math.max(0, Math.min(words.length - 1, to)));
+      });
+      return b;
+    }));
+  }
+
+  /**
+   * A word as the guesses show it: "<unk>" as "(an unknown word)".
+   * @param {string} w
+   */
+  wordText(w) {
+    return w === '<unk>' ? this.t('sentence.unknownWord') : w;
+  }
+
+  /**
+   * The five likeliest next words after word `pos`, with all heads and (when heads are off)
+   * without them; the word that follows in the text and its probability.
+   * @param {any} r
+   * @param {number} pos
+   */
+  drawGuesses(r, pos) {
+    const words = r.base.words;
+    const list = (/** @type {any[]} */ guesses, /** @type {string} */ title, /** @type {string} */ which) => h('div', { class: 'hw-sentence-guess-list', 'data-which': which }, [
+      h('p', { class: 'hw-sentence-guess-title', text: title }),
+      h('ol', { 'data-testid': 'sentence-guess-list', 'data-which': which }, guesses.map((g) => {
+        const bar = h('span', { class: 'hw-sentence-bar', 'aria-hidden': 'true' });
+        bar.style.width = `${Math.max(1, Math.round(g.probability * 100))}%`;
+        return h('li', { 'data-word': g.word, 'data-testid': 'sentence-guess' }, [
+          h('span', { class: `hw-sentence-guess-word${g.word === '<unk>' ? ' hw-unknown' : ''}`, translate: g.word === '<unk>' ? null : 'no', lang: g.word === '<unk>' ? null : 'en', text: this.wordText(g.word) }),
+          h('span', { class: 'hw-sentence-p', text: f2(g.probability) }),
+          h('span', { class: 'hw-sentence-bar-box', 'aria-hidden': 'true' }, [bar]),
+        ]);
+      })),
+    ]);
+    const lists = [list(r.base.predictions[pos], this.t('sentence.allHeads'), 'all')];
+    if (r.off) lists.push(list(r.off.predictions[pos], this.t('sentence.withOff', { count: r.ablate.length }), 'off'));
+    const next = pos + 1 < words.length ? words[pos + 1] : null;
+    /** @type {(Node|string)[]} */
+    const parts = [
+      h('h4', { 'data-testid': 'sentence-guess-title' }, this.tNodes('sentence.after', {
+        word: h('q', { translate: 'no', lang: 'en', text: words[pos] }), i: pos,
+      })),
+      h('div', { class: 'hw-sentence-guess-lists' }, lists),
+    ];
+    if (next !== null) {
+      const p = (/** @type {any} */ run) => Math.exp(-run.tokenLoss[pos]);
+      parts.push(h('p', { class: 'hw-hint', 'data-testid': 'sentence-next' }, this.tNodes(r.off ? 'sentence.nextOff' : 'sentence.next', {
+        word: h('q', { translate: 'no', lang: 'en', text: this.wordText(next) }), p: f2(p(r.base)), pOff: r.off ? f2(p(r.off)) : '',
+      })));
+    } else {
+      parts.push(h('p', { class: 'hw-hint', 'data-testid': 'sentence-next', text: this.t('sentence.nextNone') }));
+    }
+    replace(this.guesses, parts);
+  }
+
+  /**
+   * The script for the sentence and the heads switched off, and what it prints.
+   * @param {any} r
+   */
+  drawPython(r) {
+    const c = textModelNow().config;
+    const ablate = r.ablate.map((/** @type {number} */ i) => /** @type {[number, number]} */ ([Math.floor(i / c.numHeads), i % c.numHeads]));
+    setText(this.codeEl, sentenceCode({ text: r.text, ablate }));
+    setText(this.pyOutput, sentenceOutput(r.off || r.base, ablate));
+  }
+
+  /** @param {any} r */
+  drawLoss(r) {
+    const n = r.base.words.length;
+    if (n < 2) {
+      setText(this.loss, this.t('sentence.lossNone'));
+      setText(this.switchResult, '');
+      return;
+    }
+    setText(this.loss, r.off
+      ? this.t('sentence.lossOff', { loss: f2(r.base.loss), off: f2(r.off.loss), count: r.ablate.length })
+      : this.t('sentence.loss', { loss: f2(r.base.loss), count: n - 1 }));
+    this.loss.dataset.loss = String(r.base.loss);
+    this.loss.dataset.off = r.off ? String(r.off.loss) : '';
+    const c = textModelNow().config;
+    const names = r.ablate.map((/** @type {number} */ i) => this.t('induction.headName', { layer: Math.floor(i / c.numHeads) + 1, head: i % c.numHeads }));
+    setText(this.switchResult, r.off
+      ? this.t('sentence.switchOff', { heads: names.join(this.t('common.listSeparator')), loss: f2(r.base.loss), off: f2(r.off.loss) })
+      : this.t('sentence.switchAll'));
+  }
+
+  /**
+   * Every head's map (n × n, one pixel per weight, scaled up), the chosen word's row outlined, and
+   * below it the words that word looks at most.
+   * @param {any} run
+   * @param {number} pos
+   */
+  drawMaps(run, pos) {
+    const dark = Boolean(this.dark);
+    const words = run.words;
+    const n = words.length;
+    for (const { layer, head, card, canvas, row, readout, box } of /** @type {any[]} */ (this.cards)) {
+      const w = run.attention[layer][head];
+      const index = Number(card.dataset.index);
+      const off = this.off.has(index);
+      box.checked = !off;
+      card.classList.toggle('hw-off', off);
+      if (canvas.width !== n) {
+        canvas.width = n;
+        canvas.height = n;
+      }
+      const ctx = canvas.getContext('2d');
+      if (ctx) {
+        const img = ctx.createImageData(n, n);
+        for (let i = 0; i < n; i += 1) {
+          for (let j = 0; j < n; j += 1) {
+            const [r, g, b] = rampRGB(j > i ? 0 : w[i][j], dark);
+            const k = (i * n + j) * 4;
+            img.data[k] = r; img.data[k + 1] = g; img.data[k + 2] = b; img.data[k + 3] = j > i ? 90 : 255;
+          }
+        }
+        ctx.putImageData(img, 0, 0);
+      }
+      row.hidden = false;
+      row.style.top = `${(100 * pos) / n}%`;
+      row.style.height = `${100 / n}%`;
+      // The readout: where word pos looks most (its two largest weights).
+      const order = w[pos].map((/** @type {number} */ x, /** @type {number} */ j) => [x, j]).filter(([, j]) => j <= pos).sort((a, b) => b[0] - a[0]).slice(0, 2);
+      const argmax = w.map((/** @type {number[]} */ rowW, /** @type {number} */ i) => rowW.slice(0, i + 1).reduce((best, x, j) => (x > rowW[best] ? j : best), 0));
+      card.dataset.argmax = argmax.join(',');
+      const looks = order.map(([x, j]) => `${j} ${words[j]} ${f2(x)}`).join(this.t('common.listSeparator'));
+      setText(readout, this.t('sentence.readout', { word: words[pos], looks }));
+      const name = /** @type {HTMLElement} */ (card.querySelector('.hw-head-name')).textContent;
+      const role = /** @type {HTMLElement} */ (card.querySelector('.hw-sentence-role')).textContent;
+      canvas.parentElement?.setAttribute('role', 'img');
+      canvas.parentElement?.setAttribute('aria-label', `${name}, ${role}${off ? `, ${this.t('sentence.offMark')}` : ''}. ${this.t('sentence.readout', { word: words[pos], looks })}`);
+    }
+  }
+}
+
+define('hw-sentence', HwSentence);

@@ -1,0 +1,80 @@
+// The text model of "Your own sentence", loaded once per page and only on demand: its weights
+// come as dist/models/sotu.hwtm.js, a classic script beside train.js (written by
+// web/build-text.mjs) that registers the weights file's bytes in base64 under
+// globalThis[Symbol.for('headwise.models')]; a <script> element is what file:// and a strict CSP
+// allow (no fetch of a local file). The model is read by the training section's full module
+// (src/train/module.js, the main thread's instance): a forward of at most 32 words takes a few
+// milliseconds there, so the widget calls it directly (tests/bench measures the longest task).
+//
+//   const model = await textModel();   // hw.textModel({weights}) of cpp/api.d.ts
+//   textModelNow();                    // the same, or null until it has loaded
+
+import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
+import { messageOf } from '../shared/state/errors.js';
+import { trainingModule } from '../train/module.js';
+
+/** The weights file the section reads (dist/models/). */
+export const MODEL_FILE = 'sotu.hwtm';
+/** Where its script registers the bytes (web/build-text.mjs MODELS_KEY). */
+const MODELS_KEY = Symbol.for('headwise.models');
+
+/** Where train.js was loaded from: the models are in models/ beside it. */
+const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
+
+/** @type {Promise<any>|null} */
+let loading = null;
+/** @type {any} */
+let loaded = null;
+
+/**
+ * Base64 to bytes, without a copy through a string of code points per byte beyond atob's.
+ * @param {string} base64
+ */
+function bytesOf(base64) {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/**
+ * The bytes of a model's weights file, from its script (loaded once; a page that registered them
+ * itself is not asked again).
+ * @param {string} name
+ * @returns {Promise<Uint8Array>}
+ */
+async function weightsOf(name) {
+  /** @type {any} */
+  const g = globalThis;
+  if (!g[MODELS_KEY] || typeof g[MODELS_KEY][name] !== 'string') {
+    const url = new URL(`models/${name}.js`, BASE).href;
+    await loadScript(url, { data: 'headwiseTextModel' });
+    if (!g[MODELS_KEY] || typeof g[MODELS_KEY][name] !== 'string') throw new Error(`${url} loaded but did not register the model ${name}`);
+  }
+  const bytes = bytesOf(g[MODELS_KEY][name]);
+  // The base64 text is not needed again: the model keeps its own copy in the module.
+  delete g[MODELS_KEY][name];
+  return bytes;
+}
+
+/**
+ * The section's text model (loaded once; the same promise for every caller).
+ * @returns {Promise<any>}
+ */
+export function textModel() {
+  if (!loading) {
+    loading = (async () => {
+      const [{ hw }, weights] = await Promise.all([trainingModule(), weightsOf(MODEL_FILE)]);
+      if (typeof hw.textModel !== 'function') throw new Error('the module loaded has no text model API (hw.textModel is missing)');
+      loaded = hw.textModel({ weights });
+      return loaded;
+    })();
+    loading.catch((e) => console.error('Headwise: the text model failed to load:', messageOf(e)));
+  }
+  return loading;
+}
+
+/** @returns {any} the loaded model, or null until it has loaded */
+export function textModelNow() {
+  return loaded;
+}
