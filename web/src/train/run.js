@@ -131,6 +131,8 @@ export class ModelRun {
     this.offTicket = 0;
     /** @type {Promise<void>|null} */
     this._opening = null;
+    /** @type {number|undefined} the pool's Worker to train on (undefined: the least-loaded) */
+    this.lane = undefined;
   }
 
   /** @returns {'main'|'worker'|null} where the trainer runs (null: not made yet) */
@@ -149,7 +151,7 @@ export class ModelRun {
       this._opening = (async () => {
         await nextSlice();
         if (this.disposed) throw new Disposed('createTrainer');
-        const remote = await openTrainer(store, this.options);
+        const remote = await openTrainer(store, this.options, this.lane);
         if (this.disposed) {
           await remote.dispose();
           throw new Disposed('createTrainer');

@@ -50,7 +50,7 @@ export class Store extends EventTarget {
    */
   constructor({ syncHash = true, state = {}, compute } = {}) {
     super();
-    /** @type {import('../compute/compute.js').Compute} where heavy computations run */
+    /** @type {import('../compute/compute.js').Pool|import('../compute/compute.js').Compute} where heavy computations run */
     this.compute = compute || getCompute();
     storeIds += 1;
     this.id = `store${storeIds}`;
