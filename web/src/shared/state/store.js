@@ -88,6 +88,8 @@ export class Store extends EventTarget {
     this._hashTimer = 0;
     /** @type {string|null} the hash as this store last read or wrote it (null: not yet) */
     this._knownHash = null;
+    /** whether the link's `workers` pinned the page's pools */
+    this._pinnedWorkers = false;
   }
 
   /** Read the hash (if synced), load the module, notify. Safe to call more than once. */
