@@ -607,7 +607,7 @@ export class Pool {
   get restarts() { return this.lanes.reduce((n, c) => n + (c ? c.restarts : 0), 0); }
   get _objects() { return this._load.reduce((a, b) => a + b, 0); }
   /** how many Workers are open now */
-  get open() { return this.mode === 'worker' ? this.lanes.filter(Boolean).length : 0; }
+  get open() { return this.lanes.filter((c) => c && c._worker).length; }
 
   /**
    * Pin the pool's size (the `workers` setting); objects already made stay where they are.
