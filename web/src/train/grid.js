@@ -250,6 +250,18 @@ export class GridSession extends RunSet {
     return Array.from({ length: MAX_RELATIONS }, (_, k) => k + 1);
   }
 
+  /**
+   * Cells grouped by row, the rows in their first cell's order.
+   * @param {Cell[]} cells
+   * @returns {Cell[][]}
+   */
+  byRow(cells) {
+    /** @type {Map<number, Cell[]>} */
+    const rows = new Map();
+    for (const c of cells) rows.set(c.rows, [...(rows.get(c.rows) || []), c]);
+    return [...rows.values()];
+  }
+
   /** The cells a run trains, in order: the chosen row first. @param {boolean} full */
   plan(full) {
     const s = /** @type {GridSettings} */ (this.settings);
@@ -329,10 +341,12 @@ export class GridSession extends RunSet {
   async _run(todo) {
     const s = /** @type {GridSettings} */ (this.settings);
     const compute = this.store.compute;
-    if (compute) await compute.start();
+    if (compute) await (compute.warm ? compute.warm() : compute.start());
     const lanes = compute && compute.mode === 'worker' && 'size' in compute ? Math.min(compute.size, todo.length) : 1;
     this.lanes = lanes;
-    const queue = todo.slice();
+    // Side by side, each row's models go costliest (most heads) first, so that the row's last
+    // cell is not a big model started when the others are done.
+    const queue = lanes > 1 ? this.byRow(todo).flatMap((row) => row.sort((a, b) => b.numHeads - a.numHeads)) : todo.slice();
     let failed = false;
     const lane = async (/** @type {unknown} */ _, /** @type {number} */ k) => {
       while (queue.length > 0 && !failed) {

@@ -307,6 +307,8 @@ export class RunSet extends EventTarget {
     super();
     this.store = store;
     this.hw = store.hw;
+    // The pool's Workers start now, so that a run's models do not wait for them.
+    store.compute?.warm?.();
     this.measureName = measureName;
     this.keepParameters = keepParameters;
     /** @type {number[]} the probe's tokens: the timeline's snapshots are taken on it */

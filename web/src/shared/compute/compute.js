@@ -620,6 +620,27 @@ export class Pool {
   start() { return this.first.start(); }
   main() { return this.first.main(); }
 
+  /**
+   * Start every Worker of the pool's size now (each module takes a while to start), for a caller
+   * about to make several objects: a training section, once its module is here.
+   */
+  async warm() {
+    await this.first.start();
+    if (this.first.mode !== 'worker') return;
+    for (let k = 1; k < this.size; k += 1) {
+      if (!this.lanes[k]) this._lane(k).start();
+    }
+  }
+
+  /** A new Compute as lane k. @param {number} k */
+  _lane(k) {
+    const c = new Compute(this._options);
+    this.lanes[k] = c;
+    this._load[k] = 0;
+    this._busy[k] = 0;
+    return c;
+  }
+
   /** @type {Compute['run']} */
   run(method, options, opts) { return this.first.run(method, options, opts); }
 
@@ -651,11 +672,7 @@ export class Pool {
   async create(factory, options, { lane } = {}) {
     await this.first.start();
     let k = this._pick(lane);
-    if (!this.lanes[k]) {
-      this.lanes[k] = new Compute(this._options);
-      this._load[k] = 0;
-      this._busy[k] = 0;
-    }
+    if (!this.lanes[k]) this._lane(k);
     let on = /** @type {Compute} */ (this.lanes[k]);
     this._load[k] += 1;
     if (k > 0) {
