@@ -1,6 +1,7 @@
 // "How many heads does it take?" as a student waits for it (a section of `npm run bench`; also
 // `node tests/bench/heads.mjs [--quick]`): in headless Chromium pinned to one core
-// (taskset -c 0, every process of it), from file://, the time from the click to the last cell
+// (taskset -c 0, every process of it) with one Worker (#workers=1), from file://, the time from
+// the click to the last cell
 //   - default   the default experiment: the default relations × 1, 2, 4 and 8 heads;
 //   - grid      the whole grid: 1 to 4 relations × 1, 2, 4 and 8 heads,
 // each in a fresh page, `runs` times, by the page's own clock (the session's startedAt, taken
@@ -57,7 +58,7 @@ export async function headsPageMetrics(chromium, {quick = false, log = console.l
     for (const [name, button, runs] of [['default', '#heads-run', quick ? 1 : 3], ['grid', '#heads-grid', quick ? 1 : 2]]) {
       const all = [];
       for (let r = 0; r < runs; r += 1) {
-        const one = await oneRun(browser, button);
+        const one = await oneRun(browser, button, '#workers=1');
         log(`  ${name} run ${r + 1}: ${(one.ms / 1000).toFixed(2)} s to the last of ${one.cells} cells (${one.mode}), longest task ${one.longestTaskMs} ms`);
         all.push(one);
       }
