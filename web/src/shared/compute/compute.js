@@ -33,7 +33,7 @@
 //   setting (pinWorkers). `run` always goes to the first Worker; `create` puts each object on the
 //   least-loaded Worker (starting it when first needed), and its calls stay in order there; a
 //   Worker other than the first is terminated when its last object is disposed, and dispose()
-//   terminates them all. With one Worker, or none (main-thread mode), it is one Compute.
+//   terminates them all; warm() starts every Worker ahead of a burst of create()s. With one Worker, or none (main-thread mode), it is one Compute.
 // Results cross from the Worker without copies: each of a result's tensors (the module's
 // `result.typed`, flat data + shape) is posted as it is, its buffer transferred, and the result
 // is rebuilt in the API's form on this side (createHeadwise.result). Widgets read rows and heads
