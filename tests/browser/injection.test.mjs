@@ -43,10 +43,11 @@ async function assertNothingRan(page) {
   ].map((e) => e.outerHTML.slice(0, 80)));
   assert.deepEqual(injected, []);
   // Every script element is one of the page's own two (besides the test's watcher, where injected),
-  // or one of the training section's two, which app.js adds when the section comes near.
+  // one of the training section's two, which app.js adds when the section comes near, or the text
+  // model's weights (models/sotu.hwtm.js), which "Your own sentence" adds when it comes near.
   const scripts = (await page.$$eval('script', (ss) => ss.map((s) => s.getAttribute('src')))).filter((src) => !src?.endsWith(WATCH_PATH));
   assert.deepEqual(scripts.slice(0, 2), ['headwise-lesson.js', 'app.js']);
-  for (const src of scripts.slice(2)) assert.ok(/\/(train|headwise)\.js$/.test(String(src)), `unexpected script ${src}`);
+  for (const src of scripts.slice(2)) assert.ok(/\/((train|headwise)\.js|models\/sotu\.hwtm\.js)$/.test(String(src)), `unexpected script ${src}`);
 }
 
 /** The label of token i as shown in head 0's column header, its title, and the query menu. */
