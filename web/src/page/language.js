@@ -180,28 +180,36 @@ function writeProse(lang, near) {
   afterFrame(() => proseChannel.port2.postMessage(0));
 }
 
-/** How long the reader's place is held after a change of language (ms): the training sections
- * build their new blocks one per frame, so the page's height settles over a few frames. */
+/** How long the reader's place is held after a change of language once nothing moves it (ms):
+ * the training sections build their new blocks one per frame, so the page's height settles over
+ * a few frames, and over more on a busy machine. */
 const HOLD_MS = 1500;
+/** The longest the place is held in all (ms). */
+const HOLD_MAX_MS = 10000;
 
 /**
  * Keep `at.el` where it was in the window while the page settles after a change of language
- * (engines without scroll anchoring, WebKit, would let the reader's place drift), until HOLD_MS
- * have passed or the reader scrolls, types or clicks.
+ * (engines without scroll anchoring, WebKit, would let the reader's place drift): until nothing
+ * has moved it for HOLD_MS (at most HOLD_MAX_MS), or the reader scrolls, types or clicks.
  * @param {{el: Element, top: number}} at
  */
 function holdPlace(at) {
-  const end = performance.now() + HOLD_MS;
+  const start = performance.now();
+  let still = start;
   let stopped = false;
   const stop = () => { stopped = true; };
   const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
   for (const type of events) window.addEventListener(type, stop, { once: true, passive: true });
   const step = () => {
+    const now = performance.now();
     if (!stopped && at.el.isConnected) {
       const moved = at.el.getBoundingClientRect().top - at.top;
-      if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: 'instant' });
+      if (Math.abs(moved) >= 1) {
+        window.scrollBy({ top: moved, behavior: 'instant' });
+        still = now;
+      }
     }
-    if (!stopped && performance.now() < end) requestAnimationFrame(step);
+    if (!stopped && now - still < HOLD_MS && now - start < HOLD_MAX_MS) requestAnimationFrame(step);
     else for (const type of events) window.removeEventListener(type, stop);
   };
   requestAnimationFrame(step);
