@@ -142,9 +142,10 @@ for (const width of WIDTHS) {
           const { total, notReady } = await widgetsReady(page);
           assert.ok(total >= 15, `the lesson's widgets: ${total}`);
           assert.deepEqual(notReady, [], 'widgets not drawn once the page says it has loaded');
-          // The slicing itself: the widgets were drawn over several tasks, never all in one.
+          // The slicing itself: the widgets were drawn over more than one task, never all in one
+          // (how many tasks depends on what is near the window: at 390 px WebKit can draw in two).
           const readyTasks = await page.evaluate(() => window.__hwReadyTasks);
-          assert.ok(readyTasks.length >= 3 && Math.max(...readyTasks) < total, `widgets drawn per task: ${readyTasks.join(', ')}`);
+          assert.ok(readyTasks.length >= 2 && Math.max(...readyTasks) < total, `widgets drawn per task: ${readyTasks.join(', ')}`);
           // Every block that skips its layout off screen has its measured height by now.
           const unmeasured = await page.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section, .hw-article > .hw-section > .hw-exercise')]
             .filter((b) => getComputedStyle(b).contentVisibility === 'auto' && !b.hasAttribute('data-hw-measured')).map((b) => b.id));
