@@ -270,4 +270,11 @@ void require_positive(long long value, const std::string& name) {
   }
 }
 
+void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name) {
+  if (value < lo || value > hi) {
+    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be between " +
+                                std::to_string(lo) + " and " + std::to_string(hi));
+  }
+}
+
 }  // namespace headwise

@@ -31,5 +31,7 @@ void require_finite(const Matrix& m, const std::string& name);
 void require_finite(const Vector& v, const std::string& name);
 // Throws unless value >= 1: "num_heads (0) must be a positive integer".
 void require_positive(long long value, const std::string& name);
+// "name (value) must be between lo and hi" unless lo <= value <= hi.
+void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name);
 
 }  // namespace headwise

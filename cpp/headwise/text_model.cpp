@@ -13,14 +13,6 @@ namespace headwise {
 
 namespace {
 
-void require_text_range(std::int64_t value, std::int64_t lo, std::int64_t hi,
-                        const std::string& name) {
-  if (value < lo || value > hi) {
-    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be between " +
-                                std::to_string(lo) + " and " + std::to_string(hi));
-  }
-}
-
 constexpr char kMagic[4] = {'H', 'W', 'T', 'M'};
 constexpr std::uint32_t kVersion = 1;
 constexpr std::uint32_t kFloat16 = 16;
@@ -49,12 +41,12 @@ void next_word_probs(const Matrix& logits, Index v, Matrix& probs) {
 TrainerConfig text_model_config(std::int64_t layers, std::int64_t num_heads, std::int64_t d_model,
                                 std::int64_t context, std::int64_t vocab) {
   TrainerConfig c;
-  require_text_range(layers, 1, kMaxTextLayers, "layers");
-  require_text_range(d_model, 1, kMaxTextDModel, "d_model");
-  require_text_range(num_heads, 1, d_model, "num_heads");
+  require_range(layers, 1, kMaxTextLayers, "layers");
+  require_range(d_model, 1, kMaxTextDModel, "d_model");
+  require_range(num_heads, 1, d_model, "num_heads");
   c.d_head = head_dim(d_model, num_heads);
-  require_text_range(context, 2, kMaxTextContext, "context");
-  require_text_range(vocab, 2, kMaxTextVocab, "vocab");
+  require_range(context, 2, kMaxTextContext, "context");
+  require_range(vocab, 2, kMaxTextVocab, "vocab");
   c.layers = layers;
   c.num_heads = num_heads;
   c.d_model = d_model;

@@ -16,13 +16,6 @@ namespace {
 // Activations of one forward stay below this many doubles (128 MiB).
 constexpr std::int64_t kMaxTrainElements = 16LL * 1024 * 1024;
 
-void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name) {
-  if (value < lo || value > hi) {
-    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be between " +
-                                std::to_string(lo) + " and " + std::to_string(hi));
-  }
-}
-
 // Doubles one forward over `batch` sequences holds: z, q, k, v, concat, attn, residual and
 // their gradients (about 12 (B n, d) arrays), logits, probs and dlogits, weights.
 std::int64_t forward_elements(const TrainerConfig& c, std::int64_t batch) {
