@@ -274,7 +274,13 @@ export function scratchDir(prefix) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const remove = () => {
     process.off('exit', remove);
-    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    // A browser process killed a moment ago may still write a file or two (a shader cache):
+    // removal retries for about ten seconds, then says what it could not remove.
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 12, retryDelay: 150 });
+    } catch (e) {
+      console.error(`# could not remove ${dir}: ${e.message}`);
+    }
   };
   process.on('exit', remove);
   return { dir, remove };
@@ -767,14 +773,36 @@ function descendants(pid) {
 }
 
 /**
+ * The processes whose environment names `config` as XDG_CONFIG_HOME.
+ * @param {string} config
+ * @returns {number[]}
+ */
+function usingConfig(config) {
+  const out = [];
+  const want = `XDG_CONFIG_HOME=${config}\0`;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, 'latin1').includes(want)) out.push(Number(name));
+    } catch {
+      // a process that ended meanwhile, or one that is not ours to read
+    }
+  }
+  return out;
+}
+
+/**
  * End WebKitWebDriver and everything it started. Killing the driver alone leaves MiniBrowser
  * (and its web and network processes) running, holding the driver's stderr open: the test
  * file's process then never exits (seen in a local CI run, after a web process crashed).
+ * Processes left over from a crash (a web process whose parent died, adopted by init) are found
+ * by the configuration directory in their environment, which only this browser's processes have.
  * @param {import('node:child_process').ChildProcess} wd
+ * @param {string} config  the browser's XDG_CONFIG_HOME
  * @returns {number[]} the processes killed
  */
-function killDriverTree(wd) {
-  const pids = wd.pid ? [...descendants(wd.pid), wd.pid] : [];
+function killDriverTree(wd, config) {
+  const pids = [...new Set([...(wd.pid ? [...descendants(wd.pid), wd.pid] : []), ...usingConfig(config)])];
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -848,7 +876,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
   let wdErr = '';
   wd.stderr.on('data', (d) => { wdErr = (wdErr + d).slice(-4000); });
   process.once('exit', () => {
-    killDriverTree(wd);
+    killDriverTree(wd, config);
     removeConfig();
   });
   // Why this browser can no longer be used (the driver died, or it lost its session), if so:
@@ -1021,7 +1049,7 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
       try {
         if (!lost) await within(driver.quit(), 20000, 'WebKitWebDriver\'s quit');
       } finally {
-        await ended(killDriverTree(wd), 5000);
+        await ended(killDriverTree(wd, config), 5000);
         removeConfig();
       }
     },

@@ -40,7 +40,16 @@ const SILENT_MS = 150 * 1000;
  * scratch file) fails it: cleaning up is part of a test file's work (engine.mjs scratchDir).
  */
 const TMP_ROOT = mkdtempSync(join(tmpdir(), 'headwise-run-'));
-process.on('exit', () => rmSync(TMP_ROOT, { recursive: true, force: true, maxRetries: 3 }));
+/** Remove a directory a test file's browsers wrote to; one still being written to is said, not thrown. */
+const removeDir = (dir) => {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 12, retryDelay: 150 });
+    return null;
+  } catch (e) {
+    return e.message;
+  }
+};
+process.on('exit', () => removeDir(TMP_ROOT));
 
 /**
  * Run one test file under node --test for one engine; echo its output; count what its TAP
@@ -87,7 +96,8 @@ function runFile(name, file, live) {
       if (!live) process.stdout.write(`\n# ---- ${name}: ${basename(file)} ----\n${out}`);
       console.log(`# ${name}: ${basename(file)} took ${seconds} s`);
       const left = hung ? [] : readdirSync(tmp);
-      rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+      const stuck = removeDir(tmp);
+      if (stuck) console.log(`# ${name}: ${basename(file)}'s temporary directory could not be removed: ${stuck}`);
       if (left.length) console.log(`# ${name}: ${basename(file)} left ${left.join(', ')} in its temporary directory: failed (removed now)`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
