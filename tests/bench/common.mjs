@@ -165,7 +165,7 @@ export function writeJson(name, data) {
  * ready to train (`ready`, a selector); long tasks are recorded from the start in window.__long.
  * Returns {context, page}; the caller closes the context.
  */
-export async function openTrainingPart(browser, section, ready) {
+export async function openTrainingPart(browser, section, ready, hash = '') {
   const context = await browser.newContext({viewport: {width: 1280, height: 900}});
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -174,7 +174,7 @@ export async function openTrainingPart(browser, section, ready) {
       for (const e of l.getEntries()) window.__long.push({start: e.startTime, duration: e.duration});
     }).observe({type: 'longtask', buffered: true});
   });
-  await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href);
+  await page.goto(pathToFileURL(join(root, 'dist', 'index.html')).href + hash);
   const end = Date.now() + 120000;
   for (;;) {
     await page.evaluate((s) => document.querySelector(s).scrollIntoView({behavior: 'instant'}), section);

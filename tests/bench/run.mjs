@@ -49,7 +49,7 @@ import {
 } from './common.mjs';
 import {comparePage} from './compare_page.mjs';
 import {forwardSection, mallocEnv, method} from './forward.mjs';
-import {headsPageMetrics, headsTable as headsPageTable} from './heads.mjs';
+import {headsPageMetrics, headsPoolMetrics, headsPoolTable, headsTable as headsPageTable} from './heads.mjs';
 import {heapSection} from './heap.mjs';
 import {loadMetrics, loadTable} from './load.mjs';
 import {pageSection} from './page.mjs';
@@ -127,6 +127,9 @@ async function wholeRun() {
       log('\nHow many heads does it take?, Chromium on one core (tests/bench/heads.mjs) ...');
       res.headsPage = await headsPageMetrics(chromium, {quick: QUICK, log});
       log(headsPageTable(res.headsPage));
+      log('\nHow many heads does it take?, one Worker against the pool, Chromium on every core ...');
+      res.headsPool = await headsPoolMetrics(chromium, {quick: QUICK, log});
+      log(headsPoolTable(res.headsPool));
     }
     if (page && !flag('skip-induction-page')) {
       log('\nHeads that work together, Chromium on one core (tests/bench/induction.mjs) ...');

@@ -35,7 +35,13 @@ const FAKE_MODULE = `var createHeadwise = function () {
     // A stateful object, as createTrainer will be.
     createCounter: function (o) {
       var n = o.start;
-      return { add: function (k) { n += k; return n; }, value: function () { return n; }, dispose: function () { n = NaN; } };
+      return {
+        add: function (k) { n += k; return n; },
+        value: function () { return n; },
+        // Busy for ms milliseconds: when it began and ended, by this thread's clock.
+        spin: function (ms) { var t = Date.now(); while (Date.now() - t < ms) {} return [t, Date.now()]; },
+        dispose: function () { n = NaN; }
+      };
     }
   });
 };
@@ -203,6 +209,61 @@ describe('Compute (web/src/shared/compute/compute.js)', () => {
         return { rows: m.rows, typed: Array.from(m.typed.m.data), isF64: m.typed.m.data instanceof Float64Array, row2: m.m[2], keys: Object.keys(m) };
       });
       assert.deepEqual(r, { rows: 3, typed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], isF64: true, row2: [8, 9, 10, 11], keys: ['rows', 'm'] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a Pool of two: objects on the least-loaded Worker, two Workers busy at once, idle ones terminated', async () => {
+    const { context, page, errors } = await open();
+    try {
+      const r = await page.evaluate(async () => {
+        const p = new HeadwiseCompute.Pool({ size: 2 });
+        const a = await p.create('createCounter', { start: 0 });
+        const b = await p.create('createCounter', { start: 100 });
+        const c = await p.create('createCounter', { start: 200 });
+        const open = p.open;
+        // Each object's calls in order on its Worker, the two Workers at once.
+        const [sa, sb, adds] = await Promise.all([a.call('spin', 300), b.call('spin', 300), Promise.all([c.call('add', 1), c.call('add', 2)])]);
+        const overlap = sa[0] < sb[1] && sb[0] < sa[1];
+        const long = p.run('spin', { ms: 200 });  // ahead of the keyed runs on the first Worker
+        const superseded = p.run('bump', {}, { key: 'k' }).then(() => 'resolved', (e) => e.name);
+        const newer = await p.run('bump', {}, { key: 'k' });
+        await long;
+        await b.dispose();
+        const afterB = p.open;
+        p.dispose();
+        return { lanes: [a.lane, b.lane, c.lane], open, overlap, peak: p.peakBusy, adds, superseded: await superseded, newer, afterB, afterAll: p.open, mode: p.mode };
+      });
+      assert.deepEqual(r.lanes, [0, 1, 0]);
+      assert.equal(r.open, 2);
+      assert.equal(r.overlap, true, 'the two Workers spun at the same time');
+      assert.equal(r.peak, 2);
+      assert.deepEqual(r.adds, [201, 203]);
+      assert.equal(r.superseded, 'AbortError');
+      assert.equal(r.newer, 1);
+      assert.equal(r.afterB, 1, 'the second Worker closed with its last object');
+      assert.equal(r.afterAll, 0);
+      assert.deepEqual(await errors(), []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a Pool under a CSP that forbids blob: workers: everything on the main thread, as one Compute', async () => {
+    const { context, page } = await open('/csp.html');
+    try {
+      const r = await page.evaluate(async () => {
+        const p = new HeadwiseCompute.Pool({ size: 4 });
+        const a = await p.create('createCounter', { start: 1 });
+        const b = await p.create('createCounter', { start: 5 });
+        return { mode: p.mode, reason: p.reason, lanes: [a.lane, b.lane], sums: [await a.call('add', 1), await b.call('add', 1)], open: p.open };
+      });
+      assert.equal(r.mode, 'main');
+      assert.match(r.reason, /worker-src blob:/);
+      assert.deepEqual(r.lanes, [0, 0]);
+      assert.deepEqual(r.sums, [2, 6]);
+      assert.equal(r.open, 0);
     } finally {
       await context.close();
     }

@@ -1,7 +1,7 @@
 // embed.html opened from disk (file://), as an instructor tries an iframe recipe on a local page
 // before uploading: the widget draws and answers, in every engine, under the page's own two
 // policies (the second names the scheme file: there, since Chromium takes no file:// URL as a
-// source), with nothing logged, refused or fetched from elsewhere.
+// source), with nothing logged, refused or fetched from elsewhere; its workers= address setting.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { collectCsp, fileUrl, openPage, shareBrowser } from './helpers.mjs';
@@ -26,6 +26,23 @@ describe('embed.html from file://', () => {
       assert.ok(feedback.length > 0, 'the answer is marked');
       await collectCsp(page, log);
       log.assertClean(null);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('workers= in its address pins the page\'s pools; a count outside 1 to 8 is said, and one per core is used', { timeout: 120000 }, async () => {
+    const { context, page } = await openPage(browser);
+    try {
+      await page.goto(`${fileUrl('embed.html')}?widget=quiz&workers=3`);
+      await page.waitForFunction(() => Boolean(document.querySelector('mha-quiz')?.hwStore), null, { timeout: 60000 });
+      assert.equal(await page.evaluate(() => document.querySelector('mha-quiz').getAttribute('workers')), '3');
+      assert.equal(await page.evaluate(() => document.querySelector('mha-quiz').hwStore.compute.size), 3);
+      await page.goto(`${fileUrl('embed.html')}?widget=quiz&workers=9`);
+      const problem = await page.waitForFunction(() => document.querySelector('mha-quiz')?.shadowRoot?.querySelector('[data-testid="embed-problems"]:not([hidden])')?.textContent, null, { timeout: 60000 });
+      assert.match(problem, /workers: "9" is not a whole number from 1 to 8; the page uses one Worker per core\./);
+      const r = await page.evaluate(() => ({ size: document.querySelector('mha-quiz').hwStore.compute.size, cores: navigator.hardwareConcurrency }));
+      assert.equal(r.size, Math.min(8, r.cores));
     } finally {
       await context.close();
     }

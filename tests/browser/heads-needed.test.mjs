@@ -4,7 +4,9 @@
 // its tables and ablation matrix; the probe redraws every table and refuses a letter outside the
 // vocabulary and a sequence too long, keeping the last good one; the timeline scrubs back to
 // step 0. Under the strict CSP (http header) and in <iframe sandbox="allow-scripts"> the default
-// experiment reaches its last cell, its work off the main thread (no task over GUARD_TASK_MS of CPU). The
+// experiment reaches its last cell, its work off the main thread (no task over GUARD_TASK_MS of CPU),
+// on as many Workers as #workers= or workers= asks (one per core by default), each model's numbers
+// those of the model trained alone. The
 // three-model section's pace and timeline: real time is slow enough to follow, fast finishes, the
 // timeline goes back to step 0. In Chromium, the grid cell's PyTorch script prints its box.
 import { describe, test } from 'node:test';
@@ -37,7 +39,7 @@ shareBrowser((b, s) => {
   server = s;
 });
 
-const servers = trainingPartServers('widget=heads-needed&headsSeed=1&controls=headsRelations&lock=headsSeed', 'Heads');
+const servers = trainingPartServers('widget=heads-needed&headsSeed=1&controls=headsRelations&lock=headsSeed&workers=1', 'Heads');
 
 /**
  * Scroll to the section (a page or a frame's page) and wait until it can train.
@@ -146,6 +148,37 @@ async function trainTo(where, button) {
 }
 
 /**
+ * The training module's pool and what the run made of it, and every cell's final numbers.
+ * @param {any} where
+ */
+function poolOf(where) {
+  return where.$eval('hw-heads-needed', (el) => {
+    const g = /** @type {any} */ (el).session;
+    const p = g.store.compute;
+    const cells = g.plan(g.full).map((/** @type {any} */ c) => ({ key: c.key, options: c.options, loss: c.loss[c.loss.length - 1], evaluation: c.evaluation }));
+    return { mode: p.mode, size: p.size, open: p.open, peak: p.peakBusy, lanes: g.lanes, cores: navigator.hardwareConcurrency, cells };
+  });
+}
+
+/**
+ * Each cell as one model trained alone on this thread's module: the same final batch loss and
+ * held-out evaluation, bit for bit (the pool only chose where each model trained).
+ * @param {Awaited<ReturnType<typeof poolOf>>} pool
+ */
+function checkAlone(pool) {
+  for (const c of pool.cells) {
+    const t = hw.createTrainer(c.options);
+    try {
+      const last = t.step(D.steps);
+      assert.equal(last.loss, c.loss, `${c.key}: the last batch's loss`);
+      assert.deepEqual(t.evaluate({}), c.evaluation, `${c.key}: the held-out evaluation`);
+    } finally {
+      t.dispose();
+    }
+  }
+}
+
+/**
  * The grid's cells say their numbers and each finished row's cliff is said from them.
  * @param {Awaited<ReturnType<typeof readSection>>} s
  */
@@ -171,6 +204,11 @@ describe('How many heads does it take?', () => {
     await withPage(browser, server, 'file', '', async (page) => {
       await reachHeads(page);
       const s = await trainTo(page, '#heads-grid');
+      // No workers setting: one Worker per core (at most 8), the cells trained that many at once.
+      const pool = await poolOf(page);
+      assert.equal(pool.mode, 'worker');
+      assert.equal(pool.size, Math.min(8, pool.cores));
+      assert.equal(pool.lanes, pool.size);
       assert.equal(s.cells.length, 4 * D.headCounts.length);
       checkGrid(s);
       assert.equal(s.rows.length, 4);
@@ -258,7 +296,7 @@ describe('How many heads does it take?', () => {
   test('under the strict CSP (http header) the default experiment reaches its last cell, its work off the main thread', { timeout: TEST_TIMEOUT }, async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(servers.csp.url('/index.html'));
+      await page.goto(servers.csp.url('/index.html#workers=2'));
       await reachHeads(page);
       let s = null;
       const cpu = await mainThreadTaskCpu(page, async () => {
@@ -266,6 +304,10 @@ describe('How many heads does it take?', () => {
       });
       assert.equal(s.cells.length, D.headCounts.length);
       checkGrid(s);
+      // #workers=2: two Workers, both training at once, and every model's numbers its own alone.
+      const pool = await poolOf(page);
+      assert.deepEqual([pool.mode, pool.size, pool.lanes, pool.peak], ['worker', 2, 2, 2]);
+      checkAlone(pool);
       assert.deepEqual(s.rows[0].map((c) => c.numHeads), D.headCounts);
       await t.test(`no main-thread task computed for more than ${GUARD_TASK_MS} ms (CPU time, from a trace)`, engine.skipUnless('tracing'), () => {
         console.log(`# longest main-thread task from the click to the last cell: ${Math.max(...cpu).toFixed(1)} ms of CPU`);
@@ -290,6 +332,10 @@ describe('How many heads does it take?', () => {
       const s = await trainTo(frame, '#heads-run');
       assert.equal(s.cells.length, D.headCounts.length);
       checkGrid(s);
+      // workers=1 in the frame's address: one Worker, one model after another, the same numbers.
+      const pool = await poolOf(frame);
+      assert.deepEqual([pool.mode, pool.size, pool.lanes, pool.peak, pool.open], ['worker', 1, 1, 1, 1]);
+      checkAlone(pool);
       await collectCsp(page, log);
       assert.deepEqual(log.consoleErrors, []);
       assert.deepEqual(log.pageErrors, []);

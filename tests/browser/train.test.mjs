@@ -321,13 +321,47 @@ describe('training section', () => {
   });
 });
 
+/**
+ * The training module's pool and the three models' final numbers.
+ * @param {any} page
+ */
+function modelsOf(page) {
+  return page.$eval('hw-train', (el) => {
+    const session = /** @type {any} */ (el).session;
+    const p = session.store.compute;
+    return {
+      mode: p.mode, size: p.size, open: p.open, peak: p.peakBusy,
+      models: session.models.map((/** @type {any} */ m) => ({ mode: m.mode, options: m.options, step: m.step, loss: m.loss[m.loss.length - 1] })),
+    };
+  });
+}
+
+/**
+ * Each model's last batch loss is that of the same model trained alone on Node's module (bit for bit).
+ * @param {Awaited<ReturnType<typeof modelsOf>>} r
+ */
+function checkAlone(r) {
+  for (const m of r.models) {
+    const t = hw.createTrainer(m.options);
+    try {
+      assert.equal(t.step(m.step).loss, m.loss, `${m.options.numHeads} heads: the last batch's loss`);
+    } finally {
+      t.dispose();
+    }
+  }
+}
+
 describe('training section, embedded', () => {
   test('under the strict CSP (http header) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(servers.csp.url('/index.html'));
+      await page.goto(servers.csp.url('/index.html#workers=2'));
       const result = await trainToVerdict(page);
       assert.match(result.verdict, /follows the/);
+      // #workers=2: the three models on two Workers, trained side by side, each as alone.
+      const r = await modelsOf(page);
+      assert.deepEqual([r.mode, r.size, r.open, r.peak], ['worker', 2, 2, 2]);
+      checkAlone(r);
       await collectCsp(page, log);
       log.assertClean(servers.csp.origin);
     } finally {
@@ -338,7 +372,7 @@ describe('training section, embedded', () => {
   test('where no Worker may start (a CSP without worker-src blob:), it trains on the main thread in slices', { timeout: TEST_TIMEOUT }, async (t) => {
     const { context, page, log } = await openPage(browser);
     try {
-      await page.goto(noWorkerServer.url('/index.html'));
+      await page.goto(noWorkerServer.url('/index.html#workers=4'));
       await waitReady(page);
       await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode !== 'starting', undefined, { timeout: 60000 });
       assert.equal(await page.evaluate(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode), 'main');
@@ -353,6 +387,11 @@ describe('training section, embedded', () => {
         const result = await trainToVerdict(page);
         assert.match(result.verdict, /follows the/);
       }, 50);
+      // #workers=4 asks for a pool, but no Worker starts: every model on this thread, as alone.
+      const r = await modelsOf(page);
+      assert.deepEqual([r.mode, r.size, r.open], ['main', 4, 0]);
+      assert.deepEqual(r.models.map((m) => m.mode), ['main', 'main', 'main']);
+      checkAlone(r);
       await t.test(`no main-thread task computed for more than ${2 * GUARD_TASK_MS} ms (CPU time, from a trace)`, engine.skipUnless('tracing'), (st) => {
         st.diagnostic(`longest task CPU while loading the section ${loading ? Math.max(...loading).toFixed(1) : '?'} ms; while training ${cpu ? Math.max(...cpu).toFixed(1) : '?'} ms`);
         assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > 2 * GUARD_TASK_MS), [], `main-thread tasks that computed for more than ${2 * GUARD_TASK_MS} ms while training on the main thread`);

@@ -143,15 +143,16 @@ test('an empty hash is the defaults; the defaults are the lesson run', () => {
 
 test('parseHash reads every setting by its key, numbers and booleans and names', () => {
   const s = parseHash('#seed=3&tokens=6&d_model=12&heads=3&ex1_seed=9&ex2_d_model=16&ex2_heads=4' +
-    '&train_seed=5&bias=1&causal=true&train_task=previous-and-two-back&query=2&label.1=cat&label.3=%20x%20&lang=zh-Hans-CN');
+    '&train_seed=5&bias=1&causal=true&train_task=previous-and-two-back&query=2&label.1=cat&label.3=%20x%20&lang=zh-Hans-CN&workers=2');
   const labels = [];
   labels[1] = 'cat';
   labels[3] = ' x ';
   assert.deepEqual(s, {
     seed: 3, tokens: 6, labels, dModel: 12, numHeads: 3,
     bias: true, causal: true, query: 2, ex1Seed: 9, ex2DModel: 16, ex2Heads: 4, trainSeed: 5,
-    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back', lang: 'zh-Hans-CN',
+    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back', lang: 'zh-Hans-CN', workers: 2,
   });
+  assert.equal(parseHash('').workers, null, 'no workers: one per core');
   assert.equal(parseHash('bias=0&causal=false').bias, false);
   assert.equal(parseHash('bias=0&causal=false').causal, false);
   assert.equal(parseHash('bias=true').bias, true);
@@ -173,6 +174,8 @@ test('parseHash refuses a malformed hash with a reason', () => {
   const why = (hash) => message(() => parseHash(hash));
   assert.equal(why('seed=1&seed=2'), '"seed" appears twice');
   assert.equal(why('seed='), '"seed" is not a number');
+  // The pool's size is the page's to judge (compute.js's Pool): a whole number from 1 to 8.
+  for (const bad of ['0', '9', '1.5', '-2']) assert.equal(why(`workers=${bad}`), '"workers" must be a whole number from 1 to 8');
   assert.equal(why('seed=%20'), '"seed" is not a number');
   assert.equal(why('tokens=abc'), '"tokens" is not a number');
   assert.equal(why('d_model=Infinity'), '"d_model" is not a number');

@@ -59,6 +59,7 @@ const PARAMS = /** @type {Record<string, string>} */ ({
   ex2_heads: 'ex2-heads',
   trainSeed: 'train-seed',
   train_seed: 'train-seed',
+  workers: 'workers',
   trainTask: 'train-task',
   train_task: 'train-task',
   headsRelations: 'heads-relations',

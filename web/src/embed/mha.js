@@ -6,6 +6,7 @@ import { EmbedStore } from './embed-store.js';
 import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
 import { define } from '../shared/ui/element.js';
 import { SETTING } from '../shared/state/settings.js';
+import { pinWorkers } from '../shared/compute/compute.js';
 import { h, replace } from '../shared/ui/dom.js';
 import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
@@ -45,7 +46,7 @@ const BY_ATTR = new Map(NAMES.map((name) => [CONTROLS[name].attr, name]));
 const BY_ID = new Map(NAMES.map((name) => [CONTROLS[name].id, name]));
 const SETTINGS = NAMES.filter((name) => CONTROLS[name].panel);
 /** The element's own attributes, besides the state ones. */
-const OPTIONS = ['controls', 'locked', 'lock', 'exports', 'theme'];
+const OPTIONS = ['controls', 'locked', 'lock', 'exports', 'theme', 'workers'];
 /** Every attribute an <mha-*> element reads, for the unknown-attribute warning. */
 export const ATTRIBUTES = [...BY_ATTR.keys(), ...OPTIONS];
 
@@ -105,6 +106,14 @@ export class MhaElement extends HTMLElement {
       state[def.field] = value;
       if (error) errors[def.id] = error;
       if (problem) this.problems.set(def.attr, [problem]);
+    }
+    const workers = this.getAttribute('workers');
+    if (workers !== null) {
+      // The page's pools of Workers (shared/compute/compute.js): the last element read pins them.
+      const [lo, hi] = /** @type {[number, number]} */ (SETTING.workers.whole);
+      const n = workers.trim() === '' ? NaN : Number(workers.trim());
+      if (Number.isInteger(n) && n >= lo && n <= hi) pinWorkers(n);
+      else this.problems.set('workers', [`workers: "${workers.slice(0, 40)}" is not a whole number from ${lo} to ${hi}; the page uses one Worker per core.`]);
     }
     const store = new EmbedStore(state, () => sharedModule(BASE));
     for (const [id, message] of Object.entries(errors)) store.setInputError(id, message);

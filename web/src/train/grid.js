@@ -1,7 +1,8 @@
 // The experiment of "How many heads does it take?": a task built from D relations, trained with
 // 1, 2, 4 and 8 heads at the same d_model (so the same parameter count), and on request the whole
 // grid D = 1…4 × h = 1, 2, 4, 8. One model per cell (a ModelRun of the training engine, run.js),
-// trained one after another, so the grid fills in cell by cell; each keeps its curves, its
+// trained as many at once as the training module has Workers (one after another on the main
+// thread), so the grid fills in cell by cell; each keeps its curves, its
 // timeline on the student's probe and, when done, the heads × relations ablation matrix. The
 // session never draws; it fires "progress" and "state" events, and the element redraws once per
 // frame.
@@ -191,6 +192,8 @@ export class GridSession extends RunSet {
     /** performance.now() when the current run was asked for, and when its last cell was done */
     this.startedAt = 0;
     this.finishedAt = 0;
+    /** how many cells the run under way trains at once (the training module's Workers) */
+    this.lanes = 1;
   }
 
   /**
@@ -245,6 +248,18 @@ export class GridSession extends RunSet {
     const s = /** @type {GridSettings} */ (this.settings);
     if (!this.full) return [s.relations.length];
     return Array.from({ length: MAX_RELATIONS }, (_, k) => k + 1);
+  }
+
+  /**
+   * Cells grouped by row, the rows in their first cell's order.
+   * @param {Cell[]} cells
+   * @returns {Cell[][]}
+   */
+  byRow(cells) {
+    /** @type {Map<number, Cell[]>} */
+    const rows = new Map();
+    for (const c of cells) rows.set(c.rows, [...(rows.get(c.rows) || []), c]);
+    return [...rows.values()];
   }
 
   /** The cells a run trains, in order: the chosen row first. @param {boolean} full */
@@ -319,25 +334,41 @@ export class GridSession extends RunSet {
   }
 
   /**
-   * Train the cells one after another.
+   * Train the cells, as many at once as the training module has Workers (each model on its own
+   * Worker, see compute.js's Pool; on the main thread one after another), in plan order.
    * @param {Cell[]} todo
    */
   async _run(todo) {
     const s = /** @type {GridSettings} */ (this.settings);
-    for (const c of todo) {
-      try {
-        await this._trainCell(c);
-      } catch (e) {
-        if (isDisposed(e) || c.disposed) return;
-        c.status = 'error';
-        c.error = messageOf(e);
-        this.error = c.error;
-        this.status = 'error';
-        this._emit('state');
-        return;
+    const compute = this.store.compute;
+    if (compute) await (compute.warm ? compute.warm() : compute.start());
+    const lanes = compute && compute.mode === 'worker' && 'size' in compute ? Math.min(compute.size, todo.length) : 1;
+    this.lanes = lanes;
+    // Side by side, each row's models go costliest (most heads) first, so that the row's last
+    // cell is not a big model started when the others are done.
+    const queue = lanes > 1 ? this.byRow(todo).flatMap((row) => row.sort((a, b) => b.numHeads - a.numHeads)) : todo.slice();
+    let failed = false;
+    const lane = async (/** @type {unknown} */ _, /** @type {number} */ k) => {
+      while (queue.length > 0 && !failed) {
+        const c = /** @type {Cell} */ (queue.shift());
+        if (!c.remote) c.lane = k;
+        try {
+          await this._trainCell(c);
+        } catch (e) {
+          if (isDisposed(e) || c.disposed) return false;
+          c.status = 'error';
+          c.error = messageOf(e);
+          this.error = c.error;
+          this.status = 'error';
+          failed = true;
+          this._emit('state');
+          return false;
+        }
       }
-    }
-    if (s !== this.settings) return;
+      return !failed;
+    };
+    const done = await Promise.all(Array.from({ length: lanes }, lane));
+    if (s !== this.settings || !done.every(Boolean)) return;
     this.status = 'done';
     this.finishedAt = performance.now();
     this._emit('progress');
@@ -358,7 +389,8 @@ export class GridSession extends RunSet {
       every: snapshotEvery(s.steps),
       // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in
       // real time, and the full grid as long per row.
-      pacedSteps: s.steps * this.row(s.relations.length).length,
+      // Cells trained side by side share that time.
+      pacedSteps: s.steps * Math.ceil(this.row(s.relations.length).length / this.lanes),
     });
     c.status = 'evaluating';
     await c.evaluateHeads();

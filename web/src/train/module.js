@@ -13,7 +13,7 @@
 //   trainingModuleNow();                            // the same, or null until it has loaded
 //   const sessionFor = perStore((training) => new TrainSession(training));  // one per store
 
-import { Compute } from '../shared/compute/compute.js';
+import { Pool } from '../shared/compute/compute.js';
 import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
 import { messageOf } from '../shared/state/errors.js';
 
@@ -21,7 +21,7 @@ import { messageOf } from '../shared/state/errors.js';
  * tests import the section's pure parts, has no document). */
 const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 
-/** @typedef {{hw: any, compute: Compute}} TrainingModule */
+/** @typedef {{hw: any, compute: Pool}} TrainingModule */
 
 /** @type {Promise<TrainingModule>|null} */
 let loading = null;
@@ -65,7 +65,7 @@ export function trainingModule() {
       }
       // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute/compute.js).
       const worker = document.documentElement.getAttribute('data-hw-compute') !== 'main';
-      const compute = new Compute({ factory: () => factory, worker });
+      const compute = new Pool({ factory: () => factory, worker });
       const hw = await compute.main();
       if (factory.training === false || typeof hw.createTrainer !== 'function') {
         throw new Error('the module loaded for training has no training API (it is headwise-lesson.js, not headwise.js)');

@@ -131,6 +131,8 @@ export class ModelRun {
     this.offTicket = 0;
     /** @type {Promise<void>|null} */
     this._opening = null;
+    /** @type {number|undefined} the pool's Worker to train on (undefined: the least-loaded) */
+    this.lane = undefined;
   }
 
   /** @returns {'main'|'worker'|null} where the trainer runs (null: not made yet) */
@@ -149,7 +151,7 @@ export class ModelRun {
       this._opening = (async () => {
         await nextSlice();
         if (this.disposed) throw new Disposed('createTrainer');
-        const remote = await openTrainer(store, this.options);
+        const remote = await openTrainer(store, this.options, this.lane);
         if (this.disposed) {
           await remote.dispose();
           throw new Disposed('createTrainer');
@@ -305,6 +307,8 @@ export class RunSet extends EventTarget {
     super();
     this.store = store;
     this.hw = store.hw;
+    // The pool's Workers start now, so that a run's models do not wait for them.
+    store.compute?.warm?.();
     this.measureName = measureName;
     this.keepParameters = keepParameters;
     /** @type {number[]} the probe's tokens: the timeline's snapshots are taken on it */

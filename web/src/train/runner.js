@@ -3,7 +3,8 @@
 //   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
 //   await remote.call('step', 10);                      // t.step(10), as a Promise
 //   await remote.dispose();
-// Where the Compute runs a Worker, the trainer lives there (compute.create('createTrainer')):
+// Where the Compute runs Workers, the trainer lives in one of its pool's (compute.create
+// ('createTrainer') puts it on the least-loaded Worker, so models step on several cores at once):
 // `remote.mode` is 'worker' and the caller may send chunks of work back to back. Where it runs on
 // the main thread, the trainer is made on the main thread's module and called directly
 // (`remote.mode` 'main'; the Compute's own queue would spend a timer task per call): the caller
@@ -17,16 +18,17 @@
  */
 
 /**
- * @param {{hw: any, compute?: import('../shared/compute/compute.js').Compute}} store
+ * @param {{hw: any, compute?: import('../shared/compute/compute.js').Pool}} store
  * @param {object} options  hw.createTrainer's options
+ * @param {number} [lane]  the pool's Worker to put it on (default: the least-loaded)
  * @returns {Promise<Remote>}
  */
-export async function openTrainer(store, options) {
+export async function openTrainer(store, options, lane) {
   const compute = store.compute;
   if (compute) {
     await compute.start();
     if (compute.mode === 'worker') {
-      const remote = await compute.create('createTrainer', options);
+      const remote = await compute.create('createTrainer', options, lane === undefined ? {} : { lane });
       return { mode: 'worker', call: remote.call, dispose: remote.dispose };
     }
   }

@@ -3,6 +3,7 @@
 
 import { defaults, langOf, parseHash, toHash } from './settings.js';
 import { messageOf } from './errors.js';
+import { pinWorkers } from '../compute/compute.js';
 
 /** @typedef {import('./store.js').Store} Store */
 
@@ -29,6 +30,11 @@ export const hashSync = {
     }
     this.inputErrors = {};
     this.lastChanged = null;
+    // The link's `workers` pins the page's pools (a link without one leaves an element's pin).
+    if (this.state.workers !== null || this._pinnedWorkers) {
+      pinWorkers(this.state.workers);
+      this._pinnedWorkers = this.state.workers !== null;
+    }
   },
 
   /**

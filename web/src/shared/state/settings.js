@@ -25,6 +25,8 @@ import { isLanguageTag } from '../i18n/i18n.js';
  *   separated by commas ("previous,first,two-back")
  * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
  *   when none was: the page then follows the browser's (src/page/language.js)
+ * @property {number|null} workers    how many Workers the page computes with (1 to 8; null: one
+ *   per core, at most 8; see shared/compute/compute.js's Pool)
  */
 
 /**
@@ -41,6 +43,8 @@ import { isLanguageTag } from '../i18n/i18n.js';
  * @property {boolean} [panel]    part of the settings panel (<hw-controls>)
  * @property {string} [label]     a panel number field's label (its key in the catalogues)
  * @property {string} [hint]      and its hint
+ * @property {[number, number]} [whole]  a number read as a whole number in this range (the page
+ *   judges it, not the module)
  */
 
 /** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */
@@ -67,6 +71,7 @@ export const SETTINGS = /** @type {readonly Setting[]} */ (Object.freeze([
   },
   { name: 'headsSeed', type: 'number', default: 1, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed' },
   { name: 'lang', type: 'lang', default: '', hash: 'lang', control: 'hw-language-select' },
+  { name: 'workers', type: 'number', default: null, hash: 'workers', control: 'workers', attr: 'workers', whole: [1, 8] },
 ]));
 
 /** The setting called `name`. */
@@ -123,6 +128,9 @@ function readValue(s, key, value) {
     case 'number': {
       const n = value === '' ? NaN : Number(value);
       if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
+      if (s.whole && !(Number.isInteger(n) && n >= s.whole[0] && n <= s.whole[1])) {
+        throw new Error(`"${key}" must be a whole number from ${s.whole[0]} to ${s.whole[1]}`);
+      }
       return n;
     }
     case 'boolean':

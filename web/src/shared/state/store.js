@@ -50,7 +50,7 @@ export class Store extends EventTarget {
    */
   constructor({ syncHash = true, state = {}, compute } = {}) {
     super();
-    /** @type {import('../compute/compute.js').Compute} where heavy computations run */
+    /** @type {import('../compute/compute.js').Pool|import('../compute/compute.js').Compute} where heavy computations run */
     this.compute = compute || getCompute();
     storeIds += 1;
     this.id = `store${storeIds}`;
@@ -88,6 +88,8 @@ export class Store extends EventTarget {
     this._hashTimer = 0;
     /** @type {string|null} the hash as this store last read or wrote it (null: not yet) */
     this._knownHash = null;
+    /** whether the link's `workers` pinned the page's pools */
+    this._pinnedWorkers = false;
   }
 
   /** Read the hash (if synced), load the module, notify. Safe to call more than once. */
