@@ -311,26 +311,42 @@ describe('WCAG 2.2: no keyboard trap in an embed (2.1.2)', () => {
     const { context, page } = await openPage(browser, { viewport: { width: 1000, height: 1000 } });
     try {
       await page.goto(`${host.origin}/course.html`);
-      await until(() => page.frame('#frame').evaluate(() => Boolean(document.querySelector('mha-params')?.shadowRoot?.querySelector('#d-model'))), 'the frame drawn');
+      // The frame's first field drawn, as a keyboard reaches it: laid out (the widget is shown
+      // once its stylesheet is here).
+      await until(() => page.frame('#frame').evaluate(() => (document.querySelector('mha-params')?.shadowRoot?.querySelector('#d-model')?.getClientRects().length ?? 0) > 0), 'the frame drawn');
       await page.focus('#before');
-      /** Where focus is: a top-level button's id, or "frame:<id>" inside the frame. */
+      /**
+       * Where focus is: a top-level button's id, or "frame:<what>" inside the frame (its id, else
+       * its tag and name, so that the frame's buttons are told apart); "body" where no element has it.
+       */
       const where = async () => {
         const top = await page.evaluate(() => document.activeElement?.id || document.activeElement?.localName || '');
         if (top !== 'frame') return top;
         const inner = await page.frame('#frame').evaluate(() => {
           let e = document.activeElement;
           while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
-          return e ? e.id || e.localName : '';
+          if (!e) return '';
+          return e.id || (e === document.body ? 'body' : `${e.localName} "${(e.getAttribute('aria-label') || e.textContent || '').trim()}"`);
         });
         return `frame:${inner}`;
       };
+      // The sandboxed frame has a renderer process of its own in Chromium: a Tab that crosses its
+      // edge returns once the page it was pressed in has let focus go, and the other side takes it
+      // a moment later (until then the top page's activeElement is its body). Each press is
+      // followed by waiting for focus to arrive somewhere new, so that the next press starts from
+      // there; a press after which focus stays where it was is a trap.
       const walk = async (key, to) => {
         const seen = [];
+        let from = await where();
         for (let i = 0; i < 30; i += 1) {
           await page.keyboard.press(key);
-          const w = await where();
-          seen.push(w);
-          if (w === to) return seen;
+          const prev = from;
+          from = await until(async () => {
+            const w = await where();
+            return w !== prev && w !== 'body' && w !== 'frame:body' ? w : null;
+          }, `focus to leave ${prev} after ${key} (${[...seen, '?'].join(' → ')})`, 10000);
+          seen.push(from);
+          if (from === to) return seen;
         }
         assert.fail(`${key} never reached #${to}: ${seen.join(' → ')}`);
         return seen;
