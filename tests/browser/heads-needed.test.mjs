@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -321,12 +321,7 @@ describe('How many heads does it take?', () => {
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=heads-needed) the default experiment reaches its last cell; the seed is locked', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.host.url('/host.html'));
-      await page.waitForSelector('#f', { state: 'attached' });
-      const frame = page.frame('#f');
-      await frame.waitForSelector('mha-heads-needed', { state: 'attached', timeout: 30000 });
+    await withEmbed(browser, servers, 'mha-heads-needed', async (frame) => {
       await reachHeads(frame);
       assert.equal(await frame.isDisabled('#heads-seed'), true, 'the seed is locked');
       const s = await trainTo(frame, '#heads-run');
@@ -336,12 +331,7 @@ describe('How many heads does it take?', () => {
       const pool = await poolOf(frame);
       assert.deepEqual([pool.mode, pool.size, pool.lanes, pool.peak, pool.open], ['worker', 1, 1, 1, 1]);
       checkAlone(pool);
-      await collectCsp(page, log);
-      assert.deepEqual(log.consoleErrors, []);
-      assert.deepEqual(log.pageErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 

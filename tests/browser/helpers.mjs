@@ -441,6 +441,31 @@ export async function withPage(browser, server, mode, hash, body, contextOptions
 }
 
 /**
+ * The host page of trainingPartServers(): its sandboxed iframe (embed.html from another origin)
+ * once `element` is in it; `body(frame)` then drives the embed. Afterwards the page's policy
+ * reports are collected and neither the host nor the frame may have logged an error.
+ * @param {any} browser
+ * @param {{host: {url: (path: string) => string}}} servers
+ * @param {string} element  the embed's element, e.g. 'mha-train'
+ * @param {(frame: any) => Promise<void>} body
+ */
+export async function withEmbed(browser, servers, element, body) {
+  const { context, page, log } = await openPage(browser);
+  try {
+    await page.goto(servers.host.url('/host.html'));
+    await page.waitForSelector('#f', { state: 'attached' });
+    const frame = page.frame('#f');
+    await frame.waitForSelector(element, { state: 'attached', timeout: 30000 });
+    await body(frame);
+    await collectCsp(page, log);
+    assert.deepEqual(log.consoleErrors, []);
+    assert.deepEqual(log.pageErrors, []);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
  * CPU milliseconds of every task the page's main thread ran during `action` (a trace's tdur).
  * Where the engine records no trace, `action` still runs and the result is null.
  * @param {import('./engine.mjs').Page} page

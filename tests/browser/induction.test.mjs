@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -244,20 +244,10 @@ describe('Heads that work together', () => {
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.host.url('/host.html'));
-      await page.waitForSelector('#f', { state: 'attached' });
-      const frame = page.frame('#f');
-      await frame.waitForSelector('mha-induction', { state: 'attached', timeout: 30000 });
+    await withEmbed(browser, servers, 'mha-induction', async (frame) => {
       await reachInduction(frame);
       await trainSome(frame);
-      await collectCsp(page, log);
-      assert.deepEqual(log.consoleErrors, []);
-      assert.deepEqual(log.pageErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 

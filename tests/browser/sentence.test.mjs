@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DIST, ENGINE, GUARD_TASK_MS, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, mainThreadTaskCpu, openPage, shareBrowser, trainingPartServers,
-  waitReady, withPage,
+  waitReady, withEmbed, withPage,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
 import { sentenceOutput } from '../../web/src/text/sentence-python.js';
@@ -280,19 +280,9 @@ describe('Your own sentence', () => {
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=sentence)', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.host.url('/host.html'));
-      await page.waitForSelector('#f', { state: 'attached' });
-      const frame = page.frame('#f');
-      await frame.waitForSelector('mha-sentence', { state: 'attached', timeout: 30000 });
+    await withEmbed(browser, servers, 'mha-sentence', async (frame) => {
       await reachSentence(frame);
       await exercise(frame);
-      await collectCsp(page, log);
-      assert.deepEqual(log.consoleErrors, []);
-      assert.deepEqual(log.pageErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

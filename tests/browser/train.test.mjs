@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
+import { DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, withEmbed, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -406,22 +406,12 @@ describe('training section, embedded', () => {
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=train) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.host.url('/host.html'));
-      await page.waitForSelector('#f', { state: 'attached' });
-      const frame = page.frame('#f');
-      await frame.waitForSelector('mha-train', { state: 'attached', timeout: 30000 });
+    await withEmbed(browser, servers, 'mha-train', async (frame) => {
       // The element renders in its shadow root; the adapter's selectors search it.
       const result = await trainToVerdict(frame);
       assert.match(result.verdict, /follows the/);
       assert.equal(await frame.isDisabled('#train-task'), true, 'the task is locked');
       assert.equal(await frame.isVisible('#train-seed'), true);
-      await collectCsp(page, log);
-      assert.deepEqual(log.consoleErrors, []);
-      assert.deepEqual(log.pageErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
