@@ -167,6 +167,7 @@ struct Scratch {
 // more than the arithmetic. The sums are the same, in the same order (see gemm.hpp).
 constexpr Index kDirectPanel = 32768;  // k * n doubles of B (256 KiB)
 constexpr Index kSmallProduct = 4096;  // m * n * k, for a @ b^T
+constexpr Index kSmallPanel = 256;     // k * n of a B^T copied to the stack (2 KiB), for a @ b^T
 
 // c = a @ b (or c + a @ b) without packing. Each c[i][j] is summed in increasing kk from 0 in a
 // register, blocks of kKc summed apart and added in order, exactly like the micro-kernel; a
@@ -249,6 +250,10 @@ void direct_rows(ConstMatrixView a, ConstMatrixView b, MatrixView c, Index k, In
   Index j = 0;
   for (; j + kDv * kLanes <= c.cols; j += kDv * kLanes)
     direct_tile<TA, R, kDv, VecD>(a, b, c, k, i0, j, accumulate);
+  if (kDv > 2 && j + 2 * kLanes <= c.cols) {
+    direct_tile<TA, R, 2, VecD>(a, b, c, k, i0, j, accumulate);
+    j += 2 * kLanes;
+  }
   for (; j + kLanes <= c.cols; j += kLanes) direct_tile<TA, R, 1, VecD>(a, b, c, k, i0, j, accumulate);
   for (; j < c.cols; ++j) direct_tile<TA, R, 1, double>(a, b, c, k, i0, j, accumulate);
 }
@@ -337,6 +342,14 @@ void gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c, GemmOptions o) {
     } else {
       direct_gemm<false>(a, b, c, k, o.accumulate);
     }
+    return;
+  }
+  if (o.transpose_b && !o.transpose_a && k * n <= kSmallPanel) {
+    // B^T is copied to the stack once: then the direct kernel's vectors run along its rows.
+    alignas(64) double bt[kSmallPanel];
+    for (Index j = 0; j < n; ++j)
+      for (Index kk = 0; kk < k; ++kk) bt[kk * n + j] = b.data[j * b.stride + kk];
+    direct_gemm<false>(a, ConstMatrixView{bt, k, n, n}, c, k, o.accumulate);
     return;
   }
   if (o.transpose_b && !o.transpose_a && k <= kKc && m * n * k <= kSmallProduct) {
