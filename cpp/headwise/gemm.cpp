@@ -174,10 +174,10 @@ constexpr Index kSmallPanel = 256;     // k * n of a B^T copied to the stack (2 
 // tile of kDr rows x kDv vectors of columns at a time (then single vectors, then single
 // columns), so that every value of B loaded serves kDr rows and kDr * kDv independent sums
 // keep the adder busy. TA: a is stored transposed, (k, m). The tile is what measured fastest
-// in each (tests/bench/train.mjs --before): natively 4 rows x 2 vectors; in V8, whose code for
-// the WASM kernel does better with one row of 4 vectors, that.
+// in each (tests/bench/train.mjs --before): natively 4 rows x 2 vectors; V8's code for the WASM
+// kernel ran 2 x 2 faster than 4 x 2, 4 x 1 or 1 x 4.
 #if defined(__wasm__)
-constexpr Index kDr = 1, kDv = 4;
+constexpr Index kDr = 2, kDv = 2;
 #else
 constexpr Index kDr = 4, kDv = 2;
 #endif
