@@ -167,7 +167,7 @@ struct Scratch {
 // more than the arithmetic. The sums are the same, in the same order (see gemm.hpp).
 constexpr Index kDirectPanel = 32768;  // k * n doubles of B (256 KiB)
 constexpr Index kSmallProduct = 4096;  // m * n * k, for a @ b^T
-constexpr Index kSmallPanel = 256;     // k * n of a B^T copied to the stack (2 KiB), for a @ b^T
+constexpr Index kSmallPanel = 1024;    // k * n of a B^T copied to the stack (8 KiB), for a @ b^T
 
 // c = a @ b (or c + a @ b) without packing. Each c[i][j] is summed in increasing kk from 0 in a
 // register, blocks of kKc summed apart and added in order, exactly like the micro-kernel; a
