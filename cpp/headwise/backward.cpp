@@ -20,12 +20,6 @@ void transpose_into(ConstMatrixView a, Matrix& t) {
     for (Index j = 0; j < a.cols; ++j) t(j, i) = a.data[i * a.stride + j];
 }
 
-// view += m
-void add_into(MatrixView view, const Matrix& m) {
-  for (Index i = 0; i < view.rows; ++i)
-    for (Index j = 0; j < view.cols; ++j) view.data[i * view.stride + j] += m(i, j);
-}
-
 }  // namespace
 
 void embedding_forward(const IntMatrix& tokens, ConstMatrixRef token_embedding,
@@ -74,15 +68,11 @@ void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dou
   // 1. dinp (m, k) += dout @ weight^T (weight^T, small, is made once)
   if (dinp != nullptr) {
     transpose_into(const_view(weight), s.transposed);
-    s.product.resize(dout.rows(), s.transposed.cols());
-    gemm(const_view(dout), const_view(s.transposed), false, mutable_view(s.product));
-    *dinp += s.product;
+    gemm(const_view(dout), const_view(s.transposed), mutable_view(*dinp),
+         GemmOptions{false, false, true});
   }
-  // 2. dweight (k, c) += inp^T @ dout
-  transpose_into(const_view(inp), s.transposed);
-  s.product.resize(s.transposed.rows(), dout.cols());
-  gemm(const_view(s.transposed), const_view(dout), false, mutable_view(s.product));
-  dweight += s.product;
+  // 2. dweight (k, c) += inp^T @ dout, inp read in place
+  gemm(const_view(inp), const_view(dout), mutable_view(dweight), GemmOptions{true, false, true});
   // 3. dbias (c) += column sums of dout
   //    (a plain loop in row order: Eigen's reductions sum in an order that depends on the SIMD
   //    width, and the bits must not)
@@ -100,12 +90,9 @@ void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
   const double scale = std::sqrt(static_cast<double>(q.cols));
   s.dweights.resize(n, n);
   s.dscores.resize(n, n);
-  s.product.resize(n, q.cols);
   // 1. out = weights @ v: dweights (n, n) = dout @ v^T, dv (n, d_head) += weights^T @ dout
   gemm(dout, v, true, mutable_view(s.dweights));
-  transpose_into(weights, s.transposed);
-  gemm(const_view(s.transposed), dout, false, mutable_view(s.product));
-  add_into(dv, s.product);
+  gemm(weights, dout, dv, GemmOptions{true, false, true});
   // 2. weights = softmax(scores) row by row; its Jacobian dw_j/ds_k = w_j (delta_jk - w_k)
   //    gives dscores_j = w_j (dweights_j - sum_k w_k dweights_k). Then the 1 / sqrt(d_head).
   for (Index i = 0; i < n; ++i) {
@@ -115,11 +102,8 @@ void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
     for (Index j = 0; j < n; ++j) s.dscores(i, j) = w[j] * (s.dweights(i, j) - dot) / scale;
   }
   // 3. scores = q k^T: dq (n, d_head) += dscores @ k, dk (n, d_head) += dscores^T @ q
-  gemm(const_view(s.dscores), k, false, mutable_view(s.product));
-  add_into(dq, s.product);
-  transpose_into(const_view(s.dscores), s.transposed);
-  gemm(const_view(s.transposed), q, false, mutable_view(s.product));
-  add_into(dk, s.product);
+  gemm(const_view(s.dscores), k, dq, GemmOptions{false, false, true});
+  gemm(const_view(s.dscores), q, dk, GemmOptions{true, false, true});
 }
 
 CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& targets, Index vocab,

@@ -31,10 +31,11 @@ void matmul_forward(const Matrix& inp, ConstMatrixRef weight, const double* bias
 //   dinp (m, k)    += dout @ weight^T   (skipped when dinp is nullptr)
 //   dweight (k, c) += inp^T @ dout
 //   dbias (c values) += dout summed over rows (skipped when dbias is nullptr)
-// s: work space for the transposes and products, sized on use, so that a trainer's steps reuse
-// it instead of allocating every step (the overload without it allocates its own).
+// Both products add to dinp and dweight in place (gemm's accumulate), inp^T read in place
+// (transpose_a). s: work space for weight^T, sized on use, so that a trainer's steps reuse it
+// instead of allocating every step (the overload without it allocates its own).
 struct MatmulScratch {
-  Matrix transposed, product;
+  Matrix transposed;
 };
 void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dout, Matrix* dinp,
                      MatrixRef dweight, double* dbias, MatmulScratch& s);
@@ -48,9 +49,11 @@ void matmul_backward(const Matrix& inp, ConstMatrixRef weight, const Matrix& dou
 //   2. softmax Jacobian, row by row: dscores_ij = w_ij * (dweights_ij - sum_k w_ik dweights_ik)
 //      (masked keys have w_ij = 0, so no gradient reaches them)
 //   3. the 1 / sqrt(d_head) scale; dq += dscores @ k;  dk += dscores^T @ q
-// s: work space, sized on use (like llm.c's backward buffers), so a batch's calls allocate once.
+// The products with weights^T and dscores^T read them in place and add straight into dv, dq
+// and dk (gemm's transpose_a and accumulate). s: work space, sized on use (like llm.c's
+// backward buffers), so a batch's calls allocate once.
 struct AttentionScratch {
-  Matrix dweights, dscores, transposed, product;
+  Matrix dweights, dscores;
 };
 void attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
                         ConstMatrixView weights, ConstMatrixView dout, MatrixView dq,

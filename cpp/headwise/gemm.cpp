@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "headwise/simd.hpp"
 
@@ -48,13 +49,14 @@ Index round_up(Index x, Index to) { return (x + to - 1) / to * to; }
 
 // A block (mc, kc) starting at a -> micro-panels of kMr rows, each stored k-major:
 // panel[(k * kMr + i) * kADup + d] = a[i][k]. Rows past mc are zero.
-void pack_a(const double* a, Index lda, Index mc, Index kc, double* out) {
+// transposed: the block is read from at (kc, mc), a[i][k] = at[k][i].
+void pack_a(const double* a, Index lda, bool transposed, Index mc, Index kc, double* out) {
   for (Index i0 = 0; i0 < mc; i0 += kMr) {
     const Index rows = std::min(kMr, mc - i0);
     for (Index i = 0; i < kMr; ++i) {
-      const double* src = a + (i0 + i) * lda;
       for (Index k = 0; k < kc; ++k) {
-        const double value = i < rows ? src[k] : 0.0;
+        const double value =
+            i >= rows ? 0.0 : transposed ? a[k * lda + i0 + i] : a[(i0 + i) * lda + k];
         for (Index d = 0; d < kADup; ++d) out[(k * kMr + i) * kADup + d] = value;
       }
     }
@@ -165,47 +167,107 @@ struct Scratch {
 // more than the arithmetic. The sums are the same, in the same order (see gemm.hpp).
 constexpr Index kDirectPanel = 32768;  // k * n doubles of B (256 KiB)
 constexpr Index kSmallProduct = 4096;  // m * n * k, for a @ b^T
+constexpr Index kSmallPanel = 1024;    // k * n of a B^T copied to the stack (8 KiB), for a @ b^T
 
-// c = a @ b without packing. Each c[i][j] is summed in increasing kk from 0 in a register
-// (four vectors of columns at a time, then one, then single columns); blocks of kKc are summed
-// apart and added in order, exactly like the micro-kernel.
-void direct_gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
-  constexpr Index kV = 4;
-  const Index k = a.cols, n = c.cols;
-  for (Index i = 0; i < c.rows; ++i) {
-    const double* ai = a.data + i * a.stride;
-    double* ci = c.data + i * c.stride;
-    for (Index pc = 0; pc < k; pc += kKc) {
-      const Index kend = std::min(k, pc + kKc);
-      Index j = 0;
-      for (; j + kV * kLanes <= n; j += kV * kLanes) {
-        VecD acc[kV] = {};
-        for (Index kk = pc; kk < kend; ++kk) {
-          const double* bk = b.data + kk * b.stride + j;
-          for (Index v = 0; v < kV; ++v) acc[v] = acc[v] + load(bk + v * kLanes) * ai[kk];
-        }
-        for (Index v = 0; v < kV; ++v) {
-          double* p = ci + j + v * kLanes;
-          store(p, pc == 0 ? acc[v] : load(p) + acc[v]);
-        }
-      }
-      for (; j + kLanes <= n; j += kLanes) {
-        VecD acc = {};
-        for (Index kk = pc; kk < kend; ++kk) acc = acc + load(b.data + kk * b.stride + j) * ai[kk];
-        store(ci + j, pc == 0 ? acc : load(ci + j) + acc);
-      }
-      for (; j < n; ++j) {
-        double acc = 0.0;
-        for (Index kk = pc; kk < kend; ++kk) acc = acc + b.data[kk * b.stride + j] * ai[kk];
-        ci[j] = pc == 0 ? acc : ci[j] + acc;
-      }
+// c = a @ b (or c + a @ b) without packing. Each c[i][j] is summed in increasing kk from 0 in a
+// register, blocks of kKc summed apart and added in order, exactly like the micro-kernel; a
+// tile of kDr rows x kDv vectors of columns at a time (then single vectors, then single
+// columns), so that every value of B loaded serves kDr rows and kDr * kDv independent sums
+// keep the adder busy. TA: a is stored transposed, (k, m). The tile is what measured fastest
+// in each (tests/bench/train.mjs --before): natively 4 rows x 2 vectors; V8's code for the WASM
+// kernel ran 2 x 2 faster than 4 x 2, 4 x 1 or 1 x 4.
+#if defined(__wasm__)
+constexpr Index kDr = 2, kDv = 2;
+#else
+constexpr Index kDr = 4, kDv = 2;
+#endif
+
+template <typename T>
+T load_as(const double* p) {
+  if constexpr (std::is_same_v<T, double>) {
+    return *p;
+  } else {
+    return load(p);
+  }
+}
+template <typename T>
+void store_as(double* p, T x) {
+  if constexpr (std::is_same_v<T, double>) {
+    *p = x;
+  } else {
+    store(p, x);
+  }
+}
+
+// acc = the sums over kk in [k0, k1) of rows i0 .. i0 + R - 1, columns j0 .. j0 + V * (lanes of
+// T) - 1, each from 0 in increasing kk.
+template <bool TA, Index R, Index V, typename T>
+__attribute__((always_inline)) inline void direct_block(ConstMatrixView a, ConstMatrixView b,
+                                                        Index k0, Index k1, Index i0, Index j0,
+                                                        T (&acc)[R][V]) {
+  constexpr Index kW = static_cast<Index>(sizeof(T) / sizeof(double));
+  for (Index r = 0; r < R; ++r)
+    for (Index v = 0; v < V; ++v) acc[r][v] = T{};
+  for (Index kk = k0; kk < k1; ++kk) {
+    const double* bk = b.data + kk * b.stride + j0;
+    T bv[V];
+#pragma GCC unroll 4
+    for (Index v = 0; v < V; ++v) bv[v] = load_as<T>(bk + v * kW);
+#pragma GCC unroll 4
+    for (Index r = 0; r < R; ++r) {
+      const double ar = TA ? a.data[kk * a.stride + i0 + r] : a.data[(i0 + r) * a.stride + kk];
+#pragma GCC unroll 4
+      for (Index v = 0; v < V; ++v) acc[r][v] = acc[r][v] + bv[v] * ar;
     }
   }
 }
 
-// c = a @ b^T for small products: c[i][j] = (0 + b[j][0] a[i][0]) + b[j][1] a[i][1] + ...
-// (k <= kKc, one block).
-void small_gemm_transposed(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
+// c's tile at (i0, j0) = the whole sum, its kKc blocks added in order (or c + the whole sum).
+template <bool TA, Index R, Index V, typename T>
+__attribute__((always_inline)) inline void direct_tile(ConstMatrixView a, ConstMatrixView b,
+                                                       MatrixView c, Index k, Index i0, Index j0,
+                                                       bool accumulate) {
+  constexpr Index kW = static_cast<Index>(sizeof(T) / sizeof(double));
+  T total[R][V];
+  direct_block<TA, R, V, T>(a, b, 0, std::min(k, kKc), i0, j0, total);
+  for (Index pc = kKc; pc < k; pc += kKc) {
+    T acc[R][V];
+    direct_block<TA, R, V, T>(a, b, pc, std::min(k, pc + kKc), i0, j0, acc);
+    for (Index r = 0; r < R; ++r)
+      for (Index v = 0; v < V; ++v) total[r][v] = total[r][v] + acc[r][v];
+  }
+  for (Index r = 0; r < R; ++r) {
+    for (Index v = 0; v < V; ++v) {
+      double* p = c.data + (i0 + r) * c.stride + j0 + v * kW;
+      store_as<T>(p, accumulate ? load_as<T>(p) + total[r][v] : total[r][v]);
+    }
+  }
+}
+
+template <bool TA, Index R>
+void direct_rows(ConstMatrixView a, ConstMatrixView b, MatrixView c, Index k, Index i0,
+                 bool accumulate) {
+  Index j = 0;
+  for (; j + kDv * kLanes <= c.cols; j += kDv * kLanes)
+    direct_tile<TA, R, kDv, VecD>(a, b, c, k, i0, j, accumulate);
+  if (kDv > 2 && j + 2 * kLanes <= c.cols) {
+    direct_tile<TA, R, 2, VecD>(a, b, c, k, i0, j, accumulate);
+    j += 2 * kLanes;
+  }
+  for (; j + kLanes <= c.cols; j += kLanes) direct_tile<TA, R, 1, VecD>(a, b, c, k, i0, j, accumulate);
+  for (; j < c.cols; ++j) direct_tile<TA, R, 1, double>(a, b, c, k, i0, j, accumulate);
+}
+
+template <bool TA>
+void direct_gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c, Index k, bool accumulate) {
+  Index i = 0;
+  for (; i + kDr <= c.rows; i += kDr) direct_rows<TA, kDr>(a, b, c, k, i, accumulate);
+  for (; i < c.rows; ++i) direct_rows<TA, 1>(a, b, c, k, i, accumulate);
+}
+
+// c = a @ b^T (or c + a @ b^T) for small products: c[i][j] = (0 + b[j][0] a[i][0]) +
+// b[j][1] a[i][1] + ... (k <= kKc, one block).
+void small_gemm_transposed(ConstMatrixView a, ConstMatrixView b, MatrixView c, bool accumulate) {
   const Index k = a.cols;
   for (Index i = 0; i < c.rows; ++i) {
     const double* ai = a.data + i * a.stride;
@@ -213,7 +275,8 @@ void small_gemm_transposed(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
       const double* bj = b.data + j * b.stride;
       double s = 0.0;
       for (Index kk = 0; kk < k; ++kk) s = s + bj[kk] * ai[kk];
-      c.data[i * c.stride + j] = s;
+      double* p = c.data + i * c.stride + j;
+      *p = accumulate ? *p + s : s;
     }
   }
 }
@@ -256,22 +319,49 @@ std::string gemm_description() {
 }
 
 void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c) {
-  // a: (m, k); b: (k, n), or (n, k) with transpose_b; c: (m, n)
-  const Index m = a.rows;
-  const Index k = a.cols;
-  const Index n = transpose_b ? b.rows : b.cols;
-  assert(c.rows == m && c.cols == n && (transpose_b ? b.cols : b.rows) == k);
+  gemm(a, b, c, GemmOptions{false, transpose_b, false});
+}
+
+void gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c, GemmOptions o) {
+  // a: (m, k), or (k, m) with transpose_a; b: (k, n), or (n, k) with transpose_b; c: (m, n)
+  const Index m = o.transpose_a ? a.cols : a.rows;
+  const Index k = o.transpose_a ? a.rows : a.cols;
+  const Index n = o.transpose_b ? b.rows : b.cols;
+  assert(c.rows == m && c.cols == n && (o.transpose_b ? b.cols : b.rows) == k);
   if (m == 0 || n == 0) return;
   if (k == 0) {
-    for (Index i = 0; i < m; ++i) std::fill(c.data + i * c.stride, c.data + i * c.stride + n, 0.0);
+    for (Index i = 0; i < m; ++i) {
+      double* ci = c.data + i * c.stride;
+      for (Index j = 0; j < n; ++j) ci[j] = o.accumulate ? ci[j] + 0.0 : 0.0;
+    }
     return;
   }
-  if (!transpose_b && k * n <= kDirectPanel) {
-    direct_gemm(a, b, c);
+  if (!o.transpose_b && k * n <= kDirectPanel) {
+    if (o.transpose_a) {
+      direct_gemm<true>(a, b, c, k, o.accumulate);
+    } else {
+      direct_gemm<false>(a, b, c, k, o.accumulate);
+    }
     return;
   }
-  if (transpose_b && k <= kKc && m * n * k <= kSmallProduct) {
-    small_gemm_transposed(a, b, c);
+  if (o.transpose_b && !o.transpose_a && k * n <= kSmallPanel) {
+    // B^T is copied to the stack once: then the direct kernel's vectors run along its rows.
+    alignas(64) double bt[kSmallPanel];
+    for (Index j = 0; j < n; ++j)
+      for (Index kk = 0; kk < k; ++kk) bt[kk * n + j] = b.data[j * b.stride + kk];
+    direct_gemm<false>(a, ConstMatrixView{bt, k, n, n}, c, k, o.accumulate);
+    return;
+  }
+  if (o.transpose_b && !o.transpose_a && k <= kKc && m * n * k <= kSmallProduct) {
+    small_gemm_transposed(a, b, c, o.accumulate);
+    return;
+  }
+  if (o.accumulate && k > kKc) {
+    // The blocks' sums are added up in c before c's own value can be added: a product apart.
+    Matrix product(m, n);
+    gemm(a, b, mutable_view(product), GemmOptions{o.transpose_a, o.transpose_b, false});
+    for (Index i = 0; i < m; ++i)
+      for (Index j = 0; j < n; ++j) c.data[i * c.stride + j] += product(i, j);
     return;
   }
   const Index nc_max = std::min(kNc, round_up(n, kNr));
@@ -283,22 +373,25 @@ void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c) 
   // 1. Column blocks of C (kNc wide).
   for (Index jc = 0; jc < n; jc += kNc) {
     const Index nc = std::min(kNc, n - jc);
-    // 2. Blocks of the k sum, in increasing k: the first writes C, the rest add to it.
+    // 2. Blocks of the k sum, in increasing k: the first writes C (or adds to it with
+    //    accumulate, then the only block), the rest add to it.
     for (Index pc = 0; pc < k; pc += kKc) {
       const Index kc = std::min(kKc, k - pc);
       const double* b_block =
-          transpose_b ? b.data + jc * b.stride + pc : b.data + pc * b.stride + jc;
-      pack_b(b_block, b.stride, transpose_b, kc, nc, packed_b.data);
+          o.transpose_b ? b.data + jc * b.stride + pc : b.data + pc * b.stride + jc;
+      pack_b(b_block, b.stride, o.transpose_b, kc, nc, packed_b.data);
       // 3. Row blocks of C (kMc tall): pack A's block, then sweep the register tiles.
       for (Index ic = 0; ic < m; ic += kMc) {
         const Index mc = std::min(kMc, m - ic);
-        pack_a(a.data + ic * a.stride + pc, a.stride, mc, kc, packed_a.data);
+        const double* a_block =
+            o.transpose_a ? a.data + pc * a.stride + ic : a.data + ic * a.stride + pc;
+        pack_a(a_block, a.stride, o.transpose_a, mc, kc, packed_a.data);
         for (Index jr = 0; jr < nc; jr += kNr) {
           const double* b_panel = packed_b.data + (jr / kNr) * kNr * kc;
           for (Index ir = 0; ir < mc; ir += kMr) {
             micro_kernel(kc, packed_a.data + (ir / kMr) * kMr * kc * kADup, b_panel,
                          c.data + (ic + ir) * c.stride + jc + jr, c.stride, std::min(kMr, mc - ir),
-                         std::min(kNr, nc - jr), pc > 0);
+                         std::min(kNr, nc - jr), pc > 0 || o.accumulate);
           }
         }
       }

@@ -37,6 +37,17 @@ struct MatrixView {
 // c must not overlap a or b. Shapes are the caller's contract (checked with assert only).
 void gemm(ConstMatrixView a, ConstMatrixView b, bool transpose_b, MatrixView c);
 
+// The backward's forms, read in place instead of from a transposed or separate copy:
+//   transpose_a: a is (k, m) in memory and the product is a^T @ b (e.g. inp^T @ dout);
+//   accumulate:  c = c + (a @ b), each element's whole sum (as above) added to c's value once,
+//                the same bits as computing the product apart and adding it (dinp += product).
+struct GemmOptions {
+  bool transpose_a = false;
+  bool transpose_b = false;
+  bool accumulate = false;
+};
+void gemm(ConstMatrixView a, ConstMatrixView b, MatrixView c, GemmOptions options);
+
 // True when every one of the n values at p is finite: the fast O(n) pass that guards the
 // products (inputs to them are checked with it first, and only a failure pays for the slower
 // require_finite that names the first bad element).

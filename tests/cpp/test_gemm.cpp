@@ -59,6 +59,51 @@ TEST_CASE("gemm: a @ b and a @ b^T are the documented sums, bit for bit", "[gemm
   CHECK(mismatches == 0);
 }
 
+TEST_CASE("gemm: transpose_a and accumulate are the transposed copy's product added apart, bit "
+          "for bit", "[gemm]") {
+  // What the backward did before reading in place: t = a^T copied, p = t @ b (or t @ b^T) apart,
+  // then c += p. Every path of the kernel (direct, small a @ b^T, packed with one or more k
+  // blocks) in every combination of the options, onto a c that holds -0, +-inf and NaN too.
+  NumpyRandomState rng(45);
+  const Index dims[] = {1, 3, 4, 5, 8, 13, 48, 97};
+  const Index depths[] = {1, 4, 16, 255, 257, 512};
+  int mismatches = 0;
+  for (Index m : dims) {
+    for (Index n : dims) {
+      for (Index k : depths) {
+        const Matrix a = rng.randn(m, k), b = rng.randn(k, n);
+        const Matrix at = a.transpose(), bt = b.transpose();
+        Matrix c0 = rng.randn(m, n);
+        c0(0, 0) = -0.0;
+        if (m * n > 3) {
+          c0(m - 1, n - 1) = std::numeric_limits<double>::infinity();
+          c0(m / 2, n / 2) = std::numeric_limits<double>::quiet_NaN();
+        }
+        const Matrix expected = reference_product(a, b);
+        Matrix added = c0;
+        added += expected;
+        for (int form = 0; form < 8; ++form) {
+          const headwise::GemmOptions o{(form & 1) != 0, (form & 2) != 0, (form & 4) != 0};
+          Matrix c = c0;
+          gemm(headwise::const_view(o.transpose_a ? at : a), headwise::const_view(o.transpose_b ? bt : b),
+               headwise::mutable_view(c), o);
+          const Matrix& want = o.accumulate ? added : expected;
+          if (!bit_equal(c, want)) {
+            ++mismatches;
+            expect_equal(c, want,
+                         "(" + std::to_string(m) + ", " + std::to_string(k) + ") @ (" +
+                             std::to_string(k) + ", " + std::to_string(n) + "), transpose_a " +
+                             std::to_string(o.transpose_a) + ", transpose_b " +
+                             std::to_string(o.transpose_b) + ", accumulate " +
+                             std::to_string(o.accumulate));
+          }
+        }
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("gemm: blocks of a larger matrix (head columns) are read through their stride",
           "[gemm]") {
   NumpyRandomState rng(7);
