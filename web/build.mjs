@@ -42,7 +42,11 @@ await mkdir(dist, { recursive: true });
 /** What every page bundle is built with: one classic script, minified (file:// allows no modules). */
 const BUNDLE = { bundle: true, format: 'iife', target: ['es2020'], sourcemap: false, minify: true, legalComments: 'none', logLevel: 'warning' };
 
-await build({ ...BUNDLE, entryPoints: [join(web, 'src', 'page', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
+// app.js starts with V8's compile hint (Chromium 136 and later; a comment elsewhere): its functions
+// are compiled with the script, on the thread that streams it in, instead of one by one on the main
+// thread as the page first calls them (93 of them, about 4 ms of the task that runs app.js, in one
+// trace).
+await build({ ...BUNDLE, banner: { js: '//# allFunctionsCalledOnLoad' }, entryPoints: [join(web, 'src', 'page', 'main.js')], outfile: join(dist, 'app.js'), plugins: [cataloguesPlugin(catalogues)] });
 // Every language but English, each a file of its own beside the bundles (dist/i18n/<tag>.js).
 const languageFiles = writeLanguageFiles(dist, catalogues);
 

@@ -3,7 +3,9 @@
 //
 //   tasks       the longest main-thread task from navigation until the page is drawn, in headless
 //               Chromium from a trace: CPU time (the trace's thread time) and wall time, at 1280
-//               and 390 px wide, from file:// and over http; `--rounds` fresh pages each.
+//               and 390 px wide, from file:// and over http; `--rounds` fresh pages each; and
+//               what the page's own PerformanceObserver saw: long tasks and long animation frames
+//               (over 50 ms of wall time, style, layout and paint included).
 //   switch      a switch of language at the switcher once the page is drawn (to each language
 //               and back to English), the longest main-thread task of each, as for the load;
 //               `--rounds` pages.
@@ -43,12 +45,26 @@ const ON_DEMAND = ['hw-train', 'hw-train-python', 'hw-heads-needed', 'hw-heads-p
 const round1 = (x) => (x === null ? null : Math.round(x * 10) / 10);
 
 /**
- * Wait until the lesson is drawn: every widget of the first load ready, nothing waiting to be
- * redrawn or built, and the page quiet for a second after that (tasks queued by the load, such
- * as starting the Worker once idle, are part of it).
+ * Installed before the page's scripts: what a student's own page would see of its tasks, a
+ * PerformanceObserver's long tasks (over 50 ms of wall time, style, layout and paint included) and
+ * long animation frames (a frame's tasks and its rendering, over 50 ms), and a console line
+ * `DRAWN` once the lesson is drawn: every widget of the first load ready, nothing waiting to be
+ * redrawn or built. The bench waits for that line, not by evaluating anything in the page: a
+ * Playwright evaluation injects its own script, 5 to 10 ms of the page's main thread in one task,
+ * which a trace would count as the page's.
  */
-async function waitDrawn(page) {
-  await page.waitForFunction((onDemand) => {
+const OBSERVE = `(() => {
+  if (window.top !== window || window.__hwObserved) return;
+  const seen = window.__hwObserved = {longtask: [], frame: []};
+  for (const [type, list] of [['longtask', seen.longtask], ['long-animation-frame', seen.frame]]) {
+    try {
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) list.push(e.duration); }).observe({type, buffered: true});
+    } catch {
+      // not in this engine
+    }
+  }
+  const onDemand = ${JSON.stringify(ON_DEMAND)};
+  const drawn = () => {
     const widgets = [...document.querySelectorAll('main [class~="hw-widget"], main hw-fact')]
       .filter((el) => !onDemand.includes(el.localName));
     if (widgets.length === 0 || !widgets.every((el) => el.hasAttribute('data-ready'))) return false;
@@ -56,13 +72,36 @@ async function waitDrawn(page) {
     const m = performance.getEntriesByName('hw-redraw');
     const last = m[m.length - 1];
     return !(last && last.detail && last.detail.waiting > 0);
-  }, ON_DEMAND, {timeout: 60000, polling: 50});
+  };
+  const check = () => (drawn() ? console.log('DRAWN') : setTimeout(check, 50));
+  document.addEventListener('headwise-loaded', check, {once: true});
+})();`;
+
+/**
+ * Wait until the lesson is drawn (the page's console line, OBSERVE), and the page quiet for a
+ * second after that (tasks queued by the load, such as starting the Worker once idle, are part
+ * of it).
+ */
+async function loadDrawn(page, url) {
+  const drawn = page.waitForEvent('console', {predicate: (m) => m.text() === 'DRAWN', timeout: 60000});
+  await page.goto(url);
+  await drawn;
   await page.waitForTimeout(1000);
 }
 
-/** A fresh context at a laptop's or a phone's width. */
-const newContext = (browser, width) => browser.newContext({viewport: {width, height: width > 600 ? 800 : 844},
-  deviceScaleFactor: width > 600 ? 1 : 3, isMobile: width <= 600, hasTouch: width <= 600});
+/** The longest task and animation frame (ms of wall time) the page's PerformanceObserver saw (0: none over 50 ms). */
+async function observed(page) {
+  const seen = await page.evaluate(() => window.__hwObserved);
+  return {longtask: Math.max(0, ...seen.longtask), frame: Math.max(0, ...seen.frame)};
+}
+
+/** A fresh context at a laptop's or a phone's width, OBSERVE installed. */
+async function newContext(browser, width) {
+  const context = await browser.newContext({viewport: {width, height: width > 600 ? 800 : 844},
+    deviceScaleFactor: width > 600 ? 1 : 3, isMobile: width <= 600, hasTouch: width <= 600});
+  await context.addInitScript(OBSERVE);
+  return context;
+}
 
 /**
  * The page's main-thread tasks while `action` runs, from a trace: the longest by CPU and by wall
@@ -92,6 +131,7 @@ async function tracedTasks(context, page, folder, action, minTasks) {
     cpu: Math.max(0, ...cpu),
     wall: Math.max(0, ...wall),
     over50: cpu.filter((ms) => ms > LOAD_GOALS.taskMs).length,
+    over50Wall: wall.filter((ms) => ms > LOAD_GOALS.taskMs).length,
     tasks: tasks.length,
   };
 }
@@ -102,10 +142,8 @@ async function oneLoad(browser, url, width) {
   try {
     const page = await context.newPage();
     await page.goto('about:blank');
-    return await tracedTasks(context, page, url.replace(/[^/]*$/, ''), async () => {
-      await page.goto(url);
-      await waitDrawn(page);
-    }, 20);
+    const tasks = await tracedTasks(context, page, url.replace(/[^/]*$/, ''), () => loadDrawn(page, url), 20);
+    return {...tasks, observed: await observed(page)};
   } finally {
     await context.close();
   }
@@ -125,8 +163,7 @@ export async function switchTasks(dist, {rounds = 5, languages = ['es', 'zh-CN']
       const context = await newContext(browser, 1280);
       try {
         const page = await context.newPage();
-        await page.goto(url);
-        await waitDrawn(page);
+        await loadDrawn(page, url);
         for (const lang of languages.flatMap((l) => [l, 'en'])) {
           const s = await tracedTasks(context, page, url.replace(/[^/]*$/, ''), async () => {
             await page.selectOption('#hw-language-select', lang);
@@ -155,7 +192,7 @@ export async function switchTasks(dist, {rounds = 5, languages = ['es', 'zh-CN']
 export async function loadTasks(builds, {rounds = 5, log = console.log} = {}) {
   const servers = await Promise.all(builds.map((b) => serve(resolve(b.dir))));
   const browser = await launchChromium(await playwright());
-  /** @type {Record<string, {cpu: number[], wall: number[], over50: number[]}>} */
+  /** @type {Record<string, {cpu: number[], wall: number[], over50: number[], seen: number[], frames: number[]}>} */
   const samples = {};
   try {
     for (let r = 0; r < rounds; r += 1) {
@@ -168,10 +205,12 @@ export async function loadTasks(builds, {rounds = 5, log = console.log} = {}) {
               : `http://127.0.0.1:${servers[i].address().port}/index.html`;
             const s = await oneLoad(browser, url, width);
             const key = `${b.name}|${width}|${mode}`;
-            samples[key] ||= {cpu: [], wall: [], over50: []};
+            samples[key] ||= {cpu: [], wall: [], over50: [], seen: [], frames: []};
             samples[key].cpu.push(s.cpu);
             samples[key].wall.push(s.wall);
-            samples[key].over50.push(s.over50);
+            samples[key].over50.push(s.over50Wall);
+            samples[key].seen.push(s.observed.longtask);
+            samples[key].frames.push(s.observed.frame);
           }
         }
       }
@@ -191,6 +230,8 @@ export async function loadTasks(builds, {rounds = 5, log = console.log} = {}) {
           cpuMedian: round1(median(s.cpu)), cpuMax: round1(Math.max(...s.cpu)),
           wallMedian: round1(median(s.wall)), wallMax: round1(Math.max(...s.wall)),
           loadsOver50: s.over50.filter((n) => n > 0).length, loads: s.cpu.length,
+          loadsSeen: s.seen.filter((ms) => ms > 0).length, seenMax: round1(Math.max(...s.seen)),
+          loadsFrames: s.frames.filter((ms) => ms > 0).length, framesMax: round1(Math.max(...s.frames)),
           cpu: s.cpu.map(round1), wall: s.wall.map(round1),
         });
       }
@@ -290,11 +331,12 @@ export async function lighthouseRuns(builds, {runs = 3, log = console.log} = {})
 export function loadTable({tasks = [], switches = [], lighthouse = []}) {
   const out = [];
   if (tasks.length) {
-    out.push('Longest main-thread task from navigation until the lesson is drawn (Chromium, trace; ms, median and max of the loads)',
-      '', '| build | width | from | CPU median | CPU max | wall median | wall max | loads with a task over 50 ms CPU |',
-      '|---|---:|---|---:|---:|---:|---:|---:|');
+    out.push('Longest main-thread task from navigation until the lesson is drawn (Chromium, trace; ms, median and max of the loads);',
+      'the loads with a task over 50 ms of wall time in the trace, and those whose PerformanceObserver saw a long task or a long animation frame (the longest)',
+      '', '| build | width | from | CPU median | CPU max | wall median | wall max | loads with a task over 50 ms wall | observer: long task | observer: long frame |',
+      '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of tasks) {
-      out.push(`| ${r.build} | ${r.width} | ${r.mode} | ${r.cpuMedian} | ${r.cpuMax} | ${r.wallMedian} | ${r.wallMax} | ${r.loadsOver50} of ${r.loads} |`);
+      out.push(`| ${r.build} | ${r.width} | ${r.mode} | ${r.cpuMedian} | ${r.cpuMax} | ${r.wallMedian} | ${r.wallMax} | ${r.loadsOver50} of ${r.loads} | ${r.loadsSeen} (${r.seenMax}) | ${r.loadsFrames} (${r.framesMax}) |`);
     }
     out.push('');
   }

@@ -7,7 +7,7 @@
 //      requested by language.js: no widget draws in English and then again), even before the WASM
 //      module is ready (they show that it is loading, then their numbers as it arrives);
 //   2. once the module is ready, the others start one after another, nearest the reader first,
-//      each slice of work a task of its own of about SLICE_MS;
+//      each in a task of its own (a few together only while each costs little: SLICE_MS);
 //   3. then each section off screen is laid out once, one per task, and keeps its measured height
 //      (src/page/page.css: sections off screen skip layout, content-visibility: auto, from the first
 //      frame, with an estimate of their height until then), so that a jump or a smooth scroll
@@ -24,8 +24,13 @@ import { setFirstLoad } from '../shared/ui/element.js';
 import { getStore } from '../shared/state/store.js';
 import { languageSettled } from './language.js';
 
-/** About how long (ms) one slice of the load may run before the next waits for its own task. */
-export const SLICE_MS = 8;
+/**
+ * How long (ms) one slice of the load may start widgets before the next waits for its own task.
+ * Small: what a widget's start queues (its microtasks) runs after the slice, often as much again,
+ * and on a busy or slow processor a task takes several times its CPU time (Lighthouse's mobile
+ * profile counts four times it, and any task over 50 ms of that as blocking).
+ */
+export const SLICE_MS = 1;
 /** How close to the window (px, above and below) a widget starts before the module is ready. */
 const NEAR_PX = 200;
 
@@ -148,7 +153,10 @@ function hold(el) {
   return true;
 }
 
-/** One slice: start widgets (those near the window first) until SLICE_MS is spent. */
+/**
+ * One slice: start a widget, the nearest the window (more than one only while each costs little:
+ * the work a widget's start queues, its microtasks, runs after the slice and is not counted here).
+ */
 function slice() {
   const t0 = performance.now();
   for (const el of held) {
@@ -199,7 +207,6 @@ function measureSections() {
   const todo = [...document.querySelectorAll(SKIPPING)].filter((b) => !b.hasAttribute('data-hw-measured') && skips(b));
   todo.sort((a, b) => distance(a) - distance(b));
   const step = () => {
-    const t0 = performance.now();
     while (todo.length > 0) {
       // Nearest first (their heights are the ones a reader scrolling on meets first).
       const block = /** @type {Element} */ (todo.shift());
@@ -214,10 +221,11 @@ function measureSections() {
         block.classList.remove('hw-measure');
         if (!nativeAnchoring) keepPlace();
         mark(`hw-measure #${block.id}`, start);
-      }
-      if (performance.now() - t0 > SLICE_MS) {
-        setTimeout(step, 0);
-        return;
+        // One block per task: the layout of one is up to about 10 ms of CPU already.
+        if (todo.length > 0) {
+          setTimeout(step, 0);
+          return;
+        }
       }
     }
     finish();
