@@ -36,7 +36,7 @@ def main():
                       int(os.environ["HW_B"]), float(os.environ["HW_LR"]))
     R = len(ref.rules_of(task))
     for h in [int(x) for x in heads.split(",")]:
-        params, _ = ref.init_draws(0, V, n, d, R, 1)
+        params, _ = ref.init_draws(0, V, n, d, R, 1, task=task)
         model = ref.TinyAttentionModel(params, h)
         opt = torch.optim.Adam(model.parameters(), lr=lr)
 
