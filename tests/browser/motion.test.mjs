@@ -27,6 +27,9 @@ describe('prefers-reduced-motion', () => {
       try {
         await page.goto(host.url('/index.html'));
         await waitReady(page);
+        // Smooth only once the first load is complete (until then a link's target is scrolled to
+        // at once); the load starts its widgets and measures its sections one per task.
+        await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
         assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), expected);
         await page.goto(host.url('/host.html'));
         await page.locator('#q').locator('hw-quiz[data-ready]').waitFor({ state: 'attached' });
