@@ -109,6 +109,17 @@ export const WATCH_SOURCE = `(() => {
       return typeof v === 'string' ? v : JSON.stringify(v);
     } catch { return String(v); }
   };
+  // When this frame's ResizeObserver callbacks last ended (see the muted notice below).
+  const RO = window.ResizeObserver;
+  if (RO) {
+    window.ResizeObserver = class extends RO {
+      constructor(cb) {
+        super(function (entries, observer) {
+          try { return cb.call(this, entries, observer); } finally { w.roEnded = performance.now(); }
+        });
+      }
+    };
+  }
   document.addEventListener('securitypolicyviolation', (e) => {
     w.csp.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || '') + ':' + e.lineNumber);
   });
@@ -118,6 +129,11 @@ export const WATCH_SOURCE = `(() => {
     try {
       // Informational, and delivered in the next frame; the other engines' drivers do not report it.
       if (/^ResizeObserver loop/.test(e.message || '')) return;
+      // WebKit reports that same notice in an opaque-origin (sandboxed) frame as a muted error,
+      // "Script error." with no file and no error object, in the same rendering step, right after
+      // the frame's ResizeObserver callbacks: that one is the notice. (A muted error at any other
+      // time is recorded.)
+      if (e.message === 'Script error.' && !e.filename && !e.error && w.roEnded !== undefined && performance.now() - w.roEnded < 20) return;
       const t = e.target;
       if (t && t !== window && (t.src || t.href)) w.failed.push((t.src || t.href) + ' failed to load');
       else w.errors.push(text(e.error || e.message) + (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
