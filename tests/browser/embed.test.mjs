@@ -416,7 +416,7 @@ describe('gallery', () => {
     await waitTrainingDrawn(gallery.locator('#widget-train').locator('hw-train').first());
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
-    await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor();
+    await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor({ timeout: 60000 });
     await gallery.locator('#widget-params button[data-show="iframe"]').click();
     await gallery.frame('#widget-params iframe').locator('[data-testid="param-total"]').first().waitFor();
     await gallery.harvest();
