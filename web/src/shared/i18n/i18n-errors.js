@@ -29,6 +29,7 @@ const PATTERNS = [
   [/^"lang" must be a language tag such as es or zh-CN$/, 'errors.hash.lang', []],
   [/^"query" must be a token index$/, 'errors.hash.query', []],
   [/^"(.*)" is out of range$/s, 'errors.hash.range', ['key']],
+  [/^"(.*)" must be a whole number from (\d+) to (\d+)$/s, 'errors.hash.whole', ['key', 'min', 'max']],
   [/^"(.*)" is not a setting this page knows$/s, 'errors.hash.unknown', ['key']],
   [/^This page computes on the main thread: (.*)\. So a change may take at most about (\d+) ms, and (\S+) tokens at d_model (\S+) would take about ([\d,]+) ms with the exercises\. Choose fewer tokens or a smaller d_model\.$/s,
     'errors.budget', ['reason*', 'budget', 'tokens', 'dModel', 'cost']],
@@ -52,6 +53,7 @@ const PATTERNS = [
   [/^train\.js loaded but did not define the training section's elements$/, 'errors.load.noElements', []],
   // An embed's attributes (src/embed/mha.js), after their "name: ".
   [/^"(.*)" is not a number\.$/s, 'errors.embed.notNumber', ['value']],
+  [/^"(.*)" is not a whole number from (\d+) to (\d+); the page uses one Worker per core\.$/s, 'errors.embed.notWorkers', ['value', 'min', 'max']],
   [/^"(.*)" is not a token index \(0, 1, 2, …\)\.$/s, 'errors.embed.notIndex', ['value']],
   [/^"(.*)" is not a control \(use (.*), all or none\)\.$/s, 'errors.embed.notControl', ['value', 'list']],
   [/^"(.*)" is not a download format \(use (.*), all or none\)\.$/s, 'errors.embed.notFormat', ['value', 'list']],
