@@ -109,13 +109,24 @@ export const WATCH_SOURCE = `(() => {
       return typeof v === 'string' ? v : JSON.stringify(v);
     } catch { return String(v); }
   };
-  // When this frame's ResizeObserver callbacks last ended (see the muted notice below).
+  // True from the end of a ResizeObserver callback of this frame that returned until the next
+  // task begins: the rendering step that ran it (see the muted notice below). False while a
+  // callback's own exception is reported, which follows it at once.
   const RO = window.ResizeObserver;
   if (RO) {
     window.ResizeObserver = class extends RO {
       constructor(cb) {
         super(function (entries, observer) {
-          try { return cb.call(this, entries, observer); } finally { w.roEnded = performance.now(); }
+          let result;
+          try {
+            result = cb.call(this, entries, observer);
+          } catch (e) {
+            w.inObserverStep = false;
+            throw e;
+          }
+          if (!w.inObserverStep) setTimeout(() => { w.inObserverStep = false; }, 0);
+          w.inObserverStep = true;
+          return result;
         });
       }
     };
@@ -130,10 +141,10 @@ export const WATCH_SOURCE = `(() => {
       // Informational, and delivered in the next frame; the other engines' drivers do not report it.
       if (/^ResizeObserver loop/.test(e.message || '')) return;
       // WebKit reports that same notice in an opaque-origin (sandboxed) frame as a muted error,
-      // "Script error." with no file and no error object, in the same rendering step, right after
-      // the frame's ResizeObserver callbacks: that one is the notice. (A muted error at any other
-      // time is recorded.)
-      if (e.message === 'Script error.' && !e.filename && !e.error && w.roEnded !== undefined && performance.now() - w.roEnded < 20) return;
+      // "Script error." with no file and no error object, in the rendering step that ran the
+      // frame's ResizeObserver callbacks: that one is the notice. (A muted error in any other task
+      // is recorded.)
+      if (e.message === 'Script error.' && !e.filename && !e.error && w.inObserverStep) return;
       const t = e.target;
       if (t && t !== window && (t.src || t.href)) w.failed.push((t.src || t.href) + ' failed to load');
       else w.errors.push(text(e.error || e.message) + (e.filename ? ' at ' + e.filename + ':' + e.lineno : ''));
