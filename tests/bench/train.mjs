@@ -194,9 +194,8 @@ export function timeBeforeAfter(hwBefore, hwAfter, models, steps, rounds, now = 
   for (const m of models) {
     const t = {before: hwBefore.createTrainer({...m.options, seed: 0}),
       after: hwAfter.createTrainer({...m.options, seed: 0})};
-    let same = true;
     const step = (k, n) => t[k].step(n).loss;
-    same = Object.is(step('before', 20), step('after', 20));
+    let same = Object.is(step('before', 20), step('after', 20));
     const ms = {before: [], after: []};
     for (let r = 0; r < rounds; r++) {
       const losses = {};
