@@ -118,3 +118,34 @@ test('a reset while pausing leaves nothing pausing', async () => {
   assert.equal(session.status, 'idle');
   session.dispose();
 });
+
+test('Run pressed while one step computes (the status still "running") trains on after that step, instead of pausing', async () => {
+  const { store, pending } = workerLikeStore();
+  const session = new TrainSession(store);
+  session.configure(TASK, 3);
+  const one = session.stepOnce();
+  await untilStepPending(pending);
+  // The first model's step lands (the counter moves) while the others still compute.
+  pending.shift().run();
+  await turn();
+  assert.equal(session.step, 1);
+  assert.equal(session.status, 'running');
+  assert.equal(session.stepping, true);
+  // What the Run button does now: start, not pause.
+  session.start();
+  assert.equal(session.pausing, false, 'not a pause');
+  assert.equal(session.trainOn, true);
+  for (let i = 0; i < 200 && session.step < 5; i += 1) {
+    await turn();
+    for (const p of pending.splice(0)) p.run();
+  }
+  await one;
+  assert.ok(session.step >= 5, `training went on after the step (step ${session.step})`);
+  assert.equal(session.status, 'running');
+  assert.equal(session.trainOn, false);
+  // A reset forgets a pending "train on".
+  session.reset();
+  assert.equal(session.trainOn, false);
+  assert.equal(session.status, 'idle');
+  session.dispose();
+});

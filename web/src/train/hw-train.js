@@ -70,7 +70,7 @@ class HwTrain extends HwElement {
     this.runButton.addEventListener('click', () => {
       const s = this.session;
       if (!s) return;
-      if (s.status === 'running') s.pause();
+      if (s.status === 'running' && !s.stepping) s.pause();
       else s.start();
     });
     this.stepButton.addEventListener('click', () => { if (this.session) this.session.stepOnce(); });
@@ -274,7 +274,7 @@ class HwTrain extends HwElement {
     const running = status === 'running' || status === 'finishing';
     // Written only when it changes: a click whose button's text is replaced between press and
     // release is lost (WebKit).
-    setText(this.runButton, this.t(status === 'running' ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
+    setText(this.runButton, this.t(status === 'running' && !session.stepping ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
     this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
     this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
     this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');

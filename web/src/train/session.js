@@ -62,6 +62,13 @@ export class TrainSession extends RunSet {
      * stays 'running' until that chunk's steps are counted, so that 'paused' is final.
      */
     this.pausing = false;
+    /**
+     * A single step (stepOnce) is computing: the status is 'running' meanwhile, but Run means
+     * "train on", not "pause" (a student clicks Resume as the counter moves, before the status
+     * says paused), and then trainOn makes training go on once the step is done.
+     */
+    this.stepping = false;
+    this.trainOn = false;
     /** whether prepare() was called: later configurations create their trainers at once */
     this._prepared = false;
     /** @type {Promise<void>|null} the models' creation (once per configuration) */
@@ -99,6 +106,7 @@ export class TrainSession extends RunSet {
     this.elapsedMs = 0;
     this.error = null;
     this.pausing = false;
+    this.trainOn = false;
     this._setStatus('idle');
     if (this._prepared) this.prepare();
   }
@@ -150,6 +158,10 @@ export class TrainSession extends RunSet {
 
   /** Train until the budget is reached (or pause() is called). */
   start() {
+    if (this.stepping) {
+      this.trainOn = true;
+      return;
+    }
     if (!this.settings || this.status === 'running' || this.status === 'finishing' || this.finished) return;
     this._run(Infinity);
   }
@@ -167,7 +179,16 @@ export class TrainSession extends RunSet {
    */
   async stepOnce() {
     if (!this.settings || this.status === 'running' || this.status === 'finishing' || this.finished) return;
-    await this._run(1);
+    this.stepping = true;
+    try {
+      await this._run(1);
+    } finally {
+      this.stepping = false;
+    }
+    if (this.trainOn) {
+      this.trainOn = false;
+      this.start();
+    }
   }
 
   /** Free every trainer. */
