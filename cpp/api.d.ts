@@ -34,9 +34,11 @@ declare namespace createHeadwise {
 
   /**
    * The one tensor type of every result: the numbers as the module wrote them (flat, row-major)
-   * and their shape, [n], [rows, cols] or [depth, rows, cols]. rows, cols and depth give the
-   * {data, rows, cols[, depth]} form every option accepts (a vector has cols 1). Posted to
-   * another thread it arrives as {data, shape}.
+   * and their shape as the module gave it, [n], [rows, cols] or [depth, rows, cols] (and
+   * [layers, heads, n, n] for a text model's attention). rows, cols and depth give the
+   * {data, rows, cols[, depth]} form every option accepts (a vector has cols 1); every option
+   * also takes the Tensor itself, or {data, shape} of the right rank. Posted to another thread it
+   * arrives as {data, shape}.
    */
   class Tensor {
     constructor(data: Float64Array, shape: number[]);
@@ -45,15 +47,21 @@ declare namespace createHeadwise {
     readonly rows: number;
     readonly cols: number;
     readonly depth: number | undefined;
-    /** Matrix h of a stack, a view of the same numbers. */
+    /** Matrix h of a stack (the first index fixed at h), a view of the same numbers. */
     head(h: number): Tensor;
     /** Row i of a matrix, a view of the same numbers. */
     row(i: number): Float64Array;
     /** A copy with numbers of its own. */
     copy(): Tensor;
-    /** The nested arrays (number[], number[][] or number[][][]). */
+    /** The nested arrays (number[], number[][], number[][][] or number[][][][]). */
     tolist(): any;
   }
+
+  /**
+   * A tensor's nested arrays with the tensor as their non-enumerable `typed`, the form of a
+   * trainer's attention() (for code that moves results between threads).
+   */
+  function nested(tensor: Tensor): any[] & { readonly typed: Tensor };
 
   /**
    * A result in the API's form from fields some of which are Tensors (for code that moves
@@ -90,11 +98,17 @@ declare namespace createHeadwise {
     depth: number;
   }
 
-  /** A (rows, cols) matrix given as rows (every row the same length, >= 1), or flat. */
-  type MatrixInput = readonly NumericRow[] | FlatMatrix;
+  /** A result's tensor as it crosses between threads: a Tensor, or {data, shape} from one. */
+  interface TensorInput {
+    data: Float64Array;
+    shape: readonly number[];
+  }
 
-  /** A vector (n >= 1). */
-  type VectorInput = NumericRow;
+  /** A (rows, cols) matrix given as rows (every row the same length, >= 1), flat, or a tensor. */
+  type MatrixInput = readonly NumericRow[] | FlatMatrix | TensorInput;
+
+  /** A vector (n >= 1), or a tensor of shape [n]. */
+  type VectorInput = NumericRow | TensorInput;
 
   /** A (rows, cols) matrix of booleans; true means "not allowed" (PyTorch's meaning). */
   type BoolMatrixInput = readonly (readonly boolean[])[];
@@ -108,9 +122,10 @@ declare namespace createHeadwise {
   type MatrixStack = number[][][];
 
   /**
-   * Every matrix of a result also as the module returned it (not enumerable, no copy): a
-   * Tensor, {data: Float64Array, rows, cols}, stacks with depth, vectors with cols 1. Hand these
-   * to another call, or transfer their buffers to another thread, without the nested arrays.
+   * Every tensor of a result also as the module returned it (not enumerable, no copy): a
+   * Tensor, its shape [n] for a vector, [rows, cols] for a matrix, [depth, rows, cols] for a
+   * stack. Hand these to another call, or transfer their buffers to another thread, without the
+   * nested arrays (which are made only when a field is read).
    */
   interface TypedResult {
     readonly typed: Readonly<Record<string, Tensor>>;
@@ -557,7 +572,7 @@ declare namespace createHeadwise {
     loss: number;
     accuracy: number;
     /** d loss / d parameter, for every parameter. */
-    gradients: TrainerParameters;
+    gradients: TrainerParameters & TypedResult;
   }
 
   interface EvaluateOptions {
@@ -608,19 +623,23 @@ declare namespace createHeadwise {
     info(): TrainerConfig;
     /** Runs k Adam steps (default 1; 1 .. 100000), each on a fresh random batch. */
     step(k?: number): StepResult;
-    /** The current parameters. */
-    parameters(): TrainerParameters;
+    /** The current parameters (each also a Tensor in `typed`). */
+    parameters(): TrainerParameters & TypedResult;
     /** Loads parameters (checked first; Adam's state and the step count are kept). */
     setParameters(parameters: TrainerParametersInput): void;
     /** Loss and every parameter's gradient for one batch; changes nothing. */
     gradients(options: GradientsOptions): GradientsResult;
     /**
      * Every layer's per-head attention weights [layer * numHeads + h][n][n] for one sequence of
-     * token ids.
+     * token ids; the same numbers as one Tensor [layers * numHeads, n, n] in `typed` (not
+     * enumerable).
      */
-    attention(options: { tokens: NumericRow }): MatrixStack;
-    /** Loss and accuracies on the held-out set with the listed heads switched off. */
-    evaluate(options?: EvaluateOptions): EvaluateResult;
+    attention(options: { tokens: NumericRow }): MatrixStack & { readonly typed: Tensor };
+    /**
+     * Loss and accuracies on the held-out set with the listed heads switched off (headFocus and
+     * the induction scores also as Tensors in `typed`).
+     */
+    evaluate(options?: EvaluateOptions): EvaluateResult & TypedResult;
     /** The model's tensors and their sizes. */
     parameterCount(): TrainerParameterCount;
     /** Frees the trainer; every later call throws. Calling it twice is harmless. */
@@ -685,9 +704,13 @@ declare namespace createHeadwise {
     /** Its words by id. */
     vocabulary(): string[];
     tokenize(text: string): TextTokens;
-    run(options: TextRunOptions): TextRunResult;
+    /**
+     * The model on a text; attention (a Tensor [layers, heads, n, n]) and tokenLoss ([n]) also in
+     * `typed`.
+     */
+    run(options: TextRunOptions): TextRunResult & TypedResult;
     /** Its parameters by the trainer's names (tokenEmbedding, layers.0.wq, ..., readoutBias). */
-    parameters(): TrainerParameters;
+    parameters(): TrainerParameters & TypedResult;
     /** Frees the model; every later call throws. Calling it twice is harmless. */
     dispose(): void;
     readonly disposed: boolean;

@@ -1,10 +1,11 @@
 // The public JS API of dist/headwise.js (appended after Emscripten's factory).
 //
-// The raw Embind functions take flat typed arrays and return flat typed arrays; this layer
-// checks every option's type, flattens nested arrays, turns {error} results into real Error
-// objects, and wraps each returned array in the one tensor type (Tensor: flat data + shape).
-// Results are plain objects whose matrices are row-major nested arrays made from those tensors
-// on first read (large results cost nothing until used), with the tensors as result.typed.
+// The raw Embind functions take flat typed arrays and return every result as {data, shape}
+// (cpp/bindings/marshal.hpp); this layer checks every option's type, flattens nested arrays,
+// turns {error} results into real Error objects, and wraps each returned {data, shape} in the one
+// tensor type (Tensor: flat data + shape), whose shape alone says whether it is a vector, a
+// matrix or a stack. Results are plain objects whose tensors are row-major nested arrays made on
+// first read (large results cost nothing until used), with the tensors as result.typed.
 /* global createHeadwise, module, HEADWISE_LESSON_ONLY */
 (function () {
   'use strict';
@@ -97,14 +98,16 @@
     return value;
   }
 
-  // {data: typed array, rows, cols[, depth]} as given: checked, and used without a copy when
-  // data is already a Float64Array (the form results also offer, as result.typed).
+  // {data: typed array, rows, cols[, depth]} (or a tensor, {data, shape}) as given: checked, and
+  // used without a copy when data is already a Float64Array (the form results also offer, as
+  // result.typed).
   function flat(method, name, value, depth) {
     if (!isTyped(value.data) || value.data instanceof BigInt64Array ||
         value.data instanceof BigUint64Array) {
       fail(method, name + '.data must be a typed array such as a Float64Array, got ' +
         describe(value.data));
     }
+    if (Array.isArray(value.shape)) value = shaped(method, name, value, depth);
     var out = { data: null, rows: size(method, name + '.rows', value.rows),
       cols: size(method, name + '.cols', value.cols) };
     var count = out.rows * out.cols;
@@ -117,6 +120,20 @@
         (depth ? name + '.depth × ' : '') + name + '.rows × ' + name + '.cols is ' + count);
     }
     out.data = value.data instanceof Float64Array ? value.data : new Float64Array(value.data);
+    return out;
+  }
+
+  // A tensor {data, shape} as {data, rows, cols[, depth]}: its shape must have 2 dimensions (3 for
+  // a stack).
+  function shaped(method, name, value, depth) {
+    var s = value.shape;
+    var rank = depth ? 3 : 2;
+    if (s.length !== rank) {
+      fail(method, name + ' must be ' + (depth ? 'a stack of matrices (shape [depth, rows, cols])'
+        : 'a matrix (shape [rows, cols])') + ', got a tensor of shape [' + s.join(', ') + ']');
+    }
+    var out = { data: value.data, rows: s[rank - 2], cols: s[rank - 1] };
+    if (depth) out.depth = s[0];
     return out;
   }
 
@@ -162,6 +179,13 @@
   }
 
   function vector(method, name, value) {
+    if (isFlat(value) && Array.isArray(value.shape)) {  // a tensor of shape [n]
+      if (value.shape.length !== 1) {
+        fail(method, name + ' must be a vector (shape [n]), got a tensor of shape [' +
+          value.shape.join(', ') + ']');
+      }
+      value = value.data;
+    }
     if (!isRow(value)) {
       fail(method, name + ' must be an array of numbers, got ' + describe(value));
     }
@@ -235,9 +259,10 @@
   // ---- results ------------------------------------------------------------------------------
 
   // The one tensor type: the numbers the module wrote (flat, row-major, not copied) and their
-  // shape, [n], [rows, cols] or [depth, rows, cols]. rows, cols and depth give the
-  // {data, rows, cols[, depth]} form every option accepts; head(h) and row(i) are views of the
-  // same numbers; tolist() makes the nested arrays. It crosses to a Worker as its own fields.
+  // shape as the module gave it: [n], [rows, cols], [depth, rows, cols] (or [layers, heads, n, n]
+  // for the text model's attention). rows, cols and depth give the {data, rows, cols[, depth]}
+  // form every option accepts; head(h) and row(i) are views of the same numbers; tolist() makes
+  // the nested arrays. It crosses to a Worker as its own fields, {data, shape}.
   function Tensor(data, shape) {
     this.data = data;
     this.shape = shape;
@@ -245,13 +270,21 @@
 
   Object.defineProperties(Tensor.prototype, {
     depth: { get: function () { return this.shape.length === 3 ? this.shape[0] : undefined; } },
-    rows: { get: function () { return this.shape[this.shape.length === 3 ? 1 : 0]; } },
+    rows: { get: function () { return this.shape[this.shape.length === 1 ? 0 : this.shape.length - 2]; } },
     cols: { get: function () { return this.shape.length === 1 ? 1 : this.shape[this.shape.length - 1]; } }
   });
 
+  function numel(shape) {
+    var n = 1;
+    for (var i = 0; i < shape.length; i++) n *= shape[i];
+    return n;
+  }
+
+  // The tensor's first index fixed at h: head h of a stack, or layer h of [layers, heads, n, n].
   Tensor.prototype.head = function (h) {
-    var size = this.rows * this.cols;
-    return new Tensor(this.data.subarray(h * size, (h + 1) * size), this.shape.slice(1));
+    var inner = this.shape.slice(1);
+    var size = numel(inner);
+    return new Tensor(this.data.subarray(h * size, (h + 1) * size), inner);
   };
 
   Tensor.prototype.row = function (i) {
@@ -266,9 +299,8 @@
     if (this.shape.length === 1) return Array.prototype.slice.call(this.data);
     if (this.shape.length === 2) return nested(this.data, 0, this.rows, this.cols);
     // Stryker disable next-line ArrayDeclaration: the length only preallocates
-    var out = new Array(this.depth);
-    var size = this.rows * this.cols;
-    for (var h = 0; h < this.depth; h++) out[h] = nested(this.data, h * size, this.rows, this.cols);
+    var out = new Array(this.shape[0]);
+    for (var h = 0; h < this.shape[0]; h++) out[h] = this.head(h).tolist();
     return out;
   };
 
@@ -285,22 +317,27 @@
     return out;
   }
 
-  // The module's {data, rows, cols[, depth]} as a Tensor; a vector's shape is [rows].
-  function tensorOf(m, isVector) {
-    if (m.depth) return new Tensor(m.data, [m.depth, m.rows, m.cols]);
-    return new Tensor(m.data, isVector ? [m.rows] : [m.rows, m.cols]);
+  // Whether v is a tensor as the module returns it: {data: Float64Array, shape}.
+  function isRawTensor(v) {
+    return v !== null && typeof v === 'object' && v.data instanceof Float64Array &&
+      Array.isArray(v.shape);
   }
 
-  function toMatrix(m) {
-    return tensorOf(m, false).tolist();
+  // The module's fields with each {data, shape} as a Tensor (into fields, returned).
+  function tensorFields(raw, fields) {
+    Object.keys(raw).forEach(function (f) {
+      var v = raw[f];
+      fields[f] = isRawTensor(v) ? new Tensor(v.data, v.shape) : v;
+    });
+    return fields;
   }
 
-  function toVector(m) {
-    return tensorOf(m, true).tolist();
-  }
-
-  function toStack(s) {
-    return tensorOf(s, false).tolist();
+  // A tensor's nested arrays as a method documents them (a trainer's attention()), with the
+  // tensor itself as their `typed` (not enumerable: they print and compare as plain arrays).
+  function nestedOf(tensor) {
+    var out = tensor.tolist();
+    Object.defineProperty(out, 'typed', { value: tensor, enumerable: false, configurable: true });
+    return out;
   }
 
   // An enumerable property computed on first read, then kept. It behaves like a plain data
@@ -358,20 +395,10 @@
     return result;
   }
 
-  // Each method's results by kind: which of the module's {data, rows, cols} are vectors.
-  function tensors(raw, fields, matrices, vectors) {
-    matrices.forEach(function (f) { if (raw[f]) fields[f] = tensorOf(raw[f], false); });
-    vectors.forEach(function (f) { if (raw[f]) fields[f] = tensorOf(raw[f], true); });
-    return fields;
-  }
-
-  var MATRIX_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'q', 'k', 'v', 'concat', 'output'];
-  var VECTOR_FIELDS = ['bq', 'bk', 'bv', 'bo'];
-
-  function mhaResult(raw, fields) {
-    fields.dHead = raw.dHead;
-    tensors(raw, fields, MATRIX_FIELDS, VECTOR_FIELDS);
-    return resultOf(tensors(raw, fields, ['headWeights', 'headOutputs'], []));
+  // The module's result in the API's form: its tensors as nested arrays made when read, and as
+  // result.typed.
+  function moduleResult(raw, fields) {
+    return resultOf(tensorFields(raw, fields || {}));
   }
 
   // multiHeadAttention's option into: a previous result, or its .typed, or any object of such
@@ -381,15 +408,16 @@
   // anything. Not in headwise-lesson.js (null there), whose page does not use it.
   var intoArrays = null;
   if (typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY) intoArrays = function (method, value) {
-    var INTO_FIELDS = ['q', 'k', 'v', 'concat', 'output', 'headWeights', 'headOutputs'];
     if (value === null || typeof value !== 'object' || Array.isArray(value) || isTyped(value)) {
       fail(method, 'into must be a previous result or its .typed, got ' + describe(value));
     }
     var from = value.typed !== null && typeof value.typed === 'object' ? value.typed : value;
     var out = {};
     var arrays = [];
-    INTO_FIELDS.forEach(function (f) {
-      if (!given(from[f])) return;
+    // Every array it holds goes to the module, which writes the results it has a name for (and
+    // says so when it has none of them).
+    Object.keys(from).forEach(function (f) {
+      if (!given(from[f]) || typeof from[f] !== 'object' || !('data' in from[f])) return;
       var data = from[f].data;
       if (!(data instanceof Float64Array)) {
         fail(method, 'into.' + f + '.data must be a Float64Array, got ' +
@@ -407,16 +435,12 @@
       arrays.push({ name: f, data: data });
       out[f] = { data: data };
     });
-    if (arrays.length === 0) {
-      fail(method, 'into has none of the results ' + INTO_FIELDS.join(', ') +
-        '; pass a previous result or its .typed');
-    }
     return out;
   };
 
   function weightsIn(method, o, raw) {
     ['wq', 'wk', 'wv', 'wo'].forEach(function (f) { raw[f] = matrix(method, f, o[f]); });
-    VECTOR_FIELDS.forEach(function (f) {
+    ['bq', 'bk', 'bv', 'bo'].forEach(function (f) {
       if (given(o[f])) raw[f] = vector(method, f, o[f]);
     });
     return raw;
@@ -499,15 +523,6 @@
         return { data: data, rows: tokens.rows * tokens.cols, cols: relations };
       }
 
-      // The model's tensors as the core lists them ({name, shape, numel}, shape [n] for a
-      // vector): {name: nested arrays} in the table's order.
-      function paramsOut(tensors, raw) {
-        var out = {};
-        tensors.forEach(function (t) {
-          out[t.name] = t.shape.length === 1 ? toVector(raw[t.name]) : toMatrix(raw[t.name]);
-        });
-        return out;
-      }
 
       // ablate (absent, or heads: a head index of layer 0 or a [layer, head] pair) ->
       // [layer, head, layer, head, ...]; a bare index k is head k % heads of layer
@@ -632,7 +647,7 @@
         };
 
         t.parameters = function () {
-          return paramsOut(tensors, unwrap('parameters', raw._trainerParameters(live('parameters'))));
+          return moduleResult(unwrap('parameters', raw._trainerParameters(live('parameters'))));
         };
 
         t.setParameters = function (parameters) {
@@ -654,7 +669,7 @@
           a.tokens = tokenMatrix(mm, 'tokens', opt.tokens);
           a.targets = targetStack(mm, 'targets', opt.targets, a.tokens);
           var r = unwrap(mm, raw._trainerGradients(a));
-          return { loss: r.loss, accuracy: r.accuracy, gradients: paramsOut(tensors, r.gradients) };
+          return { loss: r.loss, accuracy: r.accuracy, gradients: moduleResult(r.gradients) };
         };
 
         t.attention = function (options) {
@@ -666,7 +681,8 @@
               describe(opt.tokens));
           }
           a.tokens = tokenMatrix(mm, 'tokens', [opt.tokens]);
-          return toStack(unwrap(mm, raw._trainerAttention(a)).weights);
+          var w = unwrap(mm, raw._trainerAttention(a)).weights;
+          return nestedOf(new Tensor(w.data, w.shape));
         };
 
         t.evaluate = function (options) {
@@ -674,20 +690,7 @@
           var a = live(mm);
           var opt = checkOptions(mm, options, ['ablate'], []);
           a.ablate = ablatePairs(mm, opt.ablate, layers, heads);
-          var r = unwrap(mm, raw._trainerEvaluate(a));
-          var out = {
-            loss: r.loss,
-            accuracy: r.accuracy,
-            relationAccuracy: r.relationAccuracy,
-            headFocus: toMatrix(r.headFocus)
-          };
-          if (r.inductionScore) {  // the task "induction"
-            out.repeatAccuracy = r.repeatAccuracy;
-            out.repeatLoss = r.repeatLoss;
-            out.previousTokenScore = toMatrix(r.previousTokenScore);
-            out.inductionScore = toMatrix(r.inductionScore);
-          }
-          return out;
+          return moduleResult(unwrap(mm, raw._trainerEvaluate(a)));
         };
 
         t.parameterCount = function () {
@@ -727,7 +730,6 @@
         var id = created.id;
         var config = Object.freeze(created.config);
         var vocabulary = created.vocabulary;
-        var tensors = created.parameterCount.tensors;
         var disposed = false;
         var t = {};
 
@@ -778,33 +780,31 @@
           }
           a.ablate = ablatePairs(mm, opt.ablate, config.layers, config.numHeads);
           var r = unwrap(mm, raw._textModelRun(a));
-          var heads = config.numHeads;
-          var stack = tensorOf(r.attention, false);
-          var attention = [];
-          for (var l = 0; l < config.layers; l++) {
-            var layer = [];
-            for (var h = 0; h < heads; h++) layer.push(stack.head(l * heads + h).tolist());
-            attention.push(layer);
+          var topIds = r.topIds.data;
+          var topP = r.topProbabilities.data;
+          var top = r.topIds.shape[1];
+          var predictions = [];
+          for (var i = 0; i < r.topIds.shape[0]; i++) {
+            var row = [];
+            for (var j = 0; j < top; j++) {
+              var k = topIds[i * top + j];
+              row.push({ word: vocabulary[k], id: k, probability: topP[i * top + j] });
+            }
+            predictions.push(row);
           }
-          var topIds = toMatrix(r.topIds);
-          var topP = toMatrix(r.topProbabilities);
-          return {
+          return moduleResult({
             words: r.words,
             ids: r.ids,
             unknown: r.unknown,
-            attention: attention,
-            predictions: topIds.map(function (row, i) {
-              return row.map(function (k, j) {
-                return { word: vocabulary[k], id: k, probability: topP[i][j] };
-              });
-            }),
+            attention: r.attention,
+            predictions: predictions,
             loss: r.loss,
-            tokenLoss: toVector(r.tokenLoss)
-          };
+            tokenLoss: r.tokenLoss
+          });
         };
 
         t.parameters = function () {
-          return paramsOut(tensors, unwrap('parameters', raw._textModelParameters(live('parameters'))));
+          return moduleResult(unwrap('parameters', raw._textModelParameters(live('parameters'))));
         };
 
         t.dispose = function () {
@@ -840,7 +840,7 @@
         causal: flag(m, 'causal', o.causal, false)
       };
       var r = unwrap(m, raw._seedExperiment(args));
-      return mhaResult(r, {
+      return moduleResult(r, {
         seed: args.seed, tokens: args.tokens, dModel: args.dModel, numHeads: args.numHeads,
         bias: args.bias, causal: args.causal
       });
@@ -863,7 +863,7 @@
         args.into = intoArrays(m, o.into);
       }
       var r = unwrap(m, raw._multiHeadAttention(args));
-      return mhaResult(r, { numHeads: args.numHeads, causal: args.causal });
+      return moduleResult(r, { numHeads: args.numHeads, causal: args.causal });
     };
 
     api.torchMultiheadAttention = function (options) {
@@ -908,9 +908,7 @@
         args.keyPaddingMask = boolVector(m, 'keyPaddingMask', o.keyPaddingMask);
       }
       var r = unwrap(m, raw._torchMultiheadAttention(args));
-      var fields = tensors(r, {}, ['attnOutput', 'attnWeights'], []);
-      if (r.attnWeights === null) fields.attnWeights = null;
-      return resultOf(fields);
+      return moduleResult(r);
     };
 
     api.parameterCount = function (options) {
@@ -933,8 +931,7 @@
       var o = checkOptions(m, options, ['wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo'],
         ['wq', 'wk', 'wv', 'wo']);
       var r = unwrap(m, raw._packLessonWeights(weightsIn(m, o, {})));
-      return resultOf(tensors(r, {}, ['inProjWeight', 'outProjWeight'],
-        ['inProjBias', 'outProjBias']));
+      return moduleResult(r);
     };
 
     api.compareHeads = function (options) {
@@ -1011,10 +1008,12 @@
   // Whether this module trains (false for dist/headwise-lesson.js), known before it is created.
   factory.training = typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY;
 
-  // The tensor type and the result builder, for code that moves results between threads
-  // (web/src/shared/compute.js): a Tensor posted to another thread arrives as {data, shape}.
+  // The tensor type and the result builders, for code that moves results between threads
+  // (web/src/shared/compute/compute.js): a Tensor posted to another thread arrives as
+  // {data, shape}; result() rebuilds an object result, nested() an array one (attention()'s).
   factory.Tensor = Tensor;
   factory.result = resultOf;
+  factory.nested = nestedOf;
 
   // This whole file as the text of a classic script that defines createHeadwise, read from
   // memory (cpp/postlink.mjs wraps the file in the function headwiseModule, whose source text

@@ -18,12 +18,17 @@ EM_JS(double, hw_into_length, (EM_VAL into, const char* key), {
   return f ? f.data.length : -1;
 });
 
-// Null if each array of into has as many entries as the result of its name, else what is wrong.
+// Null if each array of into has as many entries as the result of its name, else what is wrong
+// (into holding none of them is wrong too: the wrapper passes on every array it was given).
 // sizes: for q, k, v, headWeights, headOutputs, concat, output in turn, {entries, depth (0 for
 // a matrix), rows, cols}.
 EM_JS(EM_VAL, hw_into_mismatch, (EM_VAL into, const double* sizes), {
   var names = ['q', 'k', 'v', 'headWeights', 'headOutputs', 'concat', 'output'];
   var o = Emval.toValue(into);
+  if (!names.some(function (name) { return o[name]; })) {
+    return Emval.toHandle('into has none of the results q, k, v, concat, output, headWeights, ' +
+                          'headOutputs; pass a previous result or its .typed');
+  }
   for (var i = 0; i < names.length; i++) {
     var s = HEAPF64.subarray((sizes >> 3) + 4 * i, (sizes >> 3) + 4 * i + 4);
     if (o[names[i]] && o[names[i]].data.length !== s[0]) {
@@ -36,14 +41,13 @@ EM_JS(EM_VAL, hw_into_mismatch, (EM_VAL into, const double* sizes), {
   return Emval.toHandle(null);
 });
 
-// The caller's array into[key].data as {data, rows, cols}, or as a stack {data, depth, rows,
-// cols} where depth > 0: hw_stack_set then writes the result into it, so no new memory is
-// touched.
+// The caller's array into[key].data as a tensor {data, shape} (shape [rows, cols], or
+// [depth, rows, cols] where depth > 0): hw_tensor_set then writes the result into it, so no new
+// memory is touched.
 EM_JS(EM_VAL, hw_into_wrap,
       (EM_VAL into, const char* key, double depth, double rows, double cols), {
   var data = Emval.toValue(into)[UTF8ToString(key)].data;
-  return Emval.toHandle(depth > 0 ? {data: data, depth: depth, rows: rows, cols: cols}
-                                  : {data: data, rows: rows, cols: cols});
+  return Emval.toHandle({data: data, shape: depth > 0 ? [depth, rows, cols] : [rows, cols]});
 });
 #endif  // HEADWISE_LESSON_ONLY
 

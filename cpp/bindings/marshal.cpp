@@ -24,20 +24,18 @@ EM_JS(void, hw_read_data, (EM_VAL m, double* dst, int n), {
   HEAPF64.set(d, dst >> 3);
 });
 
-// {data: a Float64Array copy of n doubles at p, rows, cols}.
-EM_JS(EM_VAL, hw_f64_matrix, (const double* p, int n, double rows, double cols), {
-  return Emval.toHandle({data: HEAPF64.slice(p >> 3, (p >> 3) + n), rows: rows, cols: cols});
+// {data: a Float64Array copy of n doubles at p (or n zeros where copy is 0), shape: the rank
+// numbers at dims}: the one form of every result.
+EM_JS(EM_VAL, hw_tensor, (const double* p, int n, const double* dims, int rank, int copy), {
+  var shape = Array.from(HEAPF64.subarray(dims >> 3, (dims >> 3) + rank));
+  var data = copy ? HEAPF64.slice(p >> 3, (p >> 3) + n) : new Float64Array(n);
+  return Emval.toHandle({data: data, shape: shape});
 });
 
-// A stack {data: Float64Array(n), depth, rows, cols}, filled by hw_stack_set: each matrix is
-// copied once, straight into the JS array, with no flat copy in the heap first.
-EM_JS(EM_VAL, hw_stack_new, (int n, double depth, double rows, double cols), {
-  return Emval.toHandle({data: new Float64Array(n), depth: depth, rows: rows, cols: cols});
-});
-
-// n doubles at p into the stack's (or a matrix's) data, from index offset.
-EM_JS(void, hw_stack_set, (EM_VAL stack, const double* p, int n, int offset), {
-  Emval.toValue(stack).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
+// n doubles at p into a tensor's data, from index offset: each matrix of a stack is copied once,
+// straight into the JS array, with no flat copy in the heap first.
+EM_JS(void, hw_tensor_set, (EM_VAL tensor, const double* p, int n, int offset), {
+  Emval.toValue(tensor).data.set(HEAPF64.subarray(p >> 3, (p >> 3) + n), offset);
 });
 
 // The bytes of a Uint8Array (of exactly n bytes: cpp/api.js has checked) into the heap at dst.
@@ -134,34 +132,44 @@ std::optional<Vector> opt_vector(const val& obj, const char* key) {
   return get_vector(obj[key]);
 }
 
-val f64_matrix(const double* data, Index n, Index rows, Index cols) {
-  return val::take_ownership(
-      hw_f64_matrix(data, static_cast<int>(n), static_cast<double>(rows), static_cast<double>(cols)));
+namespace {
+
+val tensor_of(const double* data, const std::vector<Index>& shape, bool copy) {
+  std::vector<double> dims(shape.begin(), shape.end());
+  Index n = 1;
+  for (Index d : shape) n *= d;
+  return val::take_ownership(hw_tensor(data, static_cast<int>(n), dims.data(),
+                                       static_cast<int>(dims.size()), copy ? 1 : 0));
 }
 
-val matrix_out(const Matrix& m) { return f64_matrix(m.data(), m.size(), m.rows(), m.cols()); }
+}  // namespace
 
-val vector_out(const Vector& v) { return f64_matrix(v.data(), v.size(), v.size(), 1); }
-
-void set_data(const val& stack, const double* p, int n, int offset) {
-  hw_stack_set(stack.as_handle(), p, n, offset);
+val tensor_out(const double* data, const std::vector<Index>& shape) {
+  return tensor_of(data, shape, true);
 }
 
-void fill_stack(const val& stack, const std::vector<Matrix>& ms) {
+val tensor_new(const std::vector<Index>& shape) { return tensor_of(nullptr, shape, false); }
+
+val matrix_out(const Matrix& m) { return tensor_out(m.data(), {m.rows(), m.cols()}); }
+
+val vector_out(const Vector& v) { return tensor_out(v.data(), {v.size()}); }
+
+void set_data(const val& tensor, const double* p, int n, int offset) {
+  hw_tensor_set(tensor.as_handle(), p, n, offset);
+}
+
+void fill_stack(const val& tensor, const std::vector<Matrix>& ms) {
   for (std::size_t h = 0; h < ms.size(); ++h) {
     const Index size = ms[h].size();
-    hw_stack_set(stack.as_handle(), ms[h].data(), static_cast<int>(size),
-                 static_cast<int>(static_cast<Index>(h) * size));
+    hw_tensor_set(tensor.as_handle(), ms[h].data(), static_cast<int>(size),
+                  static_cast<int>(static_cast<Index>(h) * size));
   }
 }
 
-// A stack of equally shaped matrices -> {data, depth, rows, cols}.
 val stack_out(const std::vector<Matrix>& ms) {
   const Index rows = ms.empty() ? 0 : ms[0].rows();
   const Index cols = ms.empty() ? 0 : ms[0].cols();
-  val out = val::take_ownership(hw_stack_new(
-      static_cast<int>(static_cast<Index>(ms.size()) * rows * cols), static_cast<double>(ms.size()),
-      static_cast<double>(rows), static_cast<double>(cols)));
+  val out = tensor_new({static_cast<Index>(ms.size()), rows, cols});
   fill_stack(out, ms);
   return out;
 }

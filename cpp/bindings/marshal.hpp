@@ -1,8 +1,10 @@
 // Conversions between JS values and the core's types, for the adapters (cpp/bindings/*.cpp).
 //
 // The JS wrapper (cpp/api.js) validates option types and flattens nested arrays into
-// {data: Float64Array, rows, cols}; these functions copy them into Eigen matrices and back out
-// as plain JS objects holding Float64Array copies (nothing for JS to .delete()). Every adapter
+// {data: Float64Array, rows, cols}; these functions copy them into Eigen matrices. Every result
+// goes back out as a tensor, {data: a Float64Array copy, shape}: shape [n] for a vector,
+// [rows, cols] for a matrix, [depth, rows, cols] for a stack (nothing for JS to .delete()); the
+// wrapper reads each field's kind from its shape alone. Every adapter
 // runs in guarded(), which turns the core's exceptions into {error: message} for the wrapper to
 // rethrow as a JS Error: in Emscripten 3.1.6 a C++ exception would reach JS as a bare number.
 #pragma once
@@ -57,16 +59,18 @@ void read_data(const val& m, double* dst, int n);
 
 // ---- C++ -> JS ---------------------------------------------------------------------------------
 
-// {data: a Float64Array copy of n doubles at data, rows, cols}.
-val f64_matrix(const double* data, Index n, Index rows, Index cols);
-val matrix_out(const Matrix& m);
-val vector_out(const Vector& v);  // (n, 1)
-// A stack of equally shaped matrices -> {data, depth, rows, cols}.
+// {data: a Float64Array copy of the numbers at data, shape} (as many numbers as shape holds).
+val tensor_out(const double* data, const std::vector<Index>& shape);
+// {data: a new Float64Array of zeros, shape}, for fill_stack or set_data to write.
+val tensor_new(const std::vector<Index>& shape);
+val matrix_out(const Matrix& m);  // shape [rows, cols]
+val vector_out(const Vector& v);  // shape [n]
+// A stack of equally shaped matrices -> shape [depth, rows, cols].
 val stack_out(const std::vector<Matrix>& ms);
-// Each matrix of ms into stack's data, one after another.
-void fill_stack(const val& stack, const std::vector<Matrix>& ms);
-// n doubles at p into the data of stack (or of a matrix), from index offset.
-void set_data(const val& stack, const double* p, int n, int offset);
+// Each matrix of ms into the tensor's data, one after another.
+void fill_stack(const val& tensor, const std::vector<Matrix>& ms);
+// n doubles at p into the data of a tensor, from index offset.
+void set_data(const val& tensor, const double* p, int n, int offset);
 val strings_out(const std::vector<std::string>& items);
 val numbers_out(const std::vector<double>& items);
 val error_out(const std::string& message);

@@ -142,7 +142,7 @@ val text_model_run(val o) {
     }
     const headwise::TextRun r = headwise::run_text_model(c, m.params, ids, off);
     const Index n = ids.cols(), v = static_cast<Index>(c.vocab), heads = static_cast<Index>(c.num_heads);
-    // Every head's (n, n) weights, layer by layer: (layers * h, n, n).
+    // Every head's (n, n) weights, layer by layer: (layers, h, n, n).
     std::vector<Matrix> attention;
     for (const Matrix& w : r.attention)
       for (Index h = 0; h < heads; ++h) attention.emplace_back(w.middleRows(h * n, n));
@@ -161,7 +161,9 @@ val text_model_run(val o) {
       }
     }
     val out = tokens;
-    out.set("attention", stack_out(attention));
+    val weights = tensor_new({static_cast<Index>(c.layers), heads, n, n});
+    fill_stack(weights, attention);
+    out.set("attention", weights);
     out.set("topIds", matrix_out(top_ids));
     out.set("topProbabilities", matrix_out(top_p));
     out.set("tokenLoss", vector_out(r.token_loss));

@@ -216,11 +216,12 @@ val trainer_step(val o) {
   });
 }
 
-// {name: {data, rows, cols}} for every tensor of the table (a vector as (n, 1)).
+// {name: {data, shape}} for every tensor of the table (a vector's shape is [n]).
 val params_out(const headwise::ModelParams& p) {
   val out = val::object();
   for (const headwise::ParamTensor& t : p.table()) {
-    out.set(t.name, f64_matrix(p.data().data() + t.offset, t.numel(), t.rows, t.cols));
+    const double* data = p.data().data() + t.offset;
+    out.set(t.name, t.is_vector ? tensor_out(data, {t.rows}) : tensor_out(data, {t.rows, t.cols}));
   }
   return out;
 }

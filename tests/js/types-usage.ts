@@ -102,6 +102,10 @@ export async function useEveryMethod(): Promise<number> {
   const bias: number[] = trainer.parameters().readoutBias;
   const grads = trainer.gradients({ tokens: [[0, 1, 2]], targets: [[[-1, 0], [0, 0], [1, 0]]] });
   const heads: number[][][] = trainer.attention({ tokens: [0, 1, 2] });
+  const headsTensor: createHeadwise.Tensor = trainer.attention({ tokens: [0, 1, 2] }).typed;
+  const focusTensor: createHeadwise.Tensor = trainer.evaluate().typed.headFocus;
+  const biasTensor: createHeadwise.Tensor = trainer.parameters().typed.readoutBias;
+  const tensorSizes: number = biasTensor.shape.length + headsTensor.shape[0] + focusTensor.rows;
   const cfg: number = trainer.config.dHead + trainer.info().seqLen + trainer.parameterCount().total;
   trainer.setParameters(trainer.parameters());
   trainer.dispose();

@@ -14,8 +14,6 @@
 export function installTasks(hw, transfers = false) {
   /** @type {{key: unknown[], run: any, kept?: Record<string, any>}|null} the last seedExperiment and its inputs */
   let last = null;
-  /** What crossCheck reads of a run (the run itself may be sent away, its arrays detached). */
-  const CROSS_CHECK_FIELDS = ['x', 'wq', 'wk', 'wv', 'wo', 'bq', 'bk', 'bv', 'bo', 'output', 'headWeights'];
   /** @param {any} o */
   const experiment = (o) => {
     const key = [o.seed, o.tokens, o.dModel, o.numHeads, Boolean(o.bias), Boolean(o.causal)];
@@ -54,14 +52,11 @@ export function installTasks(hw, transfers = false) {
     lessonRun(o) {
       const run = experiment(o);
       if (transfers && last && last.run === run && !last.kept) {
-        // Copies for exercise 3's cross-check, which comes next: copying is far cheaper than
-        // computing the run again once its own arrays are sent.
+        // Copies of its tensors for exercise 3's cross-check, which comes next: copying is far
+        // cheaper than computing the run again once its own arrays are sent.
         /** @type {Record<string, any>} */
         const kept = {};
-        for (const f of CROSS_CHECK_FIELDS) {
-          const m = run.typed[f];
-          if (m) kept[f] = m.copy();
-        }
+        for (const [f, m] of Object.entries(run.typed)) kept[f] = m.copy();
         last.kept = kept;
       }
       const pairs = pairsOf(run.typed.headWeights);
