@@ -73,7 +73,7 @@ class FakeWorker {
 globalThis.Worker = FakeWorker;
 
 /** createHeadwise as compute.js reads it (moduleSource: the Worker's text, unused by the stand-in). */
-const factory = () => Object.assign(() => createHeadwise(), { moduleSource: () => '/* module */', Tensor: hw.constructor, result: (x) => x });
+const factory = () => Object.assign(() => createHeadwise(), { moduleSource: () => '/* module */', Tensor: createHeadwise.Tensor, result: (x) => x });
 
 /** A Pool of `size` stand-in Workers. */
 function pool(size) {

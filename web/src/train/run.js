@@ -78,12 +78,16 @@ export class Disposed extends Error {
   }
 }
 
+/** @typedef {import('../../../cpp/api').Tensor} Tensor */
+
 /**
  * @typedef {object} Snapshot
  * @property {number} step
- * @property {number[][][]} attention   [h][i][j] on the probe it was taken on
+ * @property {number[][][] & {typed: Tensor}} attention   [h][i][j] on the probe it was taken on
+ *   (attention()'s result: the tensor [h, n, n] it came as is `attention.typed`)
  * @property {string} [probeKey]        that probe, where the probe can change
- * @property {any} [parameters]         the model's parameters then (to redraw on another probe)
+ * @property {Record<string, Tensor>} [parameters]  the model's parameters then (parameters()'s
+ *   `typed`: to redraw on another probe)
  */
 
 /**
@@ -198,7 +202,7 @@ export class ModelRun {
     /** @type {Snapshot} */
     const snap = { step: this.step, attention };
     if (probe.key !== undefined) snap.probeKey = probe.key;
-    if (probe.keepParameters) snap.parameters = flatParameters(await this.call('parameters'));
+    if (probe.keepParameters) snap.parameters = (await this.call('parameters')).typed;
     this.attention = attention;
     this.attentionStep = this.step;
     const last = this.snapshots[this.snapshots.length - 1];
@@ -228,12 +232,12 @@ export class ModelRun {
     try {
       for (const snap of stale) {
         if (!current()) return false;
-        await this.call('setParameters', snap.parameters);
+        await this.call('setParameters', copied(snap.parameters));
         snap.attention = await this.call('attention', { tokens: probe.tokens });
         snap.probeKey = probe.key;
       }
     } finally {
-      if (!this.disposed) await this.call('setParameters', last.parameters);
+      if (!this.disposed) await this.call('setParameters', copied(last.parameters));
     }
     return true;
   }
@@ -434,23 +438,10 @@ export class RunSet extends EventTarget {
 }
 
 /**
- * A parameters result as setParameters reads it, compactly: each matrix flat ({data, rows,
- * cols}), the vectors as they are.
- * @param {Record<string, any>} p
+ * A snapshot's parameters for setParameters: copies of its tensors, whose buffers a Worker's
+ * trainer takes over (they are transferred to it), so that the snapshot keeps its own.
+ * @param {Record<string, Tensor>|undefined} p
  */
-function flatParameters(p) {
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const [name, m] of Object.entries(p)) {
-    if (Array.isArray(m) && Array.isArray(m[0])) {
-      const rows = m.length;
-      const cols = m[0].length;
-      const data = new Float64Array(rows * cols);
-      for (let i = 0; i < rows; i += 1) data.set(m[i], i * cols);
-      out[name] = { data, rows, cols };
-    } else {
-      out[name] = m;
-    }
-  }
-  return out;
+function copied(p) {
+  return Object.fromEntries(Object.entries(p || {}).map(([name, t]) => [name, t.copy()]));
 }

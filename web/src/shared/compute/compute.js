@@ -35,9 +35,12 @@
 //   Worker other than the first is terminated when its last object is disposed, and dispose()
 //   terminates them all; warm() starts every Worker ahead of a burst of create()s. With one Worker, or none (main-thread mode), it is one Compute.
 // Results cross from the Worker without copies: each of a result's tensors (the module's
-// `result.typed`, flat data + shape) is posted as it is, its buffer transferred, and the result
-// is rebuilt in the API's form on this side (createHeadwise.result). Widgets read rows and heads
-// as views (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read.
+// `result.typed`, flat data + shape; a trainer's attention() as its `typed`) is posted as it is,
+// its buffer transferred, and the result is rebuilt in the API's form on this side
+// (createHeadwise.result, createHeadwise.nested). Widgets read rows and heads as views
+// (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read. The other way,
+// Tensors among a remote object's call arguments (a trainer's setParameters) are transferred to
+// the Worker: the caller hands their buffers over.
 
 import { installTasks } from './compute-tasks.js';
 
@@ -119,7 +122,8 @@ function dispatcher(hw, tasksOf, transfers) {
 
 /**
  * A value to post: each API result becomes its fields with its tensors in place of their
- * nested arrays (result.typed), and every tensor's buffer is transferred.
+ * nested arrays (result.typed), an array result with a tensor as its `typed` becomes
+ * {nested: tensor}, and every tensor's buffer is transferred.
  * @param {any} v
  * @param {Transferable[]} transfer
  * @param {any} Tensor  the module's tensor type
@@ -134,7 +138,10 @@ function toWire(v, transfer, Tensor) {
     if (!transfer.includes(t.data.buffer)) transfer.push(t.data.buffer);
     return { data: t.data, shape: t.shape };
   }
-  if (Array.isArray(v)) return v.map((x) => toWire(x, transfer, Tensor));
+  if (Array.isArray(v)) {
+    const t = /** @type {any} */ (v).typed;
+    return t instanceof Tensor ? { nested: toWire(t, transfer, Tensor) } : v.map((x) => toWire(x, transfer, Tensor));
+  }
   const typed = Object.prototype.propertyIsEnumerable.call(v, 'typed') ? null : v.typed;
   /** @type {Record<string, any>} */
   const out = {};
@@ -180,8 +187,9 @@ function workerMain(scope, tasksOf, dispatcherOf, wire) {
 // ---- the page's side ---------------------------------------------------------------------------
 
 /**
- * A posted value back in the API's form: {data, shape} becomes a Tensor, and an object holding
- * tensors becomes an API result (nested arrays made when read, the tensors as `typed`).
+ * A posted value back in the API's form: {data, shape} becomes a Tensor, {nested: tensor} the
+ * tensor's nested arrays with it as their `typed`, and an object holding tensors an API result
+ * (nested arrays made when read, the tensors as `typed`).
  * @param {any} v
  * @param {any} H  createHeadwise (its Tensor and result)
  * @returns {any}
@@ -191,6 +199,7 @@ function fromWire(v, H) {
   if (Array.isArray(v)) return v.map((x) => fromWire(x, H));
   const keys = Object.keys(v);
   if (keys.length === 2 && ArrayBuffer.isView(v.data) && Array.isArray(v.shape)) return new H.Tensor(v.data, v.shape);
+  if (keys.length === 1 && keys[0] === 'nested') return H.nested(fromWire(v.nested, H));
   /** @type {Record<string, any>} */
   const out = {};
   let tensors = false;
@@ -210,6 +219,7 @@ function fromWire(v, H) {
  * @property {(v: any) => void} resolve
  * @property {(e: any) => void} reject
  * @property {boolean} [cancelled]
+ * @property {Transferable[]} [transfer]  buffers the message hands over to the Worker
  */
 
 export class Compute {
@@ -440,9 +450,13 @@ export class Compute {
     this._objects += 1;
     let disposed = false;
     return {
-      call: (method, ...args) => (disposed
-        ? Promise.reject(new Error('this object has been disposed'))
-        : this._enqueue({ type: 'call', object, method, args }, null, 0)),
+      call: (method, ...args) => {
+        if (disposed) return Promise.reject(new Error('this object has been disposed'));
+        /** @type {Transferable[]} */
+        const transfer = [];
+        const wired = this.mode === 'worker' ? toWire(args, transfer, this._factory().Tensor) : args;
+        return this._enqueue({ type: 'call', object, method, args: wired }, null, 0, transfer);
+      },
       dispose: async () => {
         if (disposed) return;
         disposed = true;
@@ -456,8 +470,9 @@ export class Compute {
    * @param {any} message
    * @param {string|null} key
    * @param {number} cost
+   * @param {Transferable[]} [transfer]
    */
-  _enqueue(message, key, cost) {
+  _enqueue(message, key, cost, transfer = []) {
     this.start();
     return new Promise((resolve, reject) => {
       if (this._disposed) {
@@ -467,7 +482,7 @@ export class Compute {
       if (key) this._supersede(key);
       const id = this._nextId;
       this._nextId += 1;
-      this._queue.push({ id, message: { ...message, id }, key, cost, resolve, reject });
+      this._queue.push({ id, message: { ...message, id }, key, cost, resolve, reject, transfer });
       this._pump();
     });
   }
@@ -501,7 +516,7 @@ export class Compute {
       if (!this._worker) return;  // restarting
       const job = /** @type {Job} */ (this._queue.shift());
       this._running = job;
-      this._worker.postMessage(job.message);
+      this._worker.postMessage(job.message, job.transfer || []);
       return;
     }
     // Main thread: one job per task, so that newer runs can supersede queued ones meanwhile.
