@@ -40,6 +40,10 @@ const FAKE_MODULE = `var createHeadwise = function () {
         value: function () { return n; },
         // Busy for ms milliseconds: when it began and ended, by this thread's clock.
         spin: function (ms) { var t = Date.now(); while (Date.now() - t < ms) {} return [t, Date.now()]; },
+        // An array result with its tensor as typed (not enumerable), as a trainer's attention().
+        stack: function () { return createHeadwise.nested(new Tensor(new Float64Array([1, 2, 3, 4]), [1, 2, 2])); },
+        // What a tensor among the arguments is where the object lives (a trainer's setParameters).
+        take: function (p) { return { f64: p.w.data instanceof Float64Array, numbers: Array.from(p.w.data), shape: p.w.shape }; },
         dispose: function () { n = NaN; }
       };
     }
@@ -49,6 +53,17 @@ const FAKE_MODULE = `var createHeadwise = function () {
 function Tensor(data, shape) { this.data = data; this.shape = shape; }
 Tensor.prototype.copy = function () { return new Tensor(this.data.slice(), this.shape.slice()); };
 createHeadwise.Tensor = Tensor;
+createHeadwise.nested = function (t) {
+  var out = [];
+  var size = t.shape[1] * t.shape[2];
+  for (var h = 0; h < t.shape[0]; h++) {
+    var m = [];
+    for (var i = 0; i < t.shape[1]; i++) m.push(Array.from(t.data.subarray(h * size + i * t.shape[2], h * size + (i + 1) * t.shape[2])));
+    out.push(m);
+  }
+  Object.defineProperty(out, 'typed', { value: t });
+  return out;
+};
 createHeadwise.result = function (fields) {
   var out = {};
   var typed = {};
@@ -209,6 +224,30 @@ describe('Compute (web/src/shared/compute/compute.js)', () => {
         return { rows: m.rows, typed: Array.from(m.typed.m.data), isF64: m.typed.m.data instanceof Float64Array, row2: m.m[2], keys: Object.keys(m) };
       });
       assert.deepEqual(r, { rows: 3, typed: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], isF64: true, row2: [8, 9, 10, 11], keys: ['rows', 'm'] });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test('a remote object\'s array result keeps its tensor; tensors among its arguments are transferred to the Worker', async () => {
+    const { context, page, errors } = await open();
+    try {
+      const r = await page.evaluate(async () => {
+        const counter = await window.compute.create('createCounter', { start: 0 });
+        const s = await counter.call('stack');
+        const w = new createHeadwise.Tensor(new Float64Array([1, 2, 3]), [3]);
+        const took = await counter.call('take', { w });
+        return {
+          mode: window.compute.mode, nested: s, isArray: Array.isArray(s), keys: Object.keys(s),
+          tensor: s.typed instanceof createHeadwise.Tensor, numbers: Array.from(s.typed.data), shape: s.typed.shape,
+          took, handedOver: w.data.byteLength,
+        };
+      });
+      assert.deepEqual(r, {
+        mode: 'worker', nested: [[[1, 2], [3, 4]]], isArray: true, keys: ['0'], tensor: true, numbers: [1, 2, 3, 4], shape: [1, 2, 2],
+        took: { f64: true, numbers: [1, 2, 3], shape: [3] }, handedOver: 0,
+      });
+      assert.deepEqual(await errors(), []);
     } finally {
       await context.close();
     }

@@ -152,6 +152,11 @@ test('run() matches PyTorch float64 (fixtures) and a forward recomputed from par
     const ref = referenceForward(p, m.config, r.ids, c.ablate);
     ref.attention.forEach((heads, l) => heads.forEach((w, h) => w.forEach((row, i) => row.forEach((x, j) => close(r.attention[l][h][i][j], x, 1e-10, `reference L${l}H${h}`)))));
     r.tokenLoss.forEach((x, i) => close(x, -ref.logp[i][r.ids[i + 1]], 1e-10, `reference tokenLoss[${i}]`));
+    // The same numbers as tensors: attention [layers, heads, n, n], tokenLoss [n - 1].
+    const n = r.ids.length;
+    assert.deepEqual(r.typed.attention.shape, [m.config.layers, m.config.numHeads, n, n]);
+    assert.deepEqual(r.typed.attention.head(1).head(2).tolist(), r.attention[1][2]);
+    assert.deepEqual(r.typed.tokenLoss.shape, [r.tokenLoss.length]);
     // and by ids: the same numbers
     const byIds = m.run({ ids: r.ids, ablate: c.ablate });
     assert.deepEqual(byIds.tokenLoss, r.tokenLoss);

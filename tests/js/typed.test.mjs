@@ -133,6 +133,53 @@ test('into: bad arrays get a clear message, nothing is written, and the module k
   assert.deepEqual(hw.multiHeadAttention(args).output, hw.multiHeadAttention({ ...args, into: hw.multiHeadAttention(args) }).output);
 });
 
+test('every tensor carries the shape the module gave it: [n], [rows, cols], [depth, rows, cols]', () => {
+  const t = run.typed;
+  assert.deepEqual([t.bq.shape, t.x.shape, t.headWeights.shape], [[8], [5, 8], [2, 5, 5]]);
+  const packed = hw.packLessonWeights({ wq: run.wq, wk: run.wk, wv: run.wv, wo: run.wo, bq: run.bq, bk: run.bk, bv: run.bv, bo: run.bo });
+  assert.deepEqual([packed.typed.inProjBias.shape, packed.typed.inProjWeight.shape], [[24], [24, 8]]);
+  assert.equal(packed.inProjBias.length, 24);
+  const torch = hw.torchMultiheadAttention({ embedDim: 8, numHeads: 2, ...packed, query: run.x, key: run.x, value: run.x, averageAttnWeights: false });
+  assert.deepEqual([torch.typed.attnOutput.shape, torch.typed.attnWeights.shape], [[5, 8], [2, 5, 5]]);
+});
+
+test('the trainer\'s parameters, attention and evaluation are tensors, their nested forms made from them', () => {
+  const task = hw.trainingTasks().find((x) => x.name === 'induction') || hw.trainingTasks()[0];
+  const trainer = hw.createTrainer({ task: task.name, numHeads: 2, dModel: 8, seed: 3, layers: 2 });
+  try {
+    trainer.step(3);
+    const c = trainer.config;
+    const p = trainer.parameters();
+    const table = trainer.parameterCount().tensors;
+    assert.deepEqual(Object.keys(p.typed), table.map((x) => x.name));
+    for (const { name, shape } of table) {
+      assert.deepEqual(p.typed[name].shape, shape, name);
+      assert.deepEqual(p[name], p.typed[name].tolist(), name);
+    }
+    assert.ok(!Object.keys(p).includes('typed'));
+    const tokens = [1, 2, 3, 1, 2];
+    const a = trainer.attention({ tokens });
+    assert.deepEqual(a.typed.shape, [c.layers * c.numHeads, 5, 5]);
+    assert.deepEqual(a, a.typed.tolist());
+    assert.deepEqual(Object.keys(a), ['0', '1', '2', '3']);
+    const e = trainer.evaluate({ ablate: [1] });
+    assert.deepEqual(e.typed.headFocus.shape, [c.layers * c.numHeads, c.numRelations]);
+    assert.deepEqual(e.headFocus, e.typed.headFocus.tolist());
+    // Tensors go back in as they came, or as {data, shape} (how they arrive from another thread).
+    const moved = Object.fromEntries(Object.entries(p.typed).map(([k, v]) => [k, { data: v.data.slice(), shape: v.shape.slice() }]));
+    trainer.step(2);
+    trainer.setParameters(moved);
+    assert.deepEqual(trainer.attention({ tokens }), a);
+    trainer.setParameters(p.typed);
+    assert.throws(() => trainer.setParameters({ ...p.typed, readoutBias: { data: moved.readoutBias.data, shape: [moved.readoutBias.data.length, 1] } }),
+      /^Error: setParameters: readoutBias must be a vector \(shape \[n\]\), got a tensor of shape \[\d+, 1\]$/);
+    assert.throws(() => trainer.setParameters({ ...p.typed, readout: p.typed.readoutBias }),
+      /^Error: setParameters: readout must be a matrix \(shape \[rows, cols\]\), got a tensor of shape \[\d+\]$/);
+  } finally {
+    trainer.dispose();
+  }
+});
+
 test('moduleSource() is the module itself: evaluated elsewhere it computes the same numbers', async () => {
   const source = createHeadwise.moduleSource();
   assert.equal(typeof source, 'string');
