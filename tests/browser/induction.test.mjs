@@ -230,6 +230,24 @@ describe('Heads that work together', () => {
     }, { viewport: { width: 640, height: 900 } });
   });
 
+  test('the link\'s #induction_seed reaches the section; a seed out of range is refused at its field; a new one goes into the link', { timeout: TEST_TIMEOUT }, async () => {
+    await withPage(browser, server, 'file', '#induction_seed=3', async (page) => {
+      await reachInduction(page);
+      const seedOf = () => page.$eval('hw-induction', (el) => /** @type {any} */ (el).session.settings.seed);
+      assert.equal(await page.inputValue('#induction-seed'), '3');
+      assert.equal(await seedOf(), 3);
+      await page.fill('#induction-seed', '-1');
+      await page.waitForFunction(() => !document.querySelector('#induction-seed-error').hidden);
+      assert.equal(await page.textContent('#induction-seed-error'), 'seed -1 is not allowed: use a whole number from 0 to 4294967295');
+      assert.equal(await page.getAttribute('#induction-seed', 'aria-invalid'), 'true');
+      assert.equal(await seedOf(), 3, 'the models of the last good seed stay');
+      await page.fill('#induction-seed', '4');
+      await page.waitForFunction(() => /[#&]induction_seed=4(&|$)/.test(window.location.hash));
+      assert.equal(await seedOf(), 4);
+      assert.equal(await page.locator('#induction-seed-error').isHidden(), true);
+    });
+  });
+
   test('under the strict CSP (http header) the section trains on the lesson page', { timeout: TEST_TIMEOUT }, async () => {
     const { context, page, log } = await openPage(browser);
     try {
