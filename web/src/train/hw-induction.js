@@ -8,8 +8,8 @@
 // store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
-import { copyTexts } from '../shared/i18n/i18n.js';
+import { code, h, replace, setText } from '../shared/ui/dom.js';
+import { codeBlock } from '../shared/python/code-block.js';
 import { cellColors, prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
@@ -91,19 +91,14 @@ class HwInduction extends HwElement {
     this.appendChild(this.headsBox);
 
     // "Reproduce in Python": the script of the current run, and what it prints once trained.
-    const title = this.t('induction.python');
-    this.codeEl = h('code', { class: 'language-python' });
-    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'induction-python-output', tabindex: '0', translate: 'no' });
     this.pyPending = h('p', { class: 'hw-hint', 'data-testid': 'induction-python-pending' });
-    this.appendChild(h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: title }),
-      copyButton(this.codeEl, copyTexts(title, this.language)),
-      h('pre', { class: 'hw-code', id: 'induction-python', 'data-testid': 'induction-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
-      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
-      this.pyOutput,
-      this.pyPending,
-      h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') })),
-    ]));
+    const python = codeBlock({
+      id: 'induction-python', title: this.t('induction.python'), lang: this.language,
+      after: [this.pyPending, h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') }))],
+    });
+    this.codeEl = python.code;
+    this.pyOutput = python.output;
+    this.appendChild(python.el);
 
     /** @type {InductionSession|null} */
     this.session = null;
