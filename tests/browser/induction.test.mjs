@@ -14,10 +14,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -207,24 +205,17 @@ describe('Heads that work together', () => {
       const script = await page.textContent('[data-testid="induction-python"]');
       const printed = await page.textContent('[data-testid="induction-python-output"]');
       assert.ok(printed.includes(`held-out repeat accuracy ${e.repeatAccuracy.toFixed(2)}`), printed);
-      const dir = mkdtempSync(join(tmpdir(), 'hw-induction-'));
-      try {
-        writeFileSync(join(dir, 'induction.py'), script);
-        const r = spawnSync('/usr/bin/python3', [join(dir, 'induction.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
-        assert.equal(r.status, 0, r.stderr);
-        // The same lines; the one-layer model's numbers the same, the two-layer model's within
-        // 0.01 (the page and PyTorch sum in different orders; over 600 steps the last bits drift).
-        const numbers = (/** @type {string} */ t) => t.match(/\d+\.\d+/g).map(Number);
-        const shape = (/** @type {string} */ t) => t.replace(/\d+\.\d+/g, '#');
-        assert.equal(shape(r.stdout), shape(`${printed}\n`));
-        const wideAt = printed.indexOf('1 layer x');
-        const [got, want] = [r.stdout, printed].map(numbers);
-        const deepCount = numbers(printed.slice(0, wideAt)).length;
-        got.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= (k < deepCount ? 0.0100001 : 0), `number ${k}: python ${x}, page ${want[k]}`));
-        console.log(`# the script printed:\n${r.stdout.replace(/^/gm, '#   ')}`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const stdout = runPython(script, { name: 'induction.py' });
+      // The same lines; the one-layer model's numbers the same, the two-layer model's within
+      // 0.01 (the page and PyTorch sum in different orders; over 600 steps the last bits drift).
+      const numbers = (/** @type {string} */ t) => t.match(/\d+\.\d+/g).map(Number);
+      const shape = (/** @type {string} */ t) => t.replace(/\d+\.\d+/g, '#');
+      assert.equal(shape(stdout), shape(`${printed}\n`));
+      const wideAt = printed.indexOf('1 layer x');
+      const [got, want] = [stdout, printed].map(numbers);
+      const deepCount = numbers(printed.slice(0, wideAt)).length;
+      got.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= (k < deepCount ? 0.0100001 : 0), `number ${k}: python ${x}, page ${want[k]}`));
+      console.log(`# the script printed:\n${stdout.replace(/^/gm, '#   ')}`);
       console.log(`# longest main-thread task from the click to the verdict: ${Math.max(...(cpu || [0])).toFixed(1)} ms of CPU`);
       if (cpu) assert.deepEqual(cpu.filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms`);
     }, { viewport: { width: 640, height: 900 } });
