@@ -33,7 +33,7 @@ shareBrowser((b, s) => {
   server = s;
 });
 
-const servers = trainingPartServers('widget=induction', 'Induction');
+const servers = trainingPartServers('widget=induction&inductionSeed=2&lock=inductionSeed', 'Induction');
 
 const READY = 'hw-induction[data-ready] #induction-run:not([disabled])';
 
@@ -252,10 +252,19 @@ describe('Heads that work together', () => {
     }
   });
 
-  test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train', { timeout: TEST_TIMEOUT }, async () => {
+  test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train; the seed is the frame\'s, locked', { timeout: TEST_TIMEOUT }, async () => {
     await withEmbed(browser, servers, 'mha-induction', async (frame) => {
       await reachInduction(frame);
+      assert.equal(await frame.inputValue('#induction-seed'), '2');
+      assert.equal(await frame.$eval('hw-induction', (el) => /** @type {any} */ (el).session.settings.seed), 2);
       await trainSome(frame);
+      // Once the run has ended (its field is enabled again where nothing locks it), still locked.
+      const end = Date.now() + RUN_TIMEOUT;
+      while ((await readSection(frame)).status !== 'done') {
+        assert.ok(Date.now() < end, 'the run ends');
+        await frame.waitForTimeout(500);
+      }
+      assert.equal(await frame.isDisabled('#induction-seed'), true, 'the seed stays locked after the run');
     });
   });
 });

@@ -6,7 +6,7 @@
 // or seed=-1, is kept, and the page shows the module's message at the control).
 
 import { isLanguageTag } from '../i18n/i18n.js';
-import { MAX_WORKERS } from '../compute/compute.js';
+import { MAX_WORKERS } from '../compute/limits.js';
 
 /**
  * A core limit a range may name as its maximum: a field of `hw.limits` (the module's own numbers,
