@@ -16,7 +16,9 @@
 import { build } from 'esbuild';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { CONTROLS } from './src/embed/attributes.js';
+import { SETTING, rangeOf } from './src/shared/state/settings.js';
 import { zip } from './build-scorm.mjs';
 
 export const LIBRARY = { machineName: 'H5P.Headwise', majorVersion: 1, minorVersion: 0, patchVersion: 0 };
@@ -47,31 +49,45 @@ const WIDGET_LABELS = {
   ex1: 'Exercise 1: your own seed', ex2: 'Exercise 2: equal parameter counts', ex3: 'Exercise 3: PyTorch\'s layout', python: 'NumPy and PyTorch code',
   train: 'Watch heads specialise (training)', 'heads-needed': 'How many heads does it take?',
   sentence: 'Your own sentence: the heads of a small language model',
+  induction: 'Heads that work together (training)',
 };
+/** What the H5P editor calls each setting; a number's range is the settings table's. */
 const SETTING_FIELDS = {
-  seed: { label: 'Seed', min: 0, max: 4294967295 },
-  tokens: { label: 'Tokens', min: 1, max: 2048 },
-  dModel: { label: 'd_model', min: 1, max: 2048 },
-  heads: { label: 'Heads (a divisor of d_model)', min: 1, max: 2048 },
+  seed: { label: 'Seed' },
+  tokens: { label: 'Tokens' },
+  dModel: { label: 'd_model' },
+  heads: { label: 'Heads (a divisor of d_model)' },
   bias: { label: 'Bias' },
   causal: { label: 'Causal mask' },
-  query: { label: 'Query token (its row is highlighted)', min: 0, max: 2047 },
+  query: { label: 'Query token (its row is highlighted)' },
   labels: { label: 'Token labels, separated by commas' },
-  ex1Seed: { label: 'Exercise 1: seed', min: 0, max: 4294967295 },
-  ex2DModel: { label: 'Exercise 2: d_model', min: 1, max: 2048 },
-  ex2Heads: { label: 'Exercise 2: heads to try', min: 1, max: 2048 },
+  ex1Seed: { label: 'Exercise 1: seed' },
+  ex2DModel: { label: 'Exercise 2: d_model' },
+  ex2Heads: { label: 'Exercise 2: heads to try' },
   trainTask: { label: 'Training: task', options: ['previous-and-first', 'previous-and-two-back'] },
-  trainSeed: { label: 'Training: seed', min: 0, max: 4294967295 },
+  trainSeed: { label: 'Training: seed' },
   headsRelations: { label: '"How many heads": relations, separated by commas' },
-  headsSeed: { label: '"How many heads": seed', min: 0, max: 4294967295 },
+  headsSeed: { label: '"How many heads": seed' },
+  inductionSeed: { label: '"Heads that work together": seed' },
 };
+
+/**
+ * The module's limits (hw.limits), read from the built dist/headwise.js.
+ * @param {string} dist
+ * @returns {Promise<Record<string, number>>}
+ */
+export async function moduleLimits(dist) {
+  const createHeadwise = createRequire(import.meta.url)(join(dist, 'headwise.js'));
+  return (await createHeadwise()).limits;
+}
 
 /**
  * semantics.json: the content's parameters as the H5P editor shows them.
  * @param {Record<string, string>} widgetTable
  * @param {number} mastery
+ * @param {Record<string, number>} limits  the module's (moduleLimits): the numbers' maxima
  */
-export function semantics(widgetTable, mastery) {
+export function semantics(widgetTable, mastery, limits) {
   const missing = Object.keys(CONTROLS).filter((n) => !(n in SETTING_FIELDS));
   if (missing.length) throw new Error(`build-h5p: no H5P editor field for the setting(s) ${missing.join(', ')} (add them to SETTING_FIELDS)`);
   const settingField = (/** @type {string} */ name) => {
@@ -79,7 +95,11 @@ export function semantics(widgetTable, mastery) {
     const kind = CONTROLS[name].kind;
     if (kind === 'boolean') return { name, type: 'boolean', label: f.label, optional: true, default: false };
     if (f.options) return { name, type: 'select', label: f.label, optional: true, options: f.options.map((/** @type {string} */ o) => ({ value: o, label: o })) };
-    if (kind === 'number' || kind === 'index') return { name, type: 'number', label: f.label, optional: true, min: f.min, max: f.max };
+    if (kind === 'index') return { name, type: 'number', label: f.label, optional: true, min: 0, max: limits.maxTokens - 1 };
+    if (kind === 'number') {
+      const r = /** @type {{min: number, max: number}} */ (rangeOf(SETTING[CONTROLS[name].field], limits));
+      return { name, type: 'number', label: f.label, optional: true, min: r.min, max: r.max };
+    }
     return { name, type: 'text', label: f.label, optional: true, maxLength: 4096 };
   };
   const list = (/** @type {string} */ name, /** @type {string} */ label, /** @type {string} */ description) => ({ name, type: 'text', label, description, optional: true, maxLength: 1000 });
@@ -92,7 +112,7 @@ export function semantics(widgetTable, mastery) {
       name: 'settings', type: 'group', label: 'Starting settings (empty: the lesson\'s)', importance: 'low', expanded: false,
       fields: Object.keys(CONTROLS).map(settingField),
     },
-    list('controls', 'Controls shown', 'none, all, or control names separated by commas (seed, tokens, dModel, heads, bias, causal, query, labels, ex1Seed, ex2DModel, ex2Heads, trainTask, trainSeed, headsRelations, headsSeed); empty: the widget\'s own'),
+    list('controls', 'Controls shown', `none, all, or control names separated by commas (${Object.keys(CONTROLS).join(', ')}); empty: the widget's own`),
     list('locked', 'Controls locked (shown, greyed out, cannot be changed)', 'all, or control names separated by commas'),
     list('exports', 'Downloads offered', 'none, all, or csv, json, png, py; empty: all'),
     { name: 'theme', type: 'select', label: 'Colours', default: 'light', options: [{ value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' }, { value: 'auto', label: 'The student\'s system setting' }] },
@@ -161,7 +181,7 @@ export async function buildH5p({ web, dist, root, mastery, when }) {
     { name: 'h5p.json', data: json(h5pJson()) },
     { name: 'content/content.json', data: json({ widget: 'lesson', settings: {}, theme: 'light', masteryScore: mastery }) },
     { name: lib('library.json'), data: json(libraryJson()) },
-    { name: lib('semantics.json'), data: json(semantics(table, mastery)) },
+    { name: lib('semantics.json'), data: json(semantics(table, mastery, await moduleLimits(dist))) },
     { name: lib('h5p-headwise.js'), data: Buffer.from(runtime.outputFiles[0].text, 'utf8') },
     { name: lib('LICENSE.txt'), data: await readFile(join(root, 'LICENSE')) },
   ];

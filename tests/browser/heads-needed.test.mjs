@@ -12,11 +12,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -279,15 +277,7 @@ describe('How many heads does it take?', () => {
       assert.match(out, /^2 heads, \d+ parameters: held-out loss/);
       if (ENGINE === 'chromium') {
         const code = await page.textContent('[data-testid="python-heads"]');
-        const dir = mkdtempSync(join(tmpdir(), 'headwise-heads-'));
-        try {
-          writeFileSync(join(dir, 'cell.py'), code);
-          const r = spawnSync('/usr/bin/python3', [join(dir, 'cell.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
-          assert.equal(r.status, 0, r.stderr);
-          assert.equal(r.stdout, `${out}\n`);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
+        assert.equal(runPython(code, { name: 'cell.py' }), `${out}\n`);
       }
     // 640 px wide: WebKit's driver clicks only inside its 640 × 480 screen (tests/browser/engine.mjs).
     }, { viewport: { width: 640, height: 900 } });

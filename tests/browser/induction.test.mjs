@@ -14,10 +14,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -35,7 +33,7 @@ shareBrowser((b, s) => {
   server = s;
 });
 
-const servers = trainingPartServers('widget=induction', 'Induction');
+const servers = trainingPartServers('widget=induction&inductionSeed=2&lock=inductionSeed', 'Induction');
 
 const READY = 'hw-induction[data-ready] #induction-run:not([disabled])';
 
@@ -207,27 +205,38 @@ describe('Heads that work together', () => {
       const script = await page.textContent('[data-testid="induction-python"]');
       const printed = await page.textContent('[data-testid="induction-python-output"]');
       assert.ok(printed.includes(`held-out repeat accuracy ${e.repeatAccuracy.toFixed(2)}`), printed);
-      const dir = mkdtempSync(join(tmpdir(), 'hw-induction-'));
-      try {
-        writeFileSync(join(dir, 'induction.py'), script);
-        const r = spawnSync('/usr/bin/python3', [join(dir, 'induction.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
-        assert.equal(r.status, 0, r.stderr);
-        // The same lines; the one-layer model's numbers the same, the two-layer model's within
-        // 0.01 (the page and PyTorch sum in different orders; over 600 steps the last bits drift).
-        const numbers = (/** @type {string} */ t) => t.match(/\d+\.\d+/g).map(Number);
-        const shape = (/** @type {string} */ t) => t.replace(/\d+\.\d+/g, '#');
-        assert.equal(shape(r.stdout), shape(`${printed}\n`));
-        const wideAt = printed.indexOf('1 layer x');
-        const [got, want] = [r.stdout, printed].map(numbers);
-        const deepCount = numbers(printed.slice(0, wideAt)).length;
-        got.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= (k < deepCount ? 0.0100001 : 0), `number ${k}: python ${x}, page ${want[k]}`));
-        console.log(`# the script printed:\n${r.stdout.replace(/^/gm, '#   ')}`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      const stdout = runPython(script, { name: 'induction.py' });
+      // The same lines; the one-layer model's numbers the same, the two-layer model's within
+      // 0.01 (the page and PyTorch sum in different orders; over 600 steps the last bits drift).
+      const numbers = (/** @type {string} */ t) => t.match(/\d+\.\d+/g).map(Number);
+      const shape = (/** @type {string} */ t) => t.replace(/\d+\.\d+/g, '#');
+      assert.equal(shape(stdout), shape(`${printed}\n`));
+      const wideAt = printed.indexOf('1 layer x');
+      const [got, want] = [stdout, printed].map(numbers);
+      const deepCount = numbers(printed.slice(0, wideAt)).length;
+      got.forEach((x, k) => assert.ok(Math.abs(x - want[k]) <= (k < deepCount ? 0.0100001 : 0), `number ${k}: python ${x}, page ${want[k]}`));
+      console.log(`# the script printed:\n${stdout.replace(/^/gm, '#   ')}`);
       console.log(`# longest main-thread task from the click to the verdict: ${Math.max(...(cpu || [0])).toFixed(1)} ms of CPU`);
       if (cpu) assert.deepEqual(cpu.filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms`);
     }, { viewport: { width: 640, height: 900 } });
+  });
+
+  test('the link\'s #induction_seed reaches the section; a seed out of range is refused at its field; a new one goes into the link', { timeout: TEST_TIMEOUT }, async () => {
+    await withPage(browser, server, 'file', '#induction_seed=3', async (page) => {
+      await reachInduction(page);
+      const seedOf = () => page.$eval('hw-induction', (el) => /** @type {any} */ (el).session.settings.seed);
+      assert.equal(await page.inputValue('#induction-seed'), '3');
+      assert.equal(await seedOf(), 3);
+      await page.fill('#induction-seed', '-1');
+      await page.waitForFunction(() => !document.querySelector('#induction-seed-error').hidden);
+      assert.equal(await page.textContent('#induction-seed-error'), 'seed -1 is not allowed: use a whole number from 0 to 4294967295');
+      assert.equal(await page.getAttribute('#induction-seed', 'aria-invalid'), 'true');
+      assert.equal(await seedOf(), 3, 'the models of the last good seed stay');
+      await page.fill('#induction-seed', '4');
+      await page.waitForFunction(() => /[#&]induction_seed=4(&|$)/.test(window.location.hash));
+      assert.equal(await seedOf(), 4);
+      assert.equal(await page.locator('#induction-seed-error').isHidden(), true);
+    });
   });
 
   test('under the strict CSP (http header) the section trains on the lesson page', { timeout: TEST_TIMEOUT }, async () => {
@@ -243,10 +252,19 @@ describe('Heads that work together', () => {
     }
   });
 
-  test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train', { timeout: TEST_TIMEOUT }, async () => {
+  test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train; the seed is the frame\'s, locked', { timeout: TEST_TIMEOUT }, async () => {
     await withEmbed(browser, servers, 'mha-induction', async (frame) => {
       await reachInduction(frame);
+      assert.equal(await frame.inputValue('#induction-seed'), '2');
+      assert.equal(await frame.$eval('hw-induction', (el) => /** @type {any} */ (el).session.settings.seed), 2);
       await trainSome(frame);
+      // Once the run has ended (its field is enabled again where nothing locks it), still locked.
+      const end = Date.now() + RUN_TIMEOUT;
+      while ((await readSection(frame)).status !== 'done') {
+        assert.ok(Date.now() < end, 'the run ends');
+        await frame.waitForTimeout(500);
+      }
+      assert.equal(await frame.isDisabled('#induction-seed'), true, 'the seed stays locked after the run');
     });
   });
 });

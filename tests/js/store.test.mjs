@@ -150,7 +150,7 @@ test('parseHash reads every setting by its key, numbers and booleans and names',
   assert.deepEqual(s, {
     seed: 3, tokens: 6, labels, dModel: 12, numHeads: 3,
     bias: true, causal: true, query: 2, ex1Seed: 9, ex2DModel: 16, ex2Heads: 4, trainSeed: 5,
-    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back', lang: 'zh-Hans-CN', workers: 2,
+    trainTask: 'previous-and-two-back', headsSeed: 1, headsRelations: 'previous,first,two-back', inductionSeed: 1, lang: 'zh-Hans-CN', workers: 2,
   });
   assert.equal(parseHash('').workers, null, 'no workers: one per core');
   assert.equal(parseHash('bias=0&causal=false').bias, false);
@@ -225,7 +225,7 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   state.labels[3] = 't3';  // the default label: left out
   const hash = toHash(state);
   assert.equal(hash, 'seed=11&tokens=4&d_model=8&heads=2&ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1' +
-    '&heads_seed=1&bias=1&causal=0&train_task=previous-and-two-back&heads_relations=previous%2Cfirst%2Ctwo-back&query=3&label.2=dog');
+    '&heads_seed=1&induction_seed=1&bias=1&causal=0&train_task=previous-and-two-back&heads_relations=previous%2Cfirst%2Ctwo-back&query=3&label.2=dog');
   const back = parseHash(hash);
   const labels = [];
   labels[2] = 'dog';
@@ -243,7 +243,7 @@ test('toHash writes every readable setting; parseHash reads it back', () => {
   // Empty or unreadable fields are left out, so they come back as the defaults.
   const empty = toHash({ ...DEFAULTS, labels: [null, undefined, 'a&b'], seed: null, tokens: NaN, dModel: Infinity,
     numHeads: '2', trainTask: '' });
-  assert.equal(empty, 'ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1&heads_seed=1&bias=0&causal=0' +
+  assert.equal(empty, 'ex1_seed=2024&ex2_d_model=12&ex2_heads=5&train_seed=1&heads_seed=1&induction_seed=1&bias=0&causal=0' +
     '&heads_relations=previous%2Cfirst%2Ctwo-back&query=0&label.2=a%26b');
   assert.equal(toHash({ ...DEFAULTS, labels: [], trainTask: 7 }).includes('train_task'), false);
   assert.equal(parseHash(empty).labels[2], 'a&b');

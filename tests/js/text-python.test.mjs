@@ -2,31 +2,20 @@
 // sentence-python.js), run on the shipped weights file with Debian's NumPy, prints character for
 // character what the page shows, where the page's numbers come from dist/headwise.js.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { sentenceCode, sentenceOutput } from '../../web/src/text/sentence-python.js';
 import { ROOT, createHeadwise } from './helpers.mjs';
+import { runPython } from './python.mjs';
 
 const WEIGHTS = join(ROOT, 'web', 'models', 'sotu.hwtm');
 const hw = await createHeadwise();
 const model = hw.textModel({ weights: new Uint8Array(readFileSync(WEIGHTS)) });
 
-function python(source) {
-  const dir = mkdtempSync(join(tmpdir(), 'headwise-text-'));
-  try {
-    const file = join(dir, 'sentence.py');
-    writeFileSync(file, source);
-    const r = spawnSync('/usr/bin/python3', [file, WEIGHTS], { encoding: 'utf8', timeout: 120000 });
-    assert.equal(r.status, 0, `python failed:\n${r.stderr}`);
-    return r.stdout.replace(/\n$/, '');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** The script's stdout, run as `python3 sentence.py sotu.hwtm`. @param {string} source */
+const python = (source) => runPython(source, { name: 'sentence.py', args: [WEIGHTS], timeout: 120000 }).replace(/\n$/, '');
 
 const CASES = [
   { text: 'We will not tire, we will not falter, and we will not fail.' },

@@ -4,33 +4,16 @@
 // formatting helper against Python's own f"{x:.Nf}".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createHeadwise } from './helpers.mjs';
-import { pyFixed, trainingCode, trainingOutput } from '../../web/src/train/python.js';
+import { runPython } from './python.mjs';
+import { trainingCode, trainingOutput } from '../../web/src/train/python.js';
+import { pyFixed } from '../../web/src/shared/python/format.js';
 import { resolveSettings } from '../../web/src/train/session.js';
 
-const PYTHON = '/usr/bin/python3';
 const hw = await createHeadwise();
 
-/**
- * Run Python source, return its stdout (fails the test with stderr otherwise).
- * @param {string} source
- */
-function python(source) {
-  const dir = mkdtempSync(join(tmpdir(), 'headwise-train-'));
-  try {
-    const file = join(dir, 'script.py');
-    writeFileSync(file, source);
-    const r = spawnSync(PYTHON, [file], { encoding: 'utf8', timeout: 600000, env: { ...process.env, OMP_NUM_THREADS: '1' } });
-    assert.equal(r.status, 0, `python failed:\n${r.stderr}`);
-    return r.stdout;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** Python's stdout for `source`, with one BLAS thread. @param {string} source */
+const python = (source) => runPython(source, { env: { OMP_NUM_THREADS: '1' } });
 
 test('pyFixed formats as Python does, ties to even on the exact value', () => {
   const values = [0.0625, 0.125, 0.375, 0.5, 1.5, 2.5, 0.0005, 0.0015, 0.9995, 1 / 3, 2 / 3, 0.1, 0.7, 1, 0,

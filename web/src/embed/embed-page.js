@@ -19,6 +19,7 @@ import {
   isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, isLanguageTag, whenLanguage,
 } from '../shared/i18n/i18n.js';
 import { scriptBase } from '../shared/platform/scripts.js';
+import { SETTING, SETTINGS } from '../shared/state/settings.js';
 
 // The languages' files are in i18n/ beside this script (read while it runs: currentScript).
 setLanguageBase(scriptBase('embed-page.js'));
@@ -39,33 +40,16 @@ export const WIDGETS = /** @type {Record<string, string>} */ ({
   lesson: 'mha-lesson',
 });
 
-/** Query parameter → attribute. The lesson's permalink names (d_model, ex1_seed, …) work too. */
+/**
+ * Query parameter → attribute: each setting's public name (`dModel`) and its permalink name
+ * (`d_model`, `ex1_seed`, …) from the settings table, `numHeads`, and the embed's own options.
+ */
 const PARAMS = /** @type {Record<string, string>} */ ({
-  seed: 'seed',
-  tokens: 'tokens',
-  dModel: 'd-model',
-  d_model: 'd-model',
-  heads: 'heads',
-  numHeads: 'heads',
-  bias: 'bias',
-  causal: 'causal',
-  query: 'query-token',
-  labels: 'labels',
-  ex1Seed: 'ex1-seed',
-  ex1_seed: 'ex1-seed',
-  ex2DModel: 'ex2-d-model',
-  ex2_d_model: 'ex2-d-model',
-  ex2Heads: 'ex2-heads',
-  ex2_heads: 'ex2-heads',
-  trainSeed: 'train-seed',
-  train_seed: 'train-seed',
-  workers: 'workers',
-  trainTask: 'train-task',
-  train_task: 'train-task',
-  headsRelations: 'heads-relations',
-  heads_relations: 'heads-relations',
-  headsSeed: 'heads-seed',
-  heads_seed: 'heads-seed',
+  ...Object.fromEntries(SETTINGS.filter((s) => s.attr).flatMap((s) => [
+    ...(s.embed ? [[s.embed, s.attr]] : []),
+    ...(s.type === 'labels' ? [] : [[s.hash, s.attr]]),
+  ])),
+  numHeads: SETTING.numHeads.attr,
   controls: 'controls',
   lock: 'locked',
   locked: 'locked',
@@ -73,7 +57,7 @@ const PARAMS = /** @type {Record<string, string>} */ ({
   theme: 'theme',
 });
 
-const BOOLEAN_ATTRS = new Set(['bias', 'causal']);
+const BOOLEAN_ATTRS = new Set(SETTINGS.filter((s) => s.type === 'boolean').map((s) => s.attr));
 const MAX_HEIGHT = 100000;
 
 /**

@@ -5,7 +5,7 @@
 import { EmbedStore } from './embed-store.js';
 import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
 import { define } from '../shared/ui/element.js';
-import { SETTING } from '../shared/state/settings.js';
+import { SETTING, embedNames, rangeOf } from '../shared/state/settings.js';
 import { pinWorkers } from '../shared/compute/compute.js';
 import { h, replace } from '../shared/ui/dom.js';
 import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
@@ -110,7 +110,7 @@ export class MhaElement extends HTMLElement {
     const workers = this.getAttribute('workers');
     if (workers !== null) {
       // The page's pools of Workers (shared/compute/compute.js): the last element read pins them.
-      const [lo, hi] = /** @type {[number, number]} */ (SETTING.workers.whole);
+      const { min: lo, max: hi } = /** @type {{min: number, max: number}} */ (rangeOf(SETTING.workers));
       const n = workers.trim() === '' ? NaN : Number(workers.trim());
       if (Number.isInteger(n) && n >= lo && n <= hi) pinWorkers(n);
       else this.problems.set('workers', [`workers: "${workers.slice(0, 40)}" is not a whole number from ${lo} to ${hi}; the page uses one Worker per core.`]);
@@ -398,9 +398,9 @@ export function defineEmbedElements() {
   widget('mha-exercise-torch', { tags: ['hw-controls', 'hw-exercise-torch'], controls: PANEL, experiment: true });
   widget('mha-quiz', { tags: ['hw-quiz'], controls: [], experiment: false });
   widget('mha-python', { tags: ['hw-controls', 'hw-python'], controls: PANEL, experiment: true });
-  widget('mha-train', { tags: ['hw-train'], controls: ['trainTask', 'trainSeed'], experiment: false, exports: false });
-  widget('mha-heads-needed', { tags: ['hw-heads-needed'], controls: ['headsRelations', 'headsSeed'], experiment: false, exports: false });
-  widget('mha-induction', { tags: ['hw-induction'], controls: [], experiment: false, exports: false });
+  widget('mha-train', { tags: ['hw-train'], controls: embedNames('train'), experiment: false, exports: false });
+  widget('mha-heads-needed', { tags: ['hw-heads-needed'], controls: embedNames('heads'), experiment: false, exports: false });
+  widget('mha-induction', { tags: ['hw-induction'], controls: embedNames('induction'), experiment: false, exports: false });
   widget('mha-sentence', { tags: ['hw-sentence'], controls: [], experiment: false, exports: false });
   define('mha-lesson', MhaLesson);
 }

@@ -3,11 +3,11 @@
 // The expected output under each block is formatted from the module's results.
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { h, replace, setText, copyButton, code } from '../shared/ui/dom.js';
+import { h, replace, code } from '../shared/ui/dom.js';
+import { codeBlock } from '../shared/python/code-block.js';
 import { numpyArrayStr, fmtSig, pyRepr, shapeStr } from '../shared/ui/format.js';
 import { HEAD_COUNTS } from './hw-param-table.js';
 import { messageOf } from '../shared/state/errors.js';
-import { copyTexts, t } from '../shared/i18n/i18n.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
 
@@ -240,27 +240,19 @@ function torchOutput(run, check) {
 }
 
 /**
- * A code block with its copy button, its expected output and (if `withNote`) a note under it,
- * built once; set() writes what changed. The code and what it prints are never translated.
+ * A code block (codeBlock) with (if `withNote`) a note under it, built once; set() writes what
+ * changed.
  * @param {string} id
  * @param {string} title
  * @param {boolean} withNote
  * @param {string} lang
  */
 function block(id, title, withNote, lang) {
-  const codeEl = h('code', { class: 'language-python' });
-  const output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', translate: 'no' });
   const hint = h('p', { class: 'hw-hint' });
+  const b = codeBlock({ id, title, lang, after: [withNote ? hint : null] });
   let noteKey = '';
   return {
-    el: h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: title }),
-      copyButton(codeEl, copyTexts(title, lang)),
-      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0', translate: 'no' }, [codeEl]),
-      h('p', { class: 'hw-output-label', text: t('python.prints', {}, lang) }),
-      output,
-      withNote ? hint : null,
-    ]),
+    el: b.el,
     /**
      * Write the code, its output and the note under it (only what changed).
      * @param {string} source
@@ -269,8 +261,7 @@ function block(id, title, withNote, lang) {
      * @param {string} noteKeyNow  what the note says (it is rebuilt only when this changes)
      */
     set(source, printed, note, noteKeyNow) {
-      setText(codeEl, source);
-      setText(output, printed);
+      b.set(source, printed);
       if (noteKeyNow === noteKey) return;
       noteKey = noteKeyNow;
       replace(hint, note);

@@ -10,8 +10,8 @@
 // main thread in a task of its own after typing pauses (a few ms for 32 words).
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
-import { copyTexts } from '../shared/i18n/i18n.js';
+import { code, h, replace, setText } from '../shared/ui/dom.js';
+import { codeBlock } from '../shared/python/code-block.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
@@ -88,17 +88,13 @@ class HwSentence extends HwElement {
 
     // "Reproduce it in Python": the NumPy script for this sentence and these heads switched off
     // (sentence-python.js), and what it prints, from the page's own run.
-    const title = this.t('sentence.python');
-    this.codeEl = h('code', { class: 'language-python' });
-    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'sentence-python-output', tabindex: '0', translate: 'no' });
-    this.appendChild(h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: title }),
-      copyButton(this.codeEl, copyTexts(title, this.language)),
-      h('pre', { class: 'hw-code', id: 'sentence-python', 'data-testid': 'sentence-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
-      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
-      this.pyOutput,
-      h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') })),
-    ]));
+    const python = codeBlock({
+      id: 'sentence-python', title: this.t('sentence.python'), lang: this.language,
+      after: [h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') }))],
+    });
+    this.codeEl = python.code;
+    this.pyOutput = python.output;
+    this.appendChild(python.el);
 
     /** @type {any} the last good run: {text, base, off, ablate} */
     this.result = null;

@@ -7,18 +7,13 @@
 // word attends to most with its weight (2 decimals), and the five likeliest words after the last
 // one (3 decimals), each formatted as Python's f"{x:.Nf}".
 
-import { pyFixed } from '../train/python.js';
+import { pyFixed, pyString } from '../shared/python/format.js';
 
 /**
  * @typedef {object} SentenceSettings
  * @property {string} text
  * @property {[number, number][]} [ablate]  (layer, head) pairs switched off
  */
-
-/** @param {string} s  a Python string literal */
-function pyString(s) {
-  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 /**
  * The script for a sentence.

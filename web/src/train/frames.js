@@ -69,14 +69,12 @@ export function adoptSession(el, session, types) {
 }
 
 /**
- * A section's seed field (settingField, at least 0).
+ * A section's seed field (settingField: its range from the settings table).
  * @param {{store: any}} el
- * @param {'trainSeed'|'headsSeed'} name  the store's setting
+ * @param {'trainSeed'|'headsSeed'|'inductionSeed'} name  the store's setting
  * @param {string} label
  * @param {string} hint
  */
 export function seedField(el, name, label, hint) {
-  const seed = settingField(el, name, label, hint);
-  seed.input.min = '0';
-  return seed;
+  return settingField(el, name, label, hint);
 }

@@ -13,11 +13,12 @@ import { probeTokens } from './timeline.js';
 import { messageOf } from '../shared/state/errors.js';
 import { SOURCE, t } from '../shared/i18n/i18n.js';
 import { headsWord } from './verdict.js';
+import { MAX_RELATIONS } from '../shared/state/settings.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
 
-/** The most relations a row asks for (the grid's last row). */
-export const MAX_RELATIONS = 4;
+/** The most relations a row asks for (the grid's last row): the settings table's. */
+export { MAX_RELATIONS };
 
 /**
  * @typedef {object} GridSettings

@@ -8,13 +8,14 @@
 // store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
-import { copyTexts } from '../shared/i18n/i18n.js';
+import { code, h, replace, setText } from '../shared/ui/dom.js';
+import { codeBlock } from '../shared/python/code-block.js';
 import { cellColors, prefersDark } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
-import { numberField, parseNumberField, showError } from '../shared/ui/forms.js';
+import { reflectNumber, showError } from '../shared/ui/forms.js';
+import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession } from './frames.js';
+import { FrameDrawer, adoptSession, seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
 import { Timeline, paceField } from './timeline.js';
@@ -24,9 +25,6 @@ import { formedStep, inductionFor, inductionTargets, keyHeads, parseInductionPro
 /** @typedef {import('./induction.js').InductionSession} InductionSession */
 /** @typedef {import('./induction.js').InductionModel} InductionModel */
 
-/** The seed the section starts with. */
-const DEFAULT_SEED = 1;
-
 /** @param {number} x */
 const f2 = (x) => x.toFixed(2);
 /** @param {number} x */
@@ -35,14 +33,11 @@ const f3 = (x) => x.toFixed(3);
 class HwInduction extends HwElement {
   build() {
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
-    const seed = numberField('induction-seed', this.t('induction.seed'), this.t('induction.seedHint'));
-    seed.input.min = '0';
+    const seed = seedField(this, 'inductionSeed', this.t('induction.seed'), this.t('induction.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
     this.seedError.hidden = true;
-    if (this.seed === undefined) this.seed = DEFAULT_SEED;
-    this.seedInput.value = String(this.seed);
-    this.seedInput.addEventListener('input', () => this.readSeed());
+    this.seedInput.addEventListener('input', () => this.timeline.follow());
     const pace = paceField('induction-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
     this.paceSelect = pace.select;
 
@@ -96,19 +91,14 @@ class HwInduction extends HwElement {
     this.appendChild(this.headsBox);
 
     // "Reproduce in Python": the script of the current run, and what it prints once trained.
-    const title = this.t('induction.python');
-    this.codeEl = h('code', { class: 'language-python' });
-    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'induction-python-output', tabindex: '0', translate: 'no' });
     this.pyPending = h('p', { class: 'hw-hint', 'data-testid': 'induction-python-pending' });
-    this.appendChild(h('section', { class: 'hw-code-block' }, [
-      h('h3', { text: title }),
-      copyButton(this.codeEl, copyTexts(title, this.language)),
-      h('pre', { class: 'hw-code', id: 'induction-python', 'data-testid': 'induction-python', tabindex: '0', translate: 'no' }, [this.codeEl]),
-      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
-      this.pyOutput,
-      this.pyPending,
-      h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') })),
-    ]));
+    const python = codeBlock({
+      id: 'induction-python', title: this.t('induction.python'), lang: this.language,
+      after: [this.pyPending, h('p', { class: 'hw-hint' }, this.tNodes('induction.pythonHint', { dtype: code('dtype=torch.float64') }))],
+    });
+    this.codeEl = python.code;
+    this.pyOutput = python.output;
+    this.appendChild(python.el);
 
     /** @type {InductionSession|null} */
     this.session = null;
@@ -125,7 +115,7 @@ class HwInduction extends HwElement {
   }
 
   static get keep() {
-    return ['onSession', 'seed'];
+    return ['onSession'];
   }
 
   /** @param {any} store */
@@ -136,29 +126,24 @@ class HwInduction extends HwElement {
       return;
     }
     adoptSession(this, session, ['progress', 'state']);
-    if (!session.settings || session.settings.seed !== this.seed) {
+    // The seed is the store's (`#induction_seed`, the `induction-seed` attribute); the session
+    // judges it (a refusal names the setting as its field) and the field shows why.
+    const seed = store.state.inductionSeed;
+    reflectNumber(this.seedInput, seed);
+    const missing = store.inputErrors[SETTING.inductionSeed.control];
+    const lang = this.language;
+    showError(this.seedError, this.seedInput, missing || null, lang);
+    if (!missing && (!session.settings || session.settings.seed !== seed)) {
       try {
-        session.ensure(/** @type {number} */ (this.seed));
-        showError(this.runError, null, null, this.language);
+        session.ensure(/** @type {number} */ (seed));
+        showError(this.runError, null, null, lang);
       } catch (e) {
-        showError(this.runError, null, messageOf(e), this.language);
-        return;
+        const field = /** @type {any} */ (e).field === 'inductionSeed';
+        showError(field ? this.seedError : this.runError, field ? this.seedInput : null, messageOf(e), lang);
+        if (!session.settings) return;
       }
     }
     this.schedule();
-  }
-
-  /** The seed field changed: a whole number configures the models anew; else say why. */
-  readSeed() {
-    const { value, problem } = parseNumberField(this.seedInput);
-    const running = this.session && (this.session.status === 'running' || this.session.status === 'evaluating');
-    const message = problem || (value === null || !Number.isInteger(value) || value < 0 || value > 4294967295
-      ? `seed ${this.seedInput.value} is not allowed: use a whole number from 0 to 4294967295` : null);
-    showError(this.seedError, this.seedInput, message, this.language);
-    if (message || running) return;
-    this.seed = value;
-    this.timeline.follow();
-    if (this.store) this.update(this.store);
   }
 
   /** The probe field changed: use it if it reads, else say why (the last good probe stays). */
@@ -237,7 +222,7 @@ class HwInduction extends HwElement {
     const running = session.status === 'running' || session.status === 'evaluating';
     this.runButton.toggleAttribute('disabled', running || session.status === 'done');
     this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
-    this.seedInput.disabled = running;
+    this.seedInput.disabled = running || this.seedInput.hasAttribute('data-locked');
     showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
     const [deep, wide] = session.models;
     const step = deep.step;

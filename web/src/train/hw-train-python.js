@@ -6,8 +6,8 @@
 // and offers to run it.
 
 import { HwElement, define } from '../shared/ui/element.js';
-import { h, replace, copyButton, code } from '../shared/ui/dom.js';
-import { copyTexts } from '../shared/i18n/i18n.js';
+import { h, replace, code } from '../shared/ui/dom.js';
+import { codeBlock } from '../shared/python/code-block.js';
 import { messageOf } from '../shared/state/errors.js';
 import { SETTING } from '../shared/state/settings.js';
 import { sessionFor } from './session.js';
@@ -43,23 +43,17 @@ class PythonBlock extends HwElement {
     // The line src/train/loader.js showed while train.js loaded.
     for (const line of this.querySelectorAll(':scope > [data-hw-train-loading]')) line.remove();
     const { id, title: titleKey } = this.block;
-    const title = this.t(titleKey);
-    this.codeEl = h('code', { class: 'language-python' });
     /** @type {object|null} the settings the script was written for */
     this.codeFor = null;
-    // The script and what it prints are never translated.
-    this.output = h('pre', { class: 'hw-code hw-code-output', 'data-testid': `${id}-output`, tabindex: '0', translate: 'no' });
     this.pending = h('div', { class: 'hw-train-pending', 'data-testid': `${id}-pending` });
-    this.heading = h('h3', { text: title });
-    this.appendChild(h('section', { class: 'hw-code-block' }, [
-      this.heading,
-      copyButton(this.codeEl, copyTexts(title, this.language)),
-      h('pre', { class: 'hw-code', id, 'data-testid': id, tabindex: '0', translate: 'no' }, [this.codeEl]),
-      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
-      this.output,
-      this.pending,
-      h('p', { class: 'hw-hint' }, this.tNodes('python.train.hint', { dtype: code('dtype=torch.float64') })),
-    ]));
+    const block = codeBlock({
+      id, title: this.t(titleKey), lang: this.language,
+      after: [this.pending, h('p', { class: 'hw-hint' }, this.tNodes('python.train.hint', { dtype: code('dtype=torch.float64') }))],
+    });
+    this.codeEl = block.code;
+    this.output = block.output;
+    this.heading = block.heading;
+    this.appendChild(block.el);
     // Kept when the block is drawn again in another language (see keep): the runs it listens to
     // call the same function.
     if (!this.onSession) this.onSession = () => this.refresh();

@@ -10,6 +10,7 @@
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
 import { perStore } from './module.js';
 import { messageOf } from '../shared/state/errors.js';
+import { SETTING, rangeError } from '../shared/state/settings.js';
 
 /**
  * @typedef {object} InductionSettings
@@ -42,9 +43,8 @@ export function inductionSettings(hw, seed) {
   if (typeof hw.inductionDefaults !== 'function') {
     throw new Error('this module has no induction task (hw.inductionDefaults is missing)');
   }
-  if (!Number.isInteger(seed) || seed < 0 || seed > 4294967295) {
-    throw new Error(`seed ${seed} is not allowed: use a whole number from 0 to 4294967295`);
-  }
+  const refused = rangeError(SETTING.inductionSeed, seed, hw.limits);
+  if (refused) throw refused;
   const d = hw.inductionDefaults();
   return {
     layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, dModel: d.dModel, seqLen: d.seqLen,

@@ -24,6 +24,8 @@ import * as forms from '../shared/ui/forms.js';
 import * as i18n from '../shared/i18n/i18n.js';
 import * as tasks from '../shared/compute/tasks.js';
 import * as moduleLoader from '../shared/platform/module-loader.js';
+import * as codeBlock from '../shared/python/code-block.js';
+import * as python from '../shared/python/format.js';
 import * as relations from '../shared/i18n/relations.js';
 import * as settings from '../shared/state/settings.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
@@ -46,6 +48,8 @@ const HOST = {
   'shared/ui/forms.js': forms,
   'shared/i18n/i18n.js': i18n,
   'shared/platform/module-loader.js': moduleLoader,
+  'shared/python/code-block.js': codeBlock,
+  'shared/python/format.js': python,
   'shared/i18n/relations.js': relations,
   'shared/state/settings.js': settings,
   'shared/compute/tasks.js': tasks,

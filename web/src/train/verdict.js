@@ -3,7 +3,7 @@
 // compare at the same parameter count. Only formatting and comparisons here; every number comes
 // from the trainer's evaluate().
 
-import { pyFixed } from './python.js';
+import { pyFixed } from '../shared/python/format.js';
 import { SOURCE, capitalise as upper, t } from '../shared/i18n/i18n.js';
 import { relationPhrase, relationTitle } from '../shared/i18n/relations.js';
 

@@ -43,6 +43,7 @@
 // the Worker: the caller hands their buffers over.
 
 import { installTasks } from './compute-tasks.js';
+import { MAX_WORKERS } from './limits.js';
 
 /** A running computation superseded for longer than this (estimated ms) is abandoned. */
 export const ABANDON_MS = 300;
@@ -539,8 +540,7 @@ export class Compute {
   }
 }
 
-/** The most Workers a Pool runs (the page's own thread only draws). */
-export const MAX_WORKERS = 8;
+export { MAX_WORKERS };
 
 /**
  * The pool size a browser gets by default: one Worker per core, at most MAX_WORKERS.

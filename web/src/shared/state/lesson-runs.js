@@ -3,7 +3,7 @@
 
 import { controlFor, controlsNamed, messageOf } from './errors.js';
 import { forwardCost } from '../compute/compute.js';
-import { SETTING } from './settings.js';
+import { SETTING, runInputs, runOptions } from './settings.js';
 
 /** @typedef {import('./store.js').Store} Store */
 /** @typedef {import('./store.js').Experiment} Experiment */
@@ -20,10 +20,7 @@ export const SIZE_CONTROLS = /** @type {(keyof State)[]} */ (['tokens', 'dModel'
 /** The controls whose refusal by the main run says nothing against exercise 1's sizes. */
 const MAIN_ONLY_CONTROLS = /** @type {(keyof State)[]} */ (['numHeads', 'seed']).map(control);
 /** The settings each of the lesson's runs reads: a run is computed again when one of them changes. */
-const RUN_INPUTS = /** @type {Record<string, (keyof State)[]>} */ ({
-  experiment: ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal'],
-  ex1: ['ex1Seed', 'tokens', 'dModel', 'bias', 'causal'],
-});
+const RUN_INPUTS = { experiment: runInputs('experiment'), ex1: runInputs('ex1') };
 
 /** Methods of Store (store.js installs them). */
 export const lessonRuns = {
@@ -44,8 +41,7 @@ export const lessonRuns = {
    * @this {Store}
    */
   mainOptions() {
-    const s = this.state;
-    return { seed: s.seed, tokens: s.tokens, dModel: s.dModel, numHeads: s.numHeads, bias: s.bias, causal: s.causal };
+    return runOptions(this.state, 'experiment');
   },
 
   /**
@@ -101,7 +97,7 @@ export const lessonRuns = {
     const d = Number(s.dModel);
     const cost = EX1_HEAD_COUNTS.reduce((sum, k) => sum + forwardCost(n, d, k), 0);
     const slot = this.computed('ex1', key, cost, 'seedsRun',
-      { seed: s.ex1Seed, tokens: s.tokens, dModel: s.dModel, headCounts: EX1_HEAD_COUNTS, bias: s.bias, causal: s.causal },
+      { ...runOptions(s, 'ex1'), headCounts: EX1_HEAD_COUNTS },
       { key: 'status.what.ex1', params: { tokens: s.tokens, dModel: s.dModel } },
       () => this.mainBudget(this.changeCost(), `${s.tokens} tokens at d_model ${s.dModel}`));
     // Stryker disable next-line LogicalOperator: a slot is pending exactly when it has no result

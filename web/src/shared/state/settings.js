@@ -1,81 +1,201 @@
-// The page's settings: one table (name, type, default, allowed form, hash key, control) from
-// which the defaults, the URL hash in both directions, the controls and "back to the lesson's
-// settings" are all derived. Numbers are only read here: the module judges their values (heads=3
-// with d_model 8 is kept, and the page shows the module's message for it).
+// The page's settings: one table (name, type, default, section, range, allowed form, hash key,
+// control, embed attribute, the runs that read it) from which the defaults, the URL hash in both
+// directions, the controls, the embeds' attributes, the runs' options and "back to the lesson's
+// settings" are all derived. A range whose maximum is the page's (workers) is judged here; one
+// whose maximum is a core limit (`hw.limits`) is the module's to judge (heads=3 with d_model 8,
+// or seed=-1, is kept, and the page shows the module's message at the control).
 
 import { isLanguageTag } from '../i18n/i18n.js';
+import { MAX_WORKERS } from '../compute/limits.js';
 
 /**
- * @typedef {object} State
- * @property {number|null} seed      null while the field is empty or unreadable
- * @property {number|null} tokens
- * @property {string[]} labels        labels[i] (sparse); missing entries default to "t<i>"
- * @property {number|null} dModel
- * @property {number|null} numHeads
- * @property {boolean} bias
- * @property {boolean} causal
- * @property {number} query           index of the highlighted query token
- * @property {number|null} ex1Seed    exercise 1: the student's own seed
- * @property {number|null} ex2DModel  exercise 2: the student's own d_model
- * @property {number|null} ex2Heads   exercise 2: a head count to try
- * @property {number|null} trainSeed  "Watch heads specialise": the seed of the training run
- * @property {string} trainTask       "Watch heads specialise": the task's name
- * @property {number|null} headsSeed  "How many heads does it take?": the seed of every model
- * @property {string} headsRelations  "How many heads does it take?": the relations, by name,
- *   separated by commas ("previous,first,two-back")
- * @property {string} lang            the language chosen for the page (a BCP 47 tag, "es"); ''
- *   when none was: the page then follows the browser's (src/page/language.js)
- * @property {number|null} workers    how many Workers the page computes with (1 to 8; null: one
- *   per core, at most 8; see shared/compute/compute.js's Pool)
+ * A core limit a range may name as its maximum: a field of `hw.limits` (the module's own numbers,
+ * cpp/api.d.ts's Limits), read when the module has loaded.
+ * @typedef {'maxSeed'|'maxTokens'|'maxDModel'} CoreLimit
+ */
+
+/**
+ * The values a number setting allows: whole numbers (step 1) from min to max. A `max` that names
+ * a core limit is the module's to judge (its message is shown at the control); a numeric one is
+ * the page's, and the hash and the attributes refuse a value outside it.
+ * @typedef {object} Range
+ * @property {number} min
+ * @property {number|CoreLimit} max
+ * @property {number} step
+ */
+
+/**
+ * Which part of the page a setting belongs to: the lesson's settings panel, an exercise, one of
+ * the training sections, or the page as a whole.
+ * @typedef {'lesson'|'exercise1'|'exercise2'|'train'|'heads'|'induction'|'page'} Section
  */
 
 /**
  * @typedef {object} Setting
- * @property {keyof State} name   the state field
+ * @property {string} name        the state field
  * @property {'number'|'boolean'|'index'|'text'|'labels'|'lang'} type
  * @property {any} default
+ * @property {Section} section
+ * @property {Range} [range]      a number's allowed values
+ * @property {boolean} [nullable] null is its default (workers: none chosen)
  * @property {{re: RegExp, example: string}} [form]  what a text may hold, and how to say so
  * @property {string} hash        its key in the URL hash (labels: the prefix of label.<i>)
  * @property {string} control     the id of its control (and the key of its errors)
  * @property {string} [embed]     its public name on the <mha-*> elements (no name: not offered)
  * @property {string} [attr]      the element attribute that sets it
+ * @property {Record<string, string>} [runs]  the runs that read it, each with the option it is
+ *   given as (`{experiment: 'seed', ex1: 'seed'}`): runOptions() builds their options
  * @property {boolean} [lesson]   one of the lesson's settings ("back to the lesson's settings")
  * @property {boolean} [panel]    part of the settings panel (<hw-controls>)
  * @property {string} [label]     a panel number field's label (its key in the catalogues)
  * @property {string} [hint]      and its hint
- * @property {[number, number]} [whole]  a number read as a whole number in this range (the page
- *   judges it, not the module)
  */
 
-/** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */
-export const SETTINGS = /** @type {readonly Setting[]} */ (Object.freeze([
-  { name: 'seed', type: 'number', default: 7, hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
-  { name: 'tokens', type: 'number', default: 5, hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
-  { name: 'dModel', type: 'number', default: 8, hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
-  { name: 'numHeads', type: 'number', default: 2, hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
-  { name: 'bias', type: 'boolean', default: false, hash: 'bias', control: 'bias', embed: 'bias', attr: 'bias', lesson: true, panel: true },
-  { name: 'causal', type: 'boolean', default: false, hash: 'causal', control: 'causal', embed: 'causal', attr: 'causal', lesson: true, panel: true },
-  { name: 'query', type: 'index', default: 0, hash: 'query', control: 'query-token', embed: 'query', attr: 'query-token', lesson: true, panel: true },
-  { name: 'labels', type: 'labels', default: [], hash: 'label', control: 'token-labels', embed: 'labels', attr: 'labels', lesson: true, panel: true },
-  { name: 'ex1Seed', type: 'number', default: 2024, hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed' },
-  { name: 'ex2DModel', type: 'number', default: 12, hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
-  { name: 'ex2Heads', type: 'number', default: 5, hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
-  { name: 'trainSeed', type: 'number', default: 1, hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed' },
+/** The most relations "How many heads does it take?" takes: its grid's rows, D = 1 … 4 (the
+ * core's headsNeededDefaults().gridRelations; a task itself may have up to its maxRelations). */
+export const MAX_RELATIONS = 4;
+
+/** A seed: what np.random.seed takes. */
+const SEED = /** @type {Range} */ ({ min: 0, max: 'maxSeed', step: 1 });
+/** A size the module limits (tokens, d_model, a head count). */
+const TOKENS = /** @type {Range} */ ({ min: 1, max: 'maxTokens', step: 1 });
+const WIDTH = /** @type {Range} */ ({ min: 1, max: 'maxDModel', step: 1 });
+/** The runs every switch of the lesson's panel goes to. */
+const BOTH = { experiment: '', ex1: '' };
+
+/** The table as written (its literal types give State's fields). */
+const TABLE = /** @type {const} */ ([
+  { name: 'seed', type: 'number', default: 7, section: 'lesson', range: SEED, hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', runs: { experiment: 'seed' }, lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
+  { name: 'tokens', type: 'number', default: 5, section: 'lesson', range: TOKENS, hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', runs: BOTH, lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
+  { name: 'dModel', type: 'number', default: 8, section: 'lesson', range: WIDTH, hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', runs: BOTH, lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
+  { name: 'numHeads', type: 'number', default: 2, section: 'lesson', range: WIDTH, hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', runs: { experiment: 'numHeads' }, lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
+  { name: 'bias', type: 'boolean', default: false, section: 'lesson', hash: 'bias', control: 'bias', embed: 'bias', attr: 'bias', runs: BOTH, lesson: true, panel: true },
+  { name: 'causal', type: 'boolean', default: false, section: 'lesson', hash: 'causal', control: 'causal', embed: 'causal', attr: 'causal', runs: BOTH, lesson: true, panel: true },
+  { name: 'query', type: 'index', default: 0, section: 'lesson', hash: 'query', control: 'query-token', embed: 'query', attr: 'query-token', lesson: true, panel: true },
+  { name: 'labels', type: 'labels', default: [], section: 'lesson', hash: 'label', control: 'token-labels', embed: 'labels', attr: 'labels', lesson: true, panel: true },
+  { name: 'ex1Seed', type: 'number', default: 2024, section: 'exercise1', range: SEED, hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed', runs: { ex1: 'seed' } },
+  { name: 'ex2DModel', type: 'number', default: 12, section: 'exercise2', range: WIDTH, hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
+  { name: 'ex2Heads', type: 'number', default: 5, section: 'exercise2', range: WIDTH, hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
+  { name: 'trainSeed', type: 'number', default: 1, section: 'train', range: SEED, hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed', runs: { train: 'seed' } },
   {
-    name: 'trainTask', type: 'text', default: 'previous-and-first', hash: 'train_task', control: 'train-task', embed: 'trainTask', attr: 'train-task',
+    name: 'trainTask', type: 'text', default: 'previous-and-first', section: 'train', hash: 'train_task', control: 'train-task', embed: 'trainTask', attr: 'train-task', runs: { train: 'task' },
     form: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
   },
   {
-    name: 'headsRelations', type: 'text', default: 'previous,first,two-back', hash: 'heads_relations', control: 'heads-relations', embed: 'headsRelations', attr: 'heads-relations',
-    form: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, example: 'relation names separated by commas, such as previous,first,two-back' },
+    name: 'headsRelations', type: 'text', default: 'previous,first,two-back', section: 'heads', hash: 'heads_relations', control: 'heads-relations', embed: 'headsRelations', attr: 'heads-relations', runs: { heads: 'relations' },
+    form: { re: new RegExp(`^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,${MAX_RELATIONS - 1}}$`), example: 'relation names separated by commas, such as previous,first,two-back' },
   },
-  { name: 'headsSeed', type: 'number', default: 1, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed' },
-  { name: 'lang', type: 'lang', default: '', hash: 'lang', control: 'hw-language-select' },
-  { name: 'workers', type: 'number', default: null, hash: 'workers', control: 'workers', attr: 'workers', whole: [1, 8] },
-]));
+  { name: 'headsSeed', type: 'number', default: 1, section: 'heads', range: SEED, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed', runs: { heads: 'seed' } },
+  { name: 'inductionSeed', type: 'number', default: 1, section: 'induction', range: SEED, hash: 'induction_seed', control: 'induction-seed', embed: 'inductionSeed', attr: 'induction-seed', runs: { induction: 'seed' } },
+  { name: 'lang', type: 'lang', default: '', section: 'page', hash: 'lang', control: 'hw-language-select' },
+  { name: 'workers', type: 'number', default: null, nullable: true, section: 'page', range: { min: 1, max: MAX_WORKERS, step: 1 }, hash: 'workers', control: 'workers', attr: 'workers' },
+]);
+
+/** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */
+export const SETTINGS = /** @type {readonly Setting[]} */ (Object.freeze(TABLE));
+
+/**
+ * The value a setting of this type holds; a number is null while its field is empty or
+ * unreadable (and `workers` while none is chosen).
+ * @template {string} T
+ * @typedef {T extends 'number' ? number|null : T extends 'boolean' ? boolean : T extends 'index' ? number
+ *   : T extends 'labels' ? string[] : string} ValueOf
+ */
+
+/**
+ * The page's state: one field per setting, typed by the setting's type (derived from SETTINGS).
+ * labels[i] is sparse (a missing entry is "t<i>"); lang is '' when none was chosen (the page then
+ * follows the browser's, src/page/language.js); workers is null for one Worker per core.
+ * @typedef {{-readonly [S in (typeof TABLE)[number] as S['name']]: ValueOf<S['type']>}} State
+ */
 
 /** The setting called `name`. */
 export const SETTING = /** @type {Record<keyof State, Setting>} */ (Object.fromEntries(SETTINGS.map((s) => [s.name, s])));
+
+/**
+ * The settings of one part of the page, in the table's order.
+ * @param {Section} section
+ * @returns {Setting[]}
+ */
+export function settingsOf(section) {
+  return SETTINGS.filter((s) => s.section === section);
+}
+
+/**
+ * The public names (`embed`) of a section's settings: the controls its <mha-*> element offers.
+ * @param {Section} section
+ */
+export function embedNames(section) {
+  return settingsOf(section).filter((s) => s.embed).map((s) => /** @type {string} */ (s.embed));
+}
+
+/**
+ * The settings a run reads, in the table's order (what makes it compute again).
+ * @param {string} run  a name of the settings' `runs`: 'experiment', 'ex1', 'train', 'heads', 'induction'
+ * @returns {(keyof State)[]}
+ */
+export function runInputs(run) {
+  return SETTINGS.filter((s) => s.runs && run in s.runs).map((s) => /** @type {keyof State} */ (s.name));
+}
+
+/**
+ * A run's options from the state: each setting it reads, under its option name (the state
+ * field's own where the table gives none).
+ * @param {State} state
+ * @param {string} run
+ * @returns {Record<string, any>}
+ */
+export function runOptions(state, run) {
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const s of SETTINGS) {
+    if (s.runs && run in s.runs) out[/** @type {any} */ (s.runs)[run] || s.name] = /** @type {any} */ (state)[s.name];
+  }
+  return out;
+}
+
+/**
+ * A setting's range with its core limit read from the module's (`hw.limits`), or null for a
+ * setting without one (or a core limit the module does not give).
+ * @param {Setting} s
+ * @param {Partial<Record<CoreLimit, number>>|null} [limits]  hw.limits; none: page limits only
+ * @returns {{min: number, max: number, step: number}|null}
+ */
+export function rangeOf(s, limits = null) {
+  if (!s.range) return null;
+  const max = typeof s.range.max === 'number' ? s.range.max : limits && limits[s.range.max];
+  return typeof max === 'number' ? { min: s.range.min, max, step: s.range.step } : null;
+}
+
+/**
+ * What is wrong with a number for a setting, as a sentence naming the allowed values, or null
+ * when it is allowed. The Error a caller throws with it carries `code: 'range'`, `field` (the
+ * setting) and `params` ({value, min, max}): rangeError().
+ * @param {Setting} s
+ * @param {unknown} value
+ * @param {Partial<Record<CoreLimit, number>>|null} [limits]
+ */
+export function rangeProblem(s, value, limits = null) {
+  const r = rangeOf(s, limits);
+  if (!r) return null;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= r.min && value <= r.max) return null;
+  const what = s.range && s.range.max === 'maxSeed' ? 'seed' : s.hash;
+  return `${what} ${String(value).slice(0, 40)} is not allowed: use a whole number from ${r.min} to ${r.max}`;
+}
+
+/**
+ * rangeProblem's Error, or null: with the setting's name as `field`, for the page to show it at
+ * that setting's control.
+ * @param {Setting} s
+ * @param {unknown} value
+ * @param {Partial<Record<CoreLimit, number>>|null} [limits]
+ */
+export function rangeError(s, value, limits = null) {
+  const problem = rangeProblem(s, value, limits);
+  if (!problem) return null;
+  const r = /** @type {{min: number, max: number}} */ (rangeOf(s, limits));
+  return Object.assign(new Error(problem), { code: 'range', field: s.name, params: { value, min: r.min, max: r.max } });
+}
 
 /** @type {Readonly<State>} */
 export const DEFAULTS = Object.freeze(/** @type {State} */ (Object.fromEntries(SETTINGS.map((s) => [s.name, s.default]))));
@@ -128,8 +248,10 @@ function readValue(s, key, value) {
     case 'number': {
       const n = value === '' ? NaN : Number(value);
       if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
-      if (s.whole && !(Number.isInteger(n) && n >= s.whole[0] && n <= s.whole[1])) {
-        throw new Error(`"${key}" must be a whole number from ${s.whole[0]} to ${s.whole[1]}`);
+      // A page limit is judged here; a core limit by the module, at the setting's control.
+      const r = rangeOf(s);
+      if (r && !(Number.isInteger(n) && n >= r.min && n <= r.max)) {
+        throw new Error(`"${key}" must be a whole number from ${r.min} to ${r.max}`);
       }
       return n;
     }

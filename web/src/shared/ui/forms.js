@@ -60,17 +60,23 @@ export function numberField(id, label, hint) {
 }
 
 /**
- * The number field of a setting, with the id of its control in the settings table: what the
- * student types goes to the store as that setting (an empty or unreadable value as the input
- * error of its control, `store.inputErrors[id]`).
+ * The number field of a setting, with the id of its control and its range (min, step, and max
+ * where the page sets it) from the settings table: what the student types goes to the store as
+ * that setting (an empty or unreadable value as the input error of its control,
+ * `store.inputErrors[id]`; a value out of range as it is, for the module to judge).
  * @param {{store: any}} el  the widget whose store it sets
  * @param {keyof State} name
  * @param {string} label
  * @param {string} hint
  */
 export function settingField(el, name, label, hint) {
-  const id = SETTING[name].control;
+  const { control: id, range } = SETTING[name];
   const field = numberField(id, label, hint);
+  if (range) {
+    field.input.min = String(range.min);
+    field.input.step = String(range.step);
+    if (typeof range.max === 'number') field.input.max = String(range.max);
+  }
   field.input.addEventListener('input', () => {
     const { value, problem } = parseNumberField(field.input);
     el.store.setInputError(id, problem);
