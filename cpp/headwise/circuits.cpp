@@ -52,14 +52,15 @@ HeadCircuits head_circuits(const Matrix& wq, const Matrix& wk, const Matrix& wv,
 }
 
 double copying_score_of(const Matrix& ov, const Matrix& ue) {
-  // W_OV U E (d, d): sum(lambda) is its trace; sum(|lambda|) needs the eigenvalues.
-  const Matrix m = matmul(ov, ue);
-  const Eigen::EigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(m), false);
+  // W_OV U E (d, d). Both sums come from the same computed eigenvalues (not sum(lambda) from the
+  // trace), so |score| <= 1 holds even where rounding moves the eigenvalues of a nearly
+  // nilpotent matrix: |sum(lambda)| <= sum(|lambda|) for any numbers.
+  const Eigen::EigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(matmul(ov, ue)), false);
   if (solver.info() != Eigen::Success) {
     throw std::invalid_argument("copying score: the eigenvalues of W_OV U E did not converge");
   }
-  const double total = solver.eigenvalues().cwiseAbs().sum();
-  return ratio(m.trace(), total);
+  const Eigen::VectorXcd lambda = solver.eigenvalues();
+  return ratio(lambda.real().sum(), lambda.cwiseAbs().sum());
 }
 
 double copying_score(const Matrix& ov, ConstMatrixRef u, ConstMatrixRef e) {
@@ -70,8 +71,8 @@ double previous_position_score(const Matrix& qk, ConstMatrixRef p) {
   // scores (n, n) = P W_QK P^T; for each query i >= 1, is j = i - 1 the strict maximum over j <= i?
   const Index n = p.rows();
   if (n < 2) {
-    throw std::invalid_argument("previous-position score: position embedding has " +
-                                std::to_string(n) + " rows; it needs at least 2");
+    throw std::invalid_argument("previous-position score: the position embedding has shape " +
+                                shape_string(p.rows(), p.cols()) + "; it needs at least 2 positions");
   }
   const Matrix s = matmul_transposed(matmul(p, qk), p);
   Index wins = 0;
@@ -138,9 +139,8 @@ Attribution attribute(const TrainerConfig& c, const ModelParams& p, const IntMat
                       std::int64_t relation) {
   const Index n = ids.cols(), v = static_cast<Index>(c.vocab), heads = static_cast<Index>(c.num_heads), dh = static_cast<Index>(c.d_head);
   if (ids.rows() != 1 || n < 1 || n > c.seq_len) {
-    throw std::invalid_argument("ids: one sequence of 1 to " + std::to_string(c.seq_len) +
-                                " words; got " + std::to_string(ids.rows()) + " of " +
-                                std::to_string(n));
+    throw std::invalid_argument("ids must be one sequence of 1 to " + std::to_string(c.seq_len) +
+                                " words, shape (1, n); got shape " + shape_string(ids.rows(), n));
   }
   for (Index i = 0; i < n; ++i) {
     if (ids(0, i) < 0 || ids(0, i) >= v) {

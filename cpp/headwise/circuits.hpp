@@ -15,7 +15,8 @@
 // columns r*V .. (r+1)*V-1, b the read-out bias):
 //   copying score of a head for read-out r: sum(lambda) / sum(|lambda|) over the eigenvalues
 //     lambda of E W_OV U_r (V x V), computed from the d x d matrix W_OV U_r E, which has the same
-//     non-zero eigenvalues; sum(lambda) is its trace (real), |lambda| the complex modulus. 1 for a
+//     non-zero eigenvalues; sum(lambda) is real (complex eigenvalues come in conjugate pairs),
+//     |lambda| the complex modulus; both sums are of the same computed eigenvalues. 1 for a
 //     head whose every eigenvalue is positive (it raises the logit of the word it reads), -1 for
 //     one that lowers it. Degenerate case: when every eigenvalue is zero (sum(|lambda|) == 0, e.g.
 //     a head whose W_OV is all zeros) the score is 0: the head writes nothing it could copy.
