@@ -95,7 +95,8 @@ std::optional<std::int64_t> word_in(const headwise::TextModelFile& m, const val&
   const std::string given = o["word"].as<std::string>();
   const std::vector<std::string> words = headwise::tokenize_words(given);
   if (words.size() != 1) {
-    throw std::invalid_argument("word (\"" + given.substr(0, 40) + "\") must be one word; it reads as " +
+    throw std::invalid_argument("word (\"" + given.substr(0, 40) +
+                                "\") must be one word; it reads as " +
                                 std::to_string(words.size()) + " words");
   }
   const std::int64_t id = m.vocabulary.id(words[0]);

@@ -72,7 +72,8 @@ double previous_position_score(const Matrix& qk, ConstMatrixRef p) {
   const Index n = p.rows();
   if (n < 2) {
     throw std::invalid_argument("previous-position score: the position embedding has shape " +
-                                shape_string(p.rows(), p.cols()) + "; it needs at least 2 positions");
+                                shape_string(p.rows(), p.cols()) +
+                                "; it needs at least 2 positions");
   }
   const Matrix s = matmul_transposed(matmul(p, qk), p);
   Index wins = 0;
@@ -137,7 +138,8 @@ ModelCircuits model_circuits(const TrainerConfig& c, const ModelParams& p) {
 Attribution attribute(const TrainerConfig& c, const ModelParams& p, const IntMatrix& ids,
                       std::int64_t position, std::optional<std::int64_t> word,
                       std::int64_t relation) {
-  const Index n = ids.cols(), v = static_cast<Index>(c.vocab), heads = static_cast<Index>(c.num_heads), dh = static_cast<Index>(c.d_head);
+  const Index n = ids.cols(), v = static_cast<Index>(c.vocab),
+              heads = static_cast<Index>(c.num_heads), dh = static_cast<Index>(c.d_head);
   if (ids.rows() != 1 || n < 1 || n > c.seq_len) {
     throw std::invalid_argument("ids must be one sequence of 1 to " + std::to_string(c.seq_len) +
                                 " words, shape (1, n); got shape " + shape_string(ids.rows(), n));
@@ -207,12 +209,14 @@ PromotedWords promoted_words(const TrainerConfig& c, const ModelParams& p, std::
                                static_cast<Index>(head));
   // E[w] (1, d) @ W_OV (d, d) @ U_r (d, V) -> (1, V)
   const Matrix written = matmul(p.token_embedding().row(static_cast<Index>(word)), ov);
-  const Matrix values = matmul(written, p.readout().middleCols(static_cast<Index>(relation) * v, v));
+  const Matrix values =
+      matmul(written, p.readout().middleCols(static_cast<Index>(relation) * v, v));
   std::vector<std::int64_t> order(static_cast<std::size_t>(v));
   std::iota(order.begin(), order.end(), 0);
   const double* x = values.data();
-  std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                    [x](std::int64_t a, std::int64_t b) { return x[a] != x[b] ? x[a] > x[b] : a < b; });
+  std::partial_sort(
+      order.begin(), order.begin() + k, order.end(),
+      [x](std::int64_t a, std::int64_t b) { return x[a] != x[b] ? x[a] > x[b] : a < b; });
   PromotedWords out;
   for (std::int64_t j = 0; j < k; ++j) {
     out.ids.push_back(order[static_cast<std::size_t>(j)]);

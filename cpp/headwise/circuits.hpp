@@ -5,8 +5,8 @@
 // Head h of a layer owns columns h*d_head .. (h+1)*d_head-1 of wq, wk and wv (Wq_h, Wk_h, Wv_h:
 // (d, d_head)) and the same rows of wo (Wo_h: (d_head, d)), so it is two d x d matrices of rank
 // at most d_head:
-//   W_QK = Wq_h Wk_h^T   its attention scores are x_i W_QK x_j^T / sqrt(d_head): which pairs it matches;
-//   W_OV = Wv_h Wo_h     what it adds to the residual at i: sum_j weight_ij x_j W_OV.
+//   W_QK = Wq_h Wk_h^T  which pairs it matches: its scores are x_i W_QK x_j^T / sqrt(d_head);
+//   W_OV = Wv_h Wo_h    what it writes: it adds sum_j weight_ij x_j W_OV to the residual at i.
 // The layer's output is the sum over heads of (head h's weights) X W_OV^h, and
 // sum_h W_OV^h = Wv Wo.
 //
@@ -51,7 +51,8 @@ Matrix qk_circuit(ConstMatrixRef wq, ConstMatrixRef wk, Index num_heads, Index h
 Matrix ov_circuit(ConstMatrixRef wv, ConstMatrixRef wo, Index num_heads, Index h);
 
 // Every head's W_QK and W_OV of one layer's projections (the lesson's weights): num_heads x (d, d)
-// each. Throws std::invalid_argument unless wq, wk, wv, wo are finite (d, d) and num_heads divides d.
+// each. Throws std::invalid_argument unless wq, wk, wv, wo are finite (d, d) and num_heads
+// divides d.
 struct HeadCircuits {
   std::vector<Matrix> qk, ov;  // num_heads x (d, d)
 };
@@ -88,11 +89,11 @@ ModelCircuits model_circuits(const TrainerConfig& c, const ModelParams& p);
 // The logit of one word after position `position` of one sequence, as a sum of paths.
 struct Attribution {
   Index position = 0;
-  std::int64_t word = 0;   // the word whose logit this is
-  double logit = 0.0;      // the model's own logit (its forward's)
+  std::int64_t word = 0;     // the word whose logit this is
+  double logit = 0.0;        // the model's own logit (its forward's)
   double probability = 0.0;  // softmax of that position's logits of read-out `relation`
-  double direct = 0.0;     // (E[x_i] + P_i) U[:, w] + b[w]
-  Matrix heads;            // (layers, num_heads): each head's term
+  double direct = 0.0;       // (E[x_i] + P_i) U[:, w] + b[w]
+  Matrix heads;              // (layers, num_heads): each head's term
 };
 // ids: (1, n), 1 <= n <= seq_len, ids in [0, V); 0 <= position < n; word: a word id in [0, V),
 // or absent for the word that follows position in ids (ids[position + 1]), or, at the last

@@ -77,7 +77,8 @@ Matrix composition_table(const Json& j, Index heads) {
   for (Index l = 0; l < layers; ++l)
     for (Index h = 0; h < heads; ++h)
       for (Index m = 0; m < l; ++m)
-        for (Index g = 0; g < heads; ++g) out(l * heads + h, m * heads + g) = j[l][h][m][g].get<double>();
+        for (Index g = 0; g < heads; ++g)
+          out(l * heads + h, m * heads + g) = j[l][h][m][g].get<double>();
   return out;
 }
 
@@ -85,7 +86,8 @@ Matrix composition_table(const Json& j, Index heads) {
 void compare_circuits(const ModelCircuits& c, const Json& e, bool full) {
   const Index heads = c.num_heads;
   for (Index k = 0; k < c.layers * heads; ++k) {
-    const std::string head = "[" + std::to_string(k / heads) + "][" + std::to_string(k % heads) + "]";
+    const std::string head =
+        "[" + std::to_string(k / heads) + "][" + std::to_string(k % heads) + "]";
     if (full) {
       near_rel(c.qk[k], to_matrix(e.at("qk")[k / heads][k % heads]), "qk" + head);
       near_rel(c.ov[k], to_matrix(e.at("ov")[k / heads][k % heads]), "ov" + head);
@@ -102,7 +104,8 @@ void compare_circuits(const ModelCircuits& c, const Json& e, bool full) {
     const Json& copying = e.at("copying")[k / heads][k % heads];
     for (Index r = 0; r < c.relations; ++r) {
       const double expected = copying.is_array() ? copying[r].get<double>() : copying.get<double>();
-      expect_near(c.copying(k, r), expected, kEigenTol, "copying" + head + "[" + std::to_string(r) + "]");
+      expect_near(c.copying(k, r), expected, kEigenTol,
+                  "copying" + head + "[" + std::to_string(r) + "]");
     }
   }
   expect_near(c.previous_position, by_head(e.at("previousPosition")), 0.0, "previousPosition");
@@ -154,12 +157,14 @@ TEST_CASE("The shipped text model's circuits are NumPy's", "[circuits][text]") {
   for (Index l = 0; l < c.layers; ++l) {
     Matrix sum = Matrix::Zero(m.config.d_model, m.config.d_model);
     for (Index h = 0; h < c.num_heads; ++h) sum += c.ov[l * c.num_heads + h];
-    near_rel(sum, headwise::matmul(m.params.wv(l), m.params.wo(l)), "sum_h W_OV, layer " + std::to_string(l));
+    near_rel(sum, headwise::matmul(m.params.wv(l), m.params.wo(l)),
+             "sum_h W_OV, layer " + std::to_string(l));
   }
-  std::printf("text model: copying of layer 2 head 0 %.4f, previous position of layer 1 head 0 "
-              "%.4f, K-composition of layer 2 head 0 with layer 1's heads %.3f %.3f %.3f %.3f\n",
-              c.copying(4, 0), c.previous_position(0, 0), c.composition_k(4, 0),
-              c.composition_k(4, 1), c.composition_k(4, 2), c.composition_k(4, 3));
+  std::printf(
+      "text model: copying of layer 2 head 0 %.4f, previous position of layer 1 head 0 "
+      "%.4f, K-composition of layer 2 head 0 with layer 1's heads %.3f %.3f %.3f %.3f\n",
+      c.copying(4, 0), c.previous_position(0, 0), c.composition_k(4, 0), c.composition_k(4, 1),
+      c.composition_k(4, 2), c.composition_k(4, 3));
 }
 
 TEST_CASE("The shipped text model's promoted words and self-promotion are NumPy's",
@@ -216,11 +221,12 @@ TEST_CASE("Attribution: the direct path and each head add up to the model's own 
     const headwise::TextRun run = headwise::run_text_model(
         m.config, m.params, ids, headwise::HeadMask(static_cast<std::size_t>(8), false));
     expect_near(r.probability, run.probs(r.position, r.word), 1e-12, "probability of the run");
-    std::printf("attribution of \"%s\" at %lld: logit %.4f = direct %.4f + heads (layer 1) %.4f "
-                "%.4f %.4f %.4f (layer 2) %.4f %.4f %.4f %.4f; paths - logit %.1e\n",
-                m.vocabulary.word(r.word).c_str(), static_cast<long long>(r.position), r.logit,
-                r.direct, r.heads(0, 0), r.heads(0, 1), r.heads(0, 2), r.heads(0, 3), r.heads(1, 0),
-                r.heads(1, 1), r.heads(1, 2), r.heads(1, 3), r.direct + r.heads.sum() - r.logit);
+    std::printf(
+        "attribution of \"%s\" at %lld: logit %.4f = direct %.4f + heads (layer 1) %.4f "
+        "%.4f %.4f %.4f (layer 2) %.4f %.4f %.4f %.4f; paths - logit %.1e\n",
+        m.vocabulary.word(r.word).c_str(), static_cast<long long>(r.position), r.logit, r.direct,
+        r.heads(0, 0), r.heads(0, 1), r.heads(0, 2), r.heads(0, 3), r.heads(1, 0), r.heads(1, 1),
+        r.heads(1, 2), r.heads(1, 3), r.direct + r.heads.sum() - r.logit);
   }
 }
 
@@ -233,7 +239,8 @@ TEST_CASE("Two trainers after a few Adam steps: their circuits are NumPy's", "[c
     const ModelParams expected = to_params(t.config(), e.at("parameters"));
     // the native run reaches PyTorch's parameters (as the trajectory fixtures check) ...
     for (std::size_t k = 0; k < expected.count(); ++k) {
-      expect_near(Matrix(t.parameters()[k]), Matrix(expected[k]), 1e-9, t.parameters().table()[k].name);
+      expect_near(Matrix(t.parameters()[k]), Matrix(expected[k]), 1e-9,
+                  t.parameters().table()[k].name);
     }
     // ... and the measures of those parameters are NumPy's
     t.set_parameters(expected);
@@ -243,19 +250,21 @@ TEST_CASE("Two trainers after a few Adam steps: their circuits are NumPy's", "[c
     // attribution with R read-outs: every relation's logit adds up
     const IntMatrix ids = t.eval_tokens().topRows(1);
     headwise::Activations acts;
-    headwise::model_forward(t.config(), t.parameters(), ids,
-                            headwise::HeadMask(static_cast<std::size_t>(c.layers * c.num_heads), false),
-                            acts);
+    headwise::model_forward(
+        t.config(), t.parameters(), ids,
+        headwise::HeadMask(static_cast<std::size_t>(c.layers * c.num_heads), false), acts);
     for (std::int64_t r = 0; r < c.relations; ++r) {
       const headwise::Attribution a = headwise::attribute(t.config(), t.parameters(), ids, 3, 2, r);
       CHECK(a.logit == acts.logits(3, r * t.config().vocab + 2));
-      CHECK(std::abs(a.direct + a.heads.sum() - a.logit) <= 1e-12 * std::max(1.0, std::abs(a.logit)));
+      CHECK(std::abs(a.direct + a.heads.sum() - a.logit) <=
+            1e-12 * std::max(1.0, std::abs(a.logit)));
     }
   }
 }
 
-TEST_CASE("Circuit measures on hand-made matrices: copying's sign and degenerate case, the tie rule",
-          "[circuits]") {
+TEST_CASE(
+    "Circuit measures on hand-made matrices: copying's sign and degenerate case, the tie rule",
+    "[circuits]") {
   const Index d = 4;
   const Matrix e = Matrix::Identity(d, d), u = Matrix::Identity(d, d);
   CHECK(headwise::copying_score(Matrix::Identity(d, d), u, e) == 1.0);
@@ -328,10 +337,12 @@ TEST_CASE("Circuit errors name the value and what is allowed", "[circuits][error
   bad_ids(0, 1) = 2001;
   CHECK(message_of([&] { headwise::attribute(c, m.params, bad_ids, 0, std::nullopt); }) ==
         "ids[1] (2001) must be a word id between 0 and 2000");
-  CHECK(message_of([&] { headwise::attribute(c, m.params, IntMatrix::Zero(1, 33), 0, std::nullopt); }) ==
-        "ids must be one sequence of 1 to 32 words, shape (1, n); got shape (1, 33)");
-  CHECK(message_of([&] { headwise::attribute(c, m.params, IntMatrix::Zero(2, 3), 0, std::nullopt); }) ==
-        "ids must be one sequence of 1 to 32 words, shape (1, n); got shape (2, 3)");
+  CHECK(message_of([&] {
+          headwise::attribute(c, m.params, IntMatrix::Zero(1, 33), 0, std::nullopt);
+        }) == "ids must be one sequence of 1 to 32 words, shape (1, n); got shape (1, 33)");
+  CHECK(message_of([&] {
+          headwise::attribute(c, m.params, IntMatrix::Zero(2, 3), 0, std::nullopt);
+        }) == "ids must be one sequence of 1 to 32 words, shape (1, n); got shape (2, 3)");
   CHECK(message_of([&] { headwise::promoted_words(c, m.params, 2, 0, 1, 5); }) ==
         "layer (2) must be between 0 and 1");
   CHECK(message_of([&] { headwise::promoted_words(c, m.params, 0, 4, 1, 5); }) ==
@@ -344,7 +355,8 @@ TEST_CASE("Circuit errors name the value and what is allowed", "[circuits][error
         "relation (1) must be between 0 and 0");
   // the likeliest guess at the last position: the largest logit
   const headwise::Attribution last = headwise::attribute(c, m.params, ids, 2, std::nullopt);
-  const headwise::TextRun run = headwise::run_text_model(c, m.params, ids, headwise::HeadMask(8, false));
+  const headwise::TextRun run =
+      headwise::run_text_model(c, m.params, ids, headwise::HeadMask(8, false));
   Index best = 0;
   run.probs.row(2).maxCoeff(&best);
   CHECK(last.word == best);
@@ -379,12 +391,14 @@ TEST_CASE("On six new seeds the induction head copies and K-composes with the pr
     const double copying = c.copying(k, 0);
     const bool ok = copying >= 0.9 && read == previous;
     passed += ok ? 1 : 0;
-    std::printf("seed %lld: repeat accuracy %.3f; induction head L%lld h%lld (score %.3f) copying "
-                "%.3f; previous-token head L1 h%lld (score %.3f); K-composition with layer 1:",
-                static_cast<long long>(seed), ev.repeat_accuracy, static_cast<long long>(last + 1),
-                static_cast<long long>(induction), ev.induction_score(last, induction), copying,
-                static_cast<long long>(previous), ev.previous_token_score(0, previous));
-    for (Index g = 0; g < heads; ++g) std::printf(" %.3f", c.composition_k(k, (last - 1) * heads + g));
+    std::printf(
+        "seed %lld: repeat accuracy %.3f; induction head L%lld h%lld (score %.3f) copying "
+        "%.3f; previous-token head L1 h%lld (score %.3f); K-composition with layer 1:",
+        static_cast<long long>(seed), ev.repeat_accuracy, static_cast<long long>(last + 1),
+        static_cast<long long>(induction), ev.induction_score(last, induction), copying,
+        static_cast<long long>(previous), ev.previous_token_score(0, previous));
+    for (Index g = 0; g < heads; ++g)
+      std::printf(" %.3f", c.composition_k(k, (last - 1) * heads + g));
     std::printf(" -> %s\n", ok ? "yes" : "no");
   }
   const double seconds =
