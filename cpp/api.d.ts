@@ -363,6 +363,57 @@ declare namespace createHeadwise {
     b: MatrixInput;
   }
 
+  // ---- circuits ------------------------------------------------------------------------------
+
+  interface HeadCircuitsOptions {
+    /** The lesson's weights, each (dModel, dModel), row-vector convention (Q = X Wq). */
+    wq: MatrixInput;
+    wk: MatrixInput;
+    wv: MatrixInput;
+    wo: MatrixInput;
+    /** Must divide dModel; head h owns columns h*dHead .. (h+1)*dHead-1 of wq, wk, wv and those rows of wo. */
+    numHeads: number;
+  }
+
+  interface HeadCircuitsResult {
+    /** [h]: W_QK = Wq_h Wk_h^T (dModel, dModel), rank <= dHead: which pairs head h matches. */
+    qk: MatrixStack;
+    /** [h]: W_OV = Wv_h Wo_h (dModel, dModel), rank <= dHead: what head h writes; sum over h = Wv Wo. */
+    ov: MatrixStack;
+  }
+
+  /**
+   * Every head's circuits of a trainer or a text model (cpp/headwise/circuits.hpp; E the token
+   * embedding, P the position embedding, U the read-out, row-vector convention). Head h of layer l
+   * is [l][h]; layers count from 0.
+   */
+  interface ModelCircuits {
+    /** [l][h]: W_QK = Wq_h Wk_h^T (dModel, dModel). */
+    qk: Matrix[][];
+    /** [l][h]: W_OV = Wv_h Wo_h (dModel, dModel). */
+    ov: Matrix[][];
+    /**
+     * [l][h]: the copying score sum(lambda) / sum(|lambda|) over the eigenvalues of E W_OV U
+     * (-1 .. 1; 1: the head raises the logit of the word it reads; 0 when every eigenvalue is 0).
+     * With one read-out (a text model, the induction task, a task of one relation) a number; a
+     * trainer with R relations has R read-outs (readout columns r*vocab .. (r+1)*vocab-1) and
+     * gets a list of R scores, one per relation in the task's order.
+     */
+    copying: (number | number[])[][];
+    /**
+     * [l][h]: the share of query positions i >= 1 whose largest positional score
+     * P_i W_QK P_j^T over j <= i is at j = i - 1 (a tie with another j does not count).
+     */
+    previousPosition: Matrix;
+    /**
+     * Composition of head (l, h) with each head (m, g) of an earlier layer, [l][h][m][g] for
+     * m = 0 .. l-1 (an empty list for layer 0): k = |W_QK(l,h) W_OV(m,g)^T|_F, q = |W_OV(m,g)
+     * W_QK(l,h)|_F, each over |W_QK(l,h)|_F |W_OV(m,g)|_F; v = |W_OV(m,g) W_OV(l,h)|_F over
+     * |W_OV(l,h)|_F |W_OV(m,g)|_F (0 where a norm is 0).
+     */
+    composition: { q: number[][][][]; k: number[][][][]; v: number[][][][] };
+  }
+
   interface HeapStats {
     /** Size of the WebAssembly memory in bytes (it only grows). */
     heapBytes: number;
@@ -642,6 +693,17 @@ declare namespace createHeadwise {
     evaluate(options?: EvaluateOptions): EvaluateResult & TypedResult;
     /** The model's tensors and their sizes. */
     parameterCount(): TrainerParameterCount;
+    /**
+     * Every head's circuits from the current parameters (copying: one score per relation when
+     * the task has several).
+     * @example
+     * const t = hw.createTrainer({task: 'induction', layers: 2, numHeads: 2, dModel: 32, seed: 0});
+     * t.step(600);
+     * const c = t.circuits();
+     * c.copying[1][0];           // layer 2's head 0: near 1 once it copies
+     * c.composition.k[1][0][0];  // its K-composition with each layer-1 head: [g]
+     */
+    circuits(): ModelCircuits;
     /** Frees the trainer; every later call throws. Calling it twice is harmless. */
     dispose(): void;
     /** True after dispose(). */
@@ -696,6 +758,60 @@ declare namespace createHeadwise {
     ablate?: (number | [number, number])[];
   }
 
+  interface TextAttributeOptions {
+    /** Text to read (up to context words), or ... */
+    text?: string;
+    /** ... word ids (0 .. vocab - 1); give one of the two. */
+    ids?: NumericRow;
+    /** The word whose next-word logit is split: 0 .. (number of words - 1). */
+    position: number;
+    /**
+     * The word whose logit to split: a word of the vocabulary (read as text is: 'States' is
+     * 'states') or a word id. Default: the word that follows position in the text, or at the
+     * last position the model's likeliest guess.
+     */
+    word?: string | number;
+  }
+
+  /** The logit of one word after a position, exactly direct + the sum of heads. */
+  interface TextAttribution {
+    word: string;
+    id: number;
+    position: number;
+    /** The model's logit of word after position (its own forward). */
+    logit: number;
+    /** softmax of that position's logits, at word. */
+    probability: number;
+    /** (E[x_i] + P_i) U[:, w] + b[w]: the embedding and position straight to the read-out. */
+    direct: number;
+    /** [l][h]: head h of layer l's output at position i, through its rows of Wo, times U[:, w]. */
+    heads: Matrix;
+  }
+
+  interface TextPromotedOptions {
+    layer: number;
+    head: number;
+    /** The source word (a word of the vocabulary, or its id). */
+    word: string | number;
+    /** How many words (1 .. vocab). Default 10. */
+    k?: number;
+  }
+
+  interface TextPromotedWord {
+    word: string;
+    id: number;
+    /** E[source] W_OV U[:, id]: the change of this word's logit per unit of attention on the source. */
+    value: number;
+  }
+
+  interface TextPromotedResult {
+    /** The source word and its id. */
+    word: string;
+    id: number;
+    /** The k largest, largest first (equal values: the smaller id first). */
+    promoted: TextPromotedWord[];
+  }
+
   /** A text model read from its weights file. Call dispose() when done. */
   interface TextModel {
     readonly config: Readonly<TextModelConfig>;
@@ -711,6 +827,32 @@ declare namespace createHeadwise {
     run(options: TextRunOptions): TextRunResult & TypedResult;
     /** Its parameters by the trainer's names (tokenEmbedding, layers.0.wq, ..., readoutBias). */
     parameters(): TrainerParameters & TypedResult;
+    /**
+     * Every head's circuits (copying is one number per head: one read-out).
+     * @example
+     * const c = model.circuits();
+     * c.copying[1][0];                 // 1.00 for the shipped model's layer 2 head 0
+     * c.previousPosition[0][0];        // 1: layer 1 head 0 looks at the previous position
+     * c.composition.k[1][0][0];        // [0.203, 0.080, 0.064, 0.183]
+     */
+    circuits(): ModelCircuits;
+    /**
+     * The logit of the word after position, split into the direct path and one term per head;
+     * direct + the sum of heads equals logit (to rounding, about 1e-14).
+     * @example
+     * const a = model.attribute({text: 'The people of the United States have a right to expect' +
+     *   ' that their government will do its duty. The people of the United States', position: 23});
+     * a.word;        // 'states'
+     * a.logit;       // 13.46 = a.direct 11.07 + a.heads[1][0] 1.40 + a.heads[0][0] 0.82 + ...
+     */
+    attribute(options: TextAttributeOptions): TextAttribution;
+    /**
+     * The words head (layer, head)'s OV circuit promotes most when it attends to word: the top k
+     * of E[word] W_OV U.
+     * @example
+     * model.promoted({layer: 1, head: 0, word: 'states', k: 5}).promoted[0].word;
+     */
+    promoted(options: TextPromotedOptions): TextPromotedResult;
     /** Frees the model; every later call throws. Calling it twice is harmless. */
     dispose(): void;
     readonly disposed: boolean;
@@ -758,6 +900,16 @@ declare namespace createHeadwise {
 
     /** max |a - b| (NaN if any difference is NaN). */
     maxAbsDiff(options: MaxAbsDiffOptions): number;
+
+    /**
+     * Each head's two d x d matrices: W_QK = Wq_h Wk_h^T and W_OV = Wv_h Wo_h (also in
+     * headwise-lesson.js).
+     * @example
+     * const L = hw.seedExperiment({seed: 7, tokens: 5, dModel: 8, numHeads: 2});
+     * const {qk, ov} = hw.headCircuits({wq: L.wq, wk: L.wk, wv: L.wv, wo: L.wo, numHeads: 2});
+     * // ov[0] + ov[1] equals Wv Wo: splitting into heads adds no parameters and loses nothing
+     */
+    headCircuits(options: HeadCircuitsOptions): HeadCircuitsResult & TypedResult;
 
     /** The training tasks, their relations and default settings. */
     trainingTasks(): TrainingTask[];

@@ -555,6 +555,46 @@
         return pairs;
       }
 
+      // A model's circuits (cpp/bindings/trainer.cpp's circuits_out) nested by layer and head;
+      // copying[l][h] is a number with one read-out, a list of one score per read-out with more.
+      function circuitsOut(r, layers, heads) {
+        var qk = tensorOf(r.qk, false);
+        var ov = tensorOf(r.ov, false);
+        var copying = toMatrix(r.copying);
+        var previous = toMatrix(r.previousPosition);
+        function byHead(f) {
+          var out = [];
+          for (var l = 0; l < layers; l++) {
+            var layer = [];
+            for (var h = 0; h < heads; h++) layer.push(f(l, h, l * heads + h));
+            out.push(layer);
+          }
+          return out;
+        }
+        // [l][h][m][g] of a (layers * heads)^2 table, for every layer m < l
+        function composed(raw) {
+          var table = toMatrix(raw);
+          return byHead(function (l, h, k) {
+            var earlier = [];
+            for (var e = 0; e < l; e++) earlier.push(table[k].slice(e * heads, (e + 1) * heads));
+            return earlier;
+          });
+        }
+        return {
+          qk: byHead(function (l, h, k) { return qk.head(k).tolist(); }),
+          ov: byHead(function (l, h, k) { return ov.head(k).tolist(); }),
+          copying: byHead(function (l, h, k) {
+            return copying[k].length === 1 ? copying[k][0] : copying[k];
+          }),
+          previousPosition: previous,
+          composition: {
+            q: composed(r.compositionQ),
+            k: composed(r.compositionK),
+            v: composed(r.compositionV)
+          }
+        };
+      }
+
       api.trainingTasks = function () {
         // Stryker disable next-line StringLiteral: _trainingTasks cannot fail, so the name never shows
         return unwrap('trainingTasks', raw._trainingTasks()).tasks;
@@ -697,6 +737,11 @@
           return unwrap('parameterCount', raw._trainerParameterCount(live('parameterCount')));
         };
 
+        t.circuits = function () {
+          return circuitsOut(unwrap('circuits', raw._trainerCircuits(live('circuits'))),
+            layers, heads);
+        };
+
         t.dispose = function () {
           if (disposed) return;
           disposed = true;
@@ -753,18 +798,8 @@
           return text;
         }
 
-        t.tokenize = function (text) {
-          var mm = 'tokenize';
-          var a = live(mm);
-          a.text = textArg(mm, text);
-          var r = unwrap(mm, raw._textModelTokenize(a));
-          return { words: r.words, ids: r.ids, unknown: r.unknown };
-        };
-
-        t.run = function (options) {
-          var mm = 'run';
-          var a = live(mm);
-          var opt = checkOptions(mm, options, ['text', 'ids', 'ablate'], []);
+        // opt.text or opt.ids (one of them) into a.
+        function sequenceIn(mm, opt, a) {
           if (given(opt.text) === given(opt.ids)) {
             fail(mm, 'give either text (a string) or ids (word ids, number[]), not ' +
               (given(opt.text) ? 'both' : 'neither'));
@@ -778,6 +813,28 @@
             }
             a.ids = tokenMatrix(mm, 'ids', [opt.ids]);
           }
+        }
+
+        // A word (a string, read as the tokenizer reads text) or a word id (an integer) into a.
+        function wordIn(mm, word, a) {
+          if (typeof word === 'string') a.word = textArg(mm, word);
+          else if (typeof word === 'number') a.wordId = integer(mm, 'word', word);
+          else fail(mm, 'word must be a word (a string) or a word id (an integer), got ' + describe(word));
+        }
+
+        t.tokenize = function (text) {
+          var mm = 'tokenize';
+          var a = live(mm);
+          a.text = textArg(mm, text);
+          var r = unwrap(mm, raw._textModelTokenize(a));
+          return { words: r.words, ids: r.ids, unknown: r.unknown };
+        };
+
+        t.run = function (options) {
+          var mm = 'run';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['text', 'ids', 'ablate'], []);
+          sequenceIn(mm, opt, a);
           a.ablate = ablatePairs(mm, opt.ablate, config.layers, config.numHeads);
           var r = unwrap(mm, raw._textModelRun(a));
           var topIds = r.topIds.data;
@@ -805,6 +862,41 @@
 
         t.parameters = function () {
           return moduleResult(unwrap('parameters', raw._textModelParameters(live('parameters'))));
+        };
+
+        t.circuits = function () {
+          return circuitsOut(unwrap('circuits', raw._textModelCircuits(live('circuits'))),
+            config.layers, config.numHeads);
+        };
+
+        t.attribute = function (options) {
+          var mm = 'attribute';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['text', 'ids', 'position', 'word'], ['position']);
+          sequenceIn(mm, opt, a);
+          a.position = integer(mm, 'position', opt.position);
+          if (given(opt.word)) wordIn(mm, opt.word, a);
+          var r = unwrap(mm, raw._textModelAttribute(a));
+          return {
+            word: r.word,
+            id: r.id,
+            position: r.position,
+            logit: r.logit,
+            probability: r.probability,
+            direct: r.direct,
+            heads: toMatrix(r.heads)
+          };
+        };
+
+        t.promoted = function (options) {
+          var mm = 'promoted';
+          var a = live(mm);
+          var opt = checkOptions(mm, options, ['layer', 'head', 'word', 'k'], ['layer', 'head', 'word']);
+          a.layer = integer(mm, 'layer', opt.layer);
+          a.head = integer(mm, 'head', opt.head);
+          wordIn(mm, opt.word, a);
+          a.k = given(opt.k) ? integer(mm, 'k', opt.k) : 10;
+          return unwrap(mm, raw._textModelPromoted(a));
         };
 
         t.dispose = function () {
@@ -961,6 +1053,17 @@
       var m = 'maxAbsDiff';
       var o = checkOptions(m, options, ['a', 'b'], ['a', 'b']);
       return unwrap(m, raw._maxAbsDiff({ a: matrix(m, 'a', o.a), b: matrix(m, 'b', o.b) })).value;
+    };
+
+    // Each head's W_QK = Wq_h Wk_h^T and W_OV = Wv_h Wo_h (cpp/headwise/circuits.hpp).
+    api.headCircuits = function (options) {
+      var m = 'headCircuits';
+      var o = checkOptions(m, options, ['wq', 'wk', 'wv', 'wo', 'numHeads'],
+        ['wq', 'wk', 'wv', 'wo', 'numHeads']);
+      var r = unwrap(m, raw._headCircuits(weightsIn(m, o, {
+        numHeads: integer(m, 'numHeads', o.numHeads)
+      })));
+      return resultOf(tensors(r, {}, ['qk', 'ov'], []));
     };
 
     if (installTraining && typeof raw._trainerCreate === 'function') installTraining(api, raw);

@@ -4,6 +4,7 @@
 #include <emscripten/emscripten.h>
 #include <malloc.h>
 
+#include "headwise/circuits.hpp"
 #include "headwise/headwise.hpp"
 #include "marshal.hpp"
 
@@ -278,6 +279,18 @@ val pack_lesson_weights(val o) {
       out.set("inProjBias", vector_out(*p.in_proj_bias));
       out.set("outProjBias", vector_out(*p.out_proj_bias));
     }
+    return out;
+  });
+}
+
+val head_circuits(val o) {
+  return guarded([&] {
+    const headwise::HeadCircuits c = headwise::head_circuits(
+        get_matrix(o["wq"]), get_matrix(o["wk"]), get_matrix(o["wv"]), get_matrix(o["wo"]),
+        get_int(o, "numHeads"));
+    val out = val::object();
+    out.set("qk", stack_out(c.qk));
+    out.set("ov", stack_out(c.ov));
     return out;
   });
 }

@@ -11,6 +11,7 @@ emscripten::val multi_head_attention(emscripten::val o);
 emscripten::val torch_multihead_attention(emscripten::val o);
 emscripten::val parameter_count(emscripten::val o);
 emscripten::val pack_lesson_weights(emscripten::val o);
+emscripten::val head_circuits(emscripten::val o);
 emscripten::val compare_heads(emscripten::val o);
 emscripten::val allclose(emscripten::val o);
 emscripten::val max_abs_diff(emscripten::val o);

@@ -22,6 +22,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_torchMultiheadAttention", &torch_multihead_attention);
   function("_parameterCount", &parameter_count);
   function("_packLessonWeights", &pack_lesson_weights);
+  function("_headCircuits", &head_circuits);
   function("_compareHeads", &compare_heads);
   function("_allclose", &allclose);
   function("_maxAbsDiff", &max_abs_diff);
@@ -42,11 +43,15 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_trainerEvaluate", &trainer_evaluate);
   function("_trainerParameterCount", &trainer_parameter_count);
   function("_trainerCount", &trainer_count);
+  function("_trainerCircuits", &trainer_circuits);
   function("_textModelCreate", &text_model_create);
   function("_textModelDispose", &text_model_dispose);
   function("_textModelTokenize", &text_model_tokenize);
   function("_textModelRun", &text_model_run);
   function("_textModelParameters", &text_model_parameters);
+  function("_textModelCircuits", &text_model_circuits);
+  function("_textModelAttribute", &text_model_attribute);
+  function("_textModelPromoted", &text_model_promoted);
 #endif
 #ifdef HEADWISE_BENCH
   function("_benchPrepare", &bench_prepare);

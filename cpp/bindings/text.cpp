@@ -5,7 +5,9 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <optional>
 
+#include "headwise/circuits.hpp"
 #include "headwise/text_model.hpp"
 #include "marshal.hpp"
 #include "trainer.hpp"
@@ -43,6 +45,67 @@ val tokens_out(const headwise::TextModelFile& m, const std::vector<std::string>&
   out.set("ids", ids);
   out.set("unknown", unknown);
   return out;
+}
+
+// The sequence of o.text (tokenized) or o.ids (checked), one row; tokens gets its
+// {words, ids, unknown}.
+IntMatrix ids_in(const headwise::TextModelFile& m, const val& o, val& tokens) {
+  const headwise::TrainerConfig& c = m.config;
+  IntMatrix ids;
+  if (has(o, "text")) {
+    const std::vector<std::string> words = headwise::tokenize_words(o["text"].as<std::string>());
+    if (words.empty()) {
+      throw std::invalid_argument("text has no words; give at least one (up to " +
+                                  std::to_string(c.seq_len) + ")");
+    }
+    if (static_cast<std::int64_t>(words.size()) > c.seq_len) {
+      throw std::invalid_argument("text has " + std::to_string(words.size()) +
+                                  " words; this model reads at most " +
+                                  std::to_string(c.seq_len));
+    }
+    tokens = tokens_out(m, words);
+    ids = IntMatrix(1, static_cast<Index>(words.size()));
+    for (Index i = 0; i < ids.cols(); ++i) ids(0, i) = m.vocabulary.id(words[static_cast<std::size_t>(i)]);
+  } else {
+    ids = get_int_matrix(o["ids"]);
+    if (ids.cols() < 1 || ids.cols() > c.seq_len) {
+      throw std::invalid_argument("ids has " + std::to_string(ids.cols()) +
+                                  " words; give 1 to " + std::to_string(c.seq_len));
+    }
+    for (Index i = 0; i < ids.cols(); ++i) {
+      if (ids(0, i) < 0 || ids(0, i) >= c.vocab) {
+        throw std::invalid_argument("ids[" + std::to_string(i) + "] (" +
+                                    std::to_string(ids(0, i)) +
+                                    ") must be a word id between 0 and " +
+                                    std::to_string(c.vocab - 1));
+      }
+    }
+    std::vector<std::string> words;
+    for (Index i = 0; i < ids.cols(); ++i) words.push_back(m.vocabulary.word(ids(0, i)));
+    tokens = tokens_out(m, words);
+  }
+  return ids;
+}
+
+// o.word (a word, read as the tokenizer reads text: "States" is "states") or o.wordId (an id the
+// core range-checks), as an id; absent when neither is given.
+std::optional<std::int64_t> word_in(const headwise::TextModelFile& m, const val& o) {
+  if (has(o, "wordId")) return get_int(o, "wordId");
+  if (!has(o, "word")) return std::nullopt;
+  const std::string given = o["word"].as<std::string>();
+  const std::vector<std::string> words = headwise::tokenize_words(given);
+  if (words.size() != 1) {
+    throw std::invalid_argument("word (\"" + given.substr(0, 40) +
+                                "\") must be one word; it reads as " +
+                                std::to_string(words.size()) + " words");
+  }
+  const std::int64_t id = m.vocabulary.id(words[0]);
+  if (id == 0 && words[0] != headwise::Vocabulary::kUnknown) {
+    throw std::invalid_argument("word (\"" + words[0] + "\") is not in the model's vocabulary of " +
+                                std::to_string(m.vocabulary.size()) +
+                                " words (see vocabulary())");
+  }
+  return id;
 }
 
 }  // namespace
@@ -92,39 +155,7 @@ val text_model_run(val o) {
     const headwise::TextModelFile& m = model_of(o);
     const headwise::TrainerConfig& c = m.config;
     val tokens = val::undefined();
-    IntMatrix ids;
-    if (has(o, "text")) {
-      const std::vector<std::string> words = headwise::tokenize_words(o["text"].as<std::string>());
-      if (words.empty()) {
-        throw std::invalid_argument("text has no words; give at least one (up to " +
-                                    std::to_string(c.seq_len) + ")");
-      }
-      if (static_cast<std::int64_t>(words.size()) > c.seq_len) {
-        throw std::invalid_argument("text has " + std::to_string(words.size()) +
-                                    " words; this model reads at most " +
-                                    std::to_string(c.seq_len));
-      }
-      tokens = tokens_out(m, words);
-      ids = IntMatrix(1, static_cast<Index>(words.size()));
-      for (Index i = 0; i < ids.cols(); ++i) ids(0, i) = m.vocabulary.id(words[static_cast<std::size_t>(i)]);
-    } else {
-      ids = get_int_matrix(o["ids"]);
-      if (ids.cols() < 1 || ids.cols() > c.seq_len) {
-        throw std::invalid_argument("ids has " + std::to_string(ids.cols()) +
-                                    " words; give 1 to " + std::to_string(c.seq_len));
-      }
-      for (Index i = 0; i < ids.cols(); ++i) {
-        if (ids(0, i) < 0 || ids(0, i) >= c.vocab) {
-          throw std::invalid_argument("ids[" + std::to_string(i) + "] (" +
-                                      std::to_string(ids(0, i)) +
-                                      ") must be a word id between 0 and " +
-                                      std::to_string(c.vocab - 1));
-        }
-      }
-      std::vector<std::string> words;
-      for (Index i = 0; i < ids.cols(); ++i) words.push_back(m.vocabulary.word(ids(0, i)));
-      tokens = tokens_out(m, words);
-    }
+    const IntMatrix ids = ids_in(m, o, tokens);
     // ablate: [layer, head, layer, head, ...] (integers the wrapper has checked)
     headwise::HeadMask off(static_cast<std::size_t>(c.layers * c.num_heads), false);
     const val list = o["ablate"];
@@ -174,6 +205,55 @@ val text_model_run(val o) {
 
 val text_model_parameters(val o) {
   return guarded([&] { return params_out(model_of(o).params); });
+}
+
+val text_model_circuits(val o) {
+  return guarded([&] {
+    const headwise::TextModelFile& m = model_of(o);
+    return circuits_out(headwise::model_circuits(m.config, m.params));
+  });
+}
+
+val text_model_attribute(val o) {
+  return guarded([&] {
+    const headwise::TextModelFile& m = model_of(o);
+    val tokens = val::undefined();
+    const IntMatrix ids = ids_in(m, o, tokens);
+    const headwise::Attribution a =
+        headwise::attribute(m.config, m.params, ids, get_int(o, "position"), word_in(m, o));
+    val out = tokens;
+    out.set("position", static_cast<double>(a.position));
+    out.set("word", m.vocabulary.word(a.word));
+    out.set("id", static_cast<double>(a.word));
+    out.set("logit", a.logit);
+    out.set("probability", a.probability);
+    out.set("direct", a.direct);
+    out.set("heads", matrix_out(a.heads));
+    return out;
+  });
+}
+
+val text_model_promoted(val o) {
+  return guarded([&] {
+    const headwise::TextModelFile& m = model_of(o);
+    const std::optional<std::int64_t> word = word_in(m, o);
+    if (!word) throw std::invalid_argument("word is required: a word or a word id");
+    const headwise::PromotedWords p = headwise::promoted_words(
+        m.config, m.params, get_int(o, "layer"), get_int(o, "head"), *word, get_int(o, "k"));
+    val words = val::array();
+    for (std::size_t j = 0; j < p.ids.size(); ++j) {
+      val entry = val::object();
+      entry.set("word", m.vocabulary.word(p.ids[j]));
+      entry.set("id", static_cast<double>(p.ids[j]));
+      entry.set("value", p.values[j]);
+      words.call<void>("push", entry);
+    }
+    val out = val::object();
+    out.set("word", m.vocabulary.word(*word));
+    out.set("id", static_cast<double>(*word));
+    out.set("promoted", words);
+    return out;
+  });
 }
 
 }  // namespace headwise_js

@@ -11,5 +11,8 @@ emscripten::val text_model_dispose(emscripten::val o);
 emscripten::val text_model_tokenize(emscripten::val o);
 emscripten::val text_model_run(emscripten::val o);
 emscripten::val text_model_parameters(emscripten::val o);
+emscripten::val text_model_circuits(emscripten::val o);
+emscripten::val text_model_attribute(emscripten::val o);
+emscripten::val text_model_promoted(emscripten::val o);
 
 }  // namespace headwise_js

@@ -294,6 +294,25 @@ val trainer_parameter_count(val o) {
   return guarded([&] { return tensor_table_out(trainer_of(o).parameters().table()); });
 }
 
+val circuits_out(const headwise::ModelCircuits& c) {
+  val out = val::object();
+  out.set("qk", stack_out(c.qk));
+  out.set("ov", stack_out(c.ov));
+  out.set("copying", matrix_out(c.copying));
+  out.set("previousPosition", matrix_out(c.previous_position));
+  out.set("compositionQ", matrix_out(c.composition_q));
+  out.set("compositionK", matrix_out(c.composition_k));
+  out.set("compositionV", matrix_out(c.composition_v));
+  return out;
+}
+
+val trainer_circuits(val o) {
+  return guarded([&] {
+    const headwise::Trainer& t = trainer_of(o);
+    return circuits_out(headwise::model_circuits(t.config(), t.parameters()));
+  });
+}
+
 val trainer_count() { return val(static_cast<double>(trainers().size())); }
 
 }  // namespace headwise_js

@@ -115,6 +115,31 @@ std::vector<Matrix> to_matrices(const Json& j) {
   return out;
 }
 
+TrainerOptions to_trainer_options(const Json& c) {
+  TrainerOptions o;
+  if (c.contains("task")) o.task = c.at("task").get<std::string>();
+  if (c.contains("relations")) o.relations = c.at("relations").get<std::vector<std::string>>();
+  if (c.contains("layers")) o.layers = c.at("layers").get<std::int64_t>();
+  o.num_heads = c.at("numHeads").get<std::int64_t>();
+  o.d_model = c.at("dModel").get<std::int64_t>();
+  o.seed = c.at("seed").get<std::int64_t>();
+  o.seq_len = c.at("seqLen").get<std::int64_t>();
+  o.vocab = c.at("vocab").get<std::int64_t>();
+  o.batch_size = c.at("batchSize").get<std::int64_t>();
+  o.eval_size = c.at("evalSize").get<std::int64_t>();
+  if (c.contains("learningRate")) o.learning_rate = c.at("learningRate").get<double>();
+  return o;
+}
+
+ModelParams to_params(const TrainerConfig& c, const Json& j) {
+  std::vector<Matrix> tensors;
+  for (const ParamTensor& t : param_table(c)) {
+    if (t.is_vector) tensors.emplace_back(to_vector(j.at(t.name)));
+    else tensors.push_back(to_matrix(j.at(t.name)));
+  }
+  return params_from(c, tensors);
+}
+
 BoolMatrix to_bool_matrix(const Json& j) {
   const Index rows = static_cast<Index>(j.size());
   const Index cols = rows == 0 ? 0 : static_cast<Index>(j[0].size());

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "headwise/trainer.hpp"
 #include "headwise/types.hpp"
 
 namespace headwise::test {
@@ -40,6 +41,13 @@ Vector to_vector(const Json& j);
 
 // [[[...]]] (count, rows, cols) -> count matrices (rows, cols).
 std::vector<Matrix> to_matrices(const Json& j);
+
+// A trainer's config as the training fixtures write it ({task | relations, layers?, numHeads,
+// dModel, seed, seqLen, vocab, batchSize, evalSize, learningRate?}) -> its options.
+TrainerOptions to_trainer_options(const Json& c);
+
+// A model's tensors by the names of the config's table (PyTorch's named_parameters()).
+ModelParams to_params(const TrainerConfig& c, const Json& j);
 
 // [[bool...]...] (rows, cols) -> BoolMatrix.
 BoolMatrix to_bool_matrix(const Json& j);

@@ -26,6 +26,8 @@ using headwise::test::flatten;
 using headwise::test::Json;
 using headwise::test::shape_of;
 using headwise::test::to_matrix;
+using headwise::test::to_params;
+using headwise::test::to_trainer_options;
 using headwise::test::to_vector;
 
 namespace {
@@ -51,16 +53,6 @@ IntMatrix to_targets(const Json& j) {
   return m;
 }
 
-// The fixture's tensors by the names of the config's table (PyTorch's named_parameters()).
-ModelParams to_params(const headwise::TrainerConfig& c, const Json& j) {
-  std::vector<Matrix> tensors;
-  for (const headwise::ParamTensor& t : headwise::param_table(c)) {
-    if (t.is_vector) tensors.emplace_back(to_vector(j.at(t.name)));
-    else tensors.push_back(to_matrix(j.at(t.name)));
-  }
-  return headwise::params_from(c, tensors);
-}
-
 // [h, ...] (heads of layer 0) or [[l, h], ...]
 std::vector<headwise::HeadRef> to_heads(const Json& j) {
   std::vector<headwise::HeadRef> out;
@@ -69,22 +61,6 @@ std::vector<headwise::HeadRef> to_heads(const Json& j) {
     else out.push_back({0, h.get<std::int64_t>()});
   }
   return out;
-}
-
-TrainerOptions to_options(const Json& c) {
-  TrainerOptions o;
-  if (c.contains("task")) o.task = c.at("task").get<std::string>();
-  if (c.contains("relations")) o.relations = c.at("relations").get<std::vector<std::string>>();
-  if (c.contains("layers")) o.layers = c.at("layers").get<std::int64_t>();
-  o.num_heads = c.at("numHeads").get<std::int64_t>();
-  o.d_model = c.at("dModel").get<std::int64_t>();
-  o.seed = c.at("seed").get<std::int64_t>();
-  o.seq_len = c.at("seqLen").get<std::int64_t>();
-  o.vocab = c.at("vocab").get<std::int64_t>();
-  o.batch_size = c.at("batchSize").get<std::int64_t>();
-  o.eval_size = c.at("evalSize").get<std::int64_t>();
-  if (c.contains("learningRate")) o.learning_rate = c.at("learningRate").get<double>();
-  return o;
 }
 
 std::string label(const Json& c) {
@@ -158,7 +134,7 @@ TEST_CASE("The initial weights are NumPy's draws and the gradients are torch.aut
   for (const Json& c : cases) {
     const Json& config = c.at("config");
     INFO(label(config));
-    Trainer t(to_options(config));
+    Trainer t(to_trainer_options(config));
     // Bit for bit: the same seed gives NumPy's very draws.
     compare_params(t.parameters(), to_params(t.config(), c.at("initial")), 0.0, "initial");
     const auto r = t.gradients(to_int_matrix(c.at("tokens")), to_targets(c.at("targets")));
@@ -181,7 +157,7 @@ TEST_CASE("50 Adam steps follow torch.optim.Adam: losses, final weights, evaluat
   for (const Json& c : cases) {
     const Json& config = c.at("config");
     INFO(label(config));
-    Trainer t(to_options(config));
+    Trainer t(to_trainer_options(config));
     compare_params(t.parameters(), to_params(t.config(), c.at("initial")), 0.0, "initial");
     CHECK(t.eval_tokens() == to_int_matrix(c.at("evalTokens")));
     const std::vector<double> losses = c.at("losses").get<std::vector<double>>();

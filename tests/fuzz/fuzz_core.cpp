@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "headwise/circuits.hpp"
 #include "headwise/headwise.hpp"
 #include "headwise/text_model.hpp"
 
@@ -180,6 +181,12 @@ void run(Input& in) {
       const headwise::HeadMask off(1, in.byte() & 1);
       const auto run = headwise::run_text_model(r.config, r.params, ids, off);
       for (const Matrix& w : run.attention) check_weights(w);
+      // its circuits: copying scores within [-1, 1]; an attribution of any position
+      const headwise::ModelCircuits c = headwise::model_circuits(r.config, r.params);
+      for (Index k = 0; k < c.copying.size(); ++k) {
+        if (!(std::abs(c.copying.data()[k]) <= 1.0 + 1e-12)) std::abort();
+      }
+      headwise::attribute(r.config, r.params, ids, in.small(0, 2) % ids.cols(), std::nullopt);
       break;
     }
     default: {  // comparisons and the raw softmax on arbitrary values

@@ -108,7 +108,14 @@ export async function useEveryMethod(): Promise<number> {
   const tensorSizes: number = biasTensor.shape.length + headsTensor.shape[0] + focusTensor.rows;
   const cfg: number = trainer.config.dHead + trainer.info().seqLen + trainer.parameterCount().total;
   trainer.setParameters(trainer.parameters());
+  const circuits: createHeadwise.ModelCircuits = trainer.circuits();
+  const copying: number | number[] = circuits.copying[0][0];
+  const kComp: number[][][][] = circuits.composition.k;
   trainer.dispose();
+  const lessonHeads = hw.headCircuits({ wq: r.wq, wk: r.wk, wv: r.wv, wo: r.wo, numHeads: 2 });
+  const ov0: number[][] = lessonHeads.ov[0];
+  // @ts-expect-error headCircuits needs numHeads
+  hw.headCircuits({ wq: r.wq, wk: r.wk, wv: r.wv, wo: r.wo });
   // @ts-expect-error createTrainer needs a seed
   hw.createTrainer({ task: 'previous-and-first', numHeads: 2, dModel: 8 });
   // @ts-expect-error config is read-only
@@ -129,5 +136,22 @@ export async function useEveryMethod(): Promise<number> {
     kv.attnOutput.length + total + names.length + js + Number(same) + diff + heap + maxTokens +
     version.length + wrong.length + missing + stepped.loss + focus.length + bias.length +
     grads.loss + heads.length + cfg + task.tokenLabels.length + (built0 ?? '').length +
-    builtTitle.length + grid.steps;
+    builtTitle.length + grid.steps + (typeof copying === 'number' ? copying : copying.length) +
+    kComp.length + ov0.length;
+}
+
+// The text model's circuits, as cpp/api.d.ts documents them.
+export function useTextCircuits(model: createHeadwise.TextModel): number {
+  const a: createHeadwise.TextAttribution = model.attribute({ text: 'the people of the united',
+    position: 4, word: 'states' });
+  const byId = model.attribute({ ids: [1, 2, 3], position: 2, word: 35 });
+  const heads: number[][] = a.heads;
+  const top: createHeadwise.TextPromotedWord = model.promoted({ layer: 1, head: 0, word: 'states',
+    k: 5 }).promoted[0];
+  const c: number[][] = model.circuits().previousPosition;
+  // @ts-expect-error attribute needs a position
+  model.attribute({ text: 'the people' });
+  // @ts-expect-error a word is a string or an id
+  model.promoted({ layer: 0, head: 0, word: true });
+  return a.logit + a.direct + a.probability + byId.id + heads.length + top.value + c.length;
 }

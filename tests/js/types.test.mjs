@@ -71,6 +71,16 @@ test('the declaration names exactly the run-time API and result fields', async (
   trainer.dispose();
   assert.deepEqual(sorted(declared(source, 'TrainingDefaults')),
     sorted(Object.keys(hw.trainingTasks()[0].defaults)));
+  assert.deepEqual(sorted(declared(source, 'HeadCircuitsResult')),
+    sorted(Object.keys(hw.headCircuits({ ...W, numHeads: 2 }))));
+  const model = hw.textModel({ weights: readFileSync(join(ROOT, 'web', 'models', 'sotu.hwtm')) });
+  assert.deepEqual(sorted(declared(source, 'ModelCircuits')), sorted(Object.keys(model.circuits())));
+  const a = model.attribute({ text: 'the people of the united', position: 4 });
+  assert.deepEqual(sorted(declared(source, 'TextAttribution')), sorted(Object.keys(a)));
+  const p = model.promoted({ layer: 1, head: 0, word: 'states' });
+  assert.deepEqual(sorted(declared(source, 'TextPromotedResult')), sorted(Object.keys(p)));
+  assert.deepEqual(sorted(declared(source, 'TextPromotedWord')), sorted(Object.keys(p.promoted[0])));
+  model.dispose();
 });
 
 test('the declared options are the options the module accepts', async () => {
@@ -86,12 +96,16 @@ test('the declared options are the options the module accepts', async () => {
     compareHeads: 'CompareHeadsOptions',
     allclose: 'AllcloseOptions',
     maxAbsDiff: 'MaxAbsDiffOptions',
-    createTrainer: 'CreateTrainerOptions'
+    createTrainer: 'CreateTrainerOptions',
+    headCircuits: 'HeadCircuitsOptions'
   };
-  for (const [method, options] of Object.entries(methods)) {
+  const model = hw.textModel({ weights: readFileSync(join(ROOT, 'web', 'models', 'sotu.hwtm')) });
+  const calls = Object.entries(methods).map(([method, options]) => [hw, method, options]);
+  calls.push([model, 'attribute', 'TextAttributeOptions'], [model, 'promoted', 'TextPromotedOptions']);
+  for (const [target, method, options] of calls) {
     let message = '';
     try {
-      hw[method]({ notAnOption: 1 });
+      target[method]({ notAnOption: 1 });
     } catch (e) {
       message = e.message;
     }
@@ -99,6 +113,7 @@ test('the declared options are the options the module accepts', async () => {
     assert.ok(allowed, method + ' lists its options: ' + message);
     assert.deepEqual(sorted(declared(source, options)), sorted(allowed[1].split(', ')), method);
   }
+  model.dispose();
 });
 
 test('the build puts the declaration next to the module as dist/headwise.d.ts', (t) => {
