@@ -558,10 +558,10 @@
       // A model's circuits (cpp/bindings/trainer.cpp's circuits_out) nested by layer and head;
       // copying[l][h] is a number with one read-out, a list of one score per read-out with more.
       function circuitsOut(r, layers, heads) {
-        var qk = tensorOf(r.qk, false);
-        var ov = tensorOf(r.ov, false);
-        var copying = toMatrix(r.copying);
-        var previous = toMatrix(r.previousPosition);
+        var qk = new Tensor(r.qk.data, r.qk.shape);
+        var ov = new Tensor(r.ov.data, r.ov.shape);
+        var copying = new Tensor(r.copying.data, r.copying.shape).tolist();
+        var previous = new Tensor(r.previousPosition.data, r.previousPosition.shape).tolist();
         function byHead(f) {
           var out = [];
           for (var l = 0; l < layers; l++) {
@@ -573,7 +573,7 @@
         }
         // [l][h][m][g] of a (layers * heads)^2 table, for every layer m < l
         function composed(raw) {
-          var table = toMatrix(raw);
+          var table = new Tensor(raw.data, raw.shape).tolist();
           return byHead(function (l, h, k) {
             var earlier = [];
             for (var e = 0; e < l; e++) earlier.push(table[k].slice(e * heads, (e + 1) * heads));
@@ -884,7 +884,7 @@
             logit: r.logit,
             probability: r.probability,
             direct: r.direct,
-            heads: toMatrix(r.heads)
+            heads: new Tensor(r.heads.data, r.heads.shape).tolist()
           };
         };
 
@@ -1063,7 +1063,7 @@
       var r = unwrap(m, raw._headCircuits(weightsIn(m, o, {
         numHeads: integer(m, 'numHeads', o.numHeads)
       })));
-      return resultOf(tensors(r, {}, ['qk', 'ov'], []));
+      return moduleResult(r);
     };
 
     if (installTraining && typeof raw._trainerCreate === 'function') installTraining(api, raw);
