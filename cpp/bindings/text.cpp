@@ -25,7 +25,7 @@ std::map<int, std::unique_ptr<headwise::TextModelFile>>& models() {
 headwise::TextModelFile& model_of(const val& o) {
   const auto it = models().find(o["id"].as<int>());
   if (it == models().end()) {
-    throw std::invalid_argument("this text model has been disposed; create a new one");
+    throw headwise::Error("disposed", "", {}, "this text model has been disposed; create a new one");
   }
   return *it->second;
 }
@@ -96,11 +96,16 @@ val text_model_run(val o) {
     if (has(o, "text")) {
       const std::vector<std::string> words = headwise::tokenize_words(o["text"].as<std::string>());
       if (words.empty()) {
-        throw std::invalid_argument("text has no words; give at least one (up to " +
+        throw headwise::Error("count", "text",
+                              {{"value", headwise::integer(0)}, {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                              "text has no words; give at least one (up to " +
                                     std::to_string(c.seq_len) + ")");
       }
       if (static_cast<std::int64_t>(words.size()) > c.seq_len) {
-        throw std::invalid_argument("text has " + std::to_string(words.size()) +
+        throw headwise::Error("count", "text",
+                              {{"value", headwise::integer(static_cast<std::int64_t>(words.size()))},
+                               {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                              "text has " + std::to_string(words.size()) +
                                     " words; this model reads at most " +
                                     std::to_string(c.seq_len));
       }
@@ -110,12 +115,17 @@ val text_model_run(val o) {
     } else {
       ids = get_int_matrix(o["ids"]);
       if (ids.cols() < 1 || ids.cols() > c.seq_len) {
-        throw std::invalid_argument("ids has " + std::to_string(ids.cols()) +
+        throw headwise::Error("count", "ids",
+                              {{"value", headwise::integer(ids.cols())}, {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                              "ids has " + std::to_string(ids.cols()) +
                                     " words; give 1 to " + std::to_string(c.seq_len));
       }
       for (Index i = 0; i < ids.cols(); ++i) {
         if (ids(0, i) < 0 || ids(0, i) >= c.vocab) {
-          throw std::invalid_argument("ids[" + std::to_string(i) + "] (" +
+          throw headwise::Error("range", "ids",
+                                {{"value", headwise::integer(ids(0, i))}, {"min", headwise::integer(0)},
+                                 {"max", headwise::integer(c.vocab - 1)}, {"index", "[" + std::to_string(i) + "]"}},
+                                "ids[" + std::to_string(i) + "] (" +
                                       std::to_string(ids(0, i)) +
                                       ") must be a word id between 0 and " +
                                       std::to_string(c.vocab - 1));
@@ -133,7 +143,9 @@ val text_model_run(val o) {
       const auto l = static_cast<std::int64_t>(list[i].as<double>());
       const auto h = static_cast<std::int64_t>(list[i + 1].as<double>());
       if (l < 0 || l >= c.layers || h < 0 || h >= c.num_heads) {
-        throw std::invalid_argument("ablate: head (layer " + std::to_string(l) + ", head " +
+        throw headwise::Error("noHead", "ablate", {{"layer", headwise::integer(l)}, {"head", headwise::integer(h)},
+                               {"layers", headwise::integer(c.layers)}, {"heads", headwise::integer(c.num_heads)}},
+                              "ablate: head (layer " + std::to_string(l) + ", head " +
                                     std::to_string(h) + ") does not exist; layers 0 to " +
                                     std::to_string(c.layers - 1) + ", heads 0 to " +
                                     std::to_string(c.num_heads - 1));
