@@ -11,7 +11,7 @@ import { HwElement, define } from '../shared/ui/element.js';
 import { code, copyButton, h, replace, setText } from '../shared/ui/dom.js';
 import { copyTexts } from '../shared/i18n/i18n.js';
 import { cellColors, prefersDark } from '../shared/ui/color.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, errorOf, stopped } from '../shared/state/errors.js';
 import { numberField, parseNumberField, showError } from '../shared/ui/forms.js';
 import { Curves, SERIES } from './curves.js';
 import { FrameDrawer, adoptSession } from './frames.js';
@@ -141,7 +141,7 @@ class HwInduction extends HwElement {
         session.ensure(/** @type {number} */ (this.seed));
         showError(this.runError, null, null, this.language);
       } catch (e) {
-        showError(this.runError, null, messageOf(e), this.language);
+        showError(this.runError, null, errorOf(e), this.language);
         return;
       }
     }
@@ -168,9 +168,9 @@ class HwInduction extends HwElement {
     try {
       const tokens = parseInductionProbe(this.probeInput.value, session.settings);
       showError(this.probeError, this.probeInput, null, this.language);
-      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, messageOf(e), this.language));
+      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, errorOf(e), this.language));
     } catch (e) {
-      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe: ${this.probeText()}.`, this.language);
+      showError(this.probeError, this.probeInput, new PageError('errors.induction.kept', { reason: errorOf(e), probe: this.probeText() }), this.language);
     }
   }
 
@@ -238,7 +238,7 @@ class HwInduction extends HwElement {
     this.runButton.toggleAttribute('disabled', running || session.status === 'done');
     this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
     this.seedInput.disabled = running;
-    showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
+    showError(this.runError, null, session.error ? stopped(session.error) : null, this.language);
     const [deep, wide] = session.models;
     const step = deep.step;
     const counter = session.status === 'evaluating' ? this.t('induction.counterEvaluating')
@@ -453,7 +453,7 @@ class HwInduction extends HwElement {
         for (const m of session.models) await session.retake(m);
       })().then(() => {
         if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, messageOf(e), this.language));
+      }, (e) => showError(this.runError, null, errorOf(e), this.language));
     }
     const snaps = current ? deep.snapshots : [];
     this.timeline.update(snaps.map((sn) => sn.step), []);

@@ -40,6 +40,7 @@
 // as views (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read.
 
 import { installTasks } from './compute-tasks.js';
+import { PageError, messageOf } from '../state/errors.js';
 
 /** A running computation superseded for longer than this (estimated ms) is abandoned. */
 export const ABANDON_MS = 300;
@@ -68,7 +69,8 @@ function abortError(key) {
  * @returns {string}
  */
 export function quoted(e) {
-  return (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+  const m = messageOf(e);
+  return m.endsWith('.') ? m.slice(0, -1) : m;
 }
 
 /** @param {any} e */
@@ -171,7 +173,12 @@ function workerMain(scope, tasksOf, dispatcherOf, wire) {
         const value = wire(handle(m), transfer, scope.createHeadwise.Tensor);
         scope.postMessage({ id: m.id, ok: true, value }, transfer);
       } catch (e) {
-        scope.postMessage({ id: m.id, ok: false, error: { name: (e && e.name) || 'Error', message: e instanceof Error ? e.message : String(e) } });
+        // The module's and the tasks' errors keep their code, field and parameters (plain data).
+        const c = e && typeof e === 'object' ? e : {};
+        scope.postMessage({
+          id: m.id, ok: false,
+          error: { name: c.name || 'Error', message: e instanceof Error ? e.message : String(e), code: c.code, field: c.field, params: c.params },
+        });
       }
     });
   };
@@ -223,8 +230,8 @@ export class Compute {
     this._wantWorker = worker;
     /** @type {'starting'|'worker'|'main'} */
     this.mode = 'starting';
-    /** @type {string} why the work runs on the main thread (empty in worker mode) */
-    this.reason = '';
+    /** @type {PageError|null} why the work runs on the main thread (null in worker mode) */
+    this.reason = null;
     /** @type {Promise<any>|null} */
     this._main = null;
     /** @type {Worker|null} */
@@ -255,7 +262,7 @@ export class Compute {
     if (!this._main) {
       this._main = new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => {
         const f = this._factory();
-        if (typeof f !== 'function') throw new Error('headwise.js did not load (createHeadwise is missing)');
+        if (typeof f !== 'function') throw new PageError('errors.load.missing');
         return f();
       });
     }
@@ -267,9 +274,9 @@ export class Compute {
     if (this._started) return this.ready;
     this._started = true;
     if (!this._wantWorker) {
-      this._useMain('the page asked for no Worker');
+      this._useMain(new PageError('errors.worker.notAsked'));
     } else if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') {
-      this._useMain('this browser cannot start a Worker here');
+      this._useMain(new PageError('errors.worker.cannot'));
     } else {
       // In a task of its own: making the Worker's source and starting it takes a while.
       setTimeout(() => this._startWorker(), 0);
@@ -287,7 +294,7 @@ export class Compute {
       source = null;
     }
     if (!source) {
-      this._useMain('the module\'s source is not available for a Worker (headwise.js was not post-linked)');
+      this._useMain(new PageError('errors.worker.noSource'));
       return;
     }
     this._source = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()}, ${dispatcher.toString()}, ${toWire.toString()});\n`;
@@ -308,28 +315,26 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      if (restart) this._useMain('the Worker could not be restarted');
-      else this._useMain(`a Worker could not be started (${quoted(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
+      if (restart) this._useMain(new PageError('errors.worker.restart'));
+      else this._useMain(new PageError('errors.worker.failed', { error: quoted(e) }));
       return;
     }
-    const fallback = (/** @type {string} */ why) => {
+    const fallback = (/** @type {PageError} */ why) => {
       clearTimeout(timer);
       worker.terminate();
       URL.revokeObjectURL(url);
       if (restart || this.mode === 'starting') this._useMain(why);
     };
-    const timer = setTimeout(() => (restart ? fallback('the Worker did not restart in time') : fallback('the Worker did not start in time')), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fallback(new PageError(restart ? 'errors.worker.restart' : 'errors.worker.timeout')), START_TIMEOUT_MS);
     worker.onerror = (event) => {
       event.preventDefault();
-      if (restart) fallback('the Worker could not be restarted');
-      else fallback('a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)');
+      fallback(new PageError(restart ? 'errors.worker.restart' : 'errors.worker.csp'));
     };
     worker.onmessage = (event) => {
       const m = event.data;
       if (!m || !('ready' in m)) return;
       if (!m.ready) {
-        if (restart) fallback(`the module did not restart in the Worker (${quoted(m.error)})`);
-        else fallback(`the module did not start in the Worker (${quoted(m.error)})`);
+        fallback(new PageError(restart ? 'errors.worker.moduleRestart' : 'errors.worker.moduleFailed', { error: quoted(m.error) }));
         return;
       }
       clearTimeout(timer);
@@ -341,7 +346,7 @@ export class Compute {
       worker.onmessage = (e) => this._onMessage(e.data);
       worker.onerror = (e) => {
         e.preventDefault();
-        this._crashed(e.message || 'the Worker stopped');
+        this._crashed(e.message || new PageError('errors.worker.died'));
       };
       this._worker = worker;
       if (this.mode === 'starting') {
@@ -364,10 +369,10 @@ export class Compute {
     const jobs = [...(this._running ? [this._running] : []), ...this._queue];
     this._running = null;
     this._queue = [];
-    for (const job of jobs) job.reject(new Error('the computation stopped: its Worker was closed'));
+    for (const job of jobs) job.reject(new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.closed') }));
   }
 
-  /** @param {string} reason */
+  /** @param {PageError} reason  why (the page's budget quotes it) */
   _useMain(reason) {
     this.mode = 'main';
     this.reason = reason;
@@ -377,13 +382,13 @@ export class Compute {
   }
 
   /** A Worker that died: its jobs fail, and the next ones start a new Worker. */
-  _crashed(/** @type {string} */ why) {
+  _crashed(/** @type {string|PageError} */ why) {
     const job = this._running;
     this._running = null;
     this._worker?.terminate();
     this._worker = null;
     this._objects = 0;
-    if (job) job.reject(new Error(`the computation stopped: ${why}`));
+    if (job) job.reject(new PageError('errors.worker.stopped', { reason: why }));
     this._restart();
   }
 
@@ -401,8 +406,9 @@ export class Compute {
     this._running = null;
     if (m.ok) job.resolve(fromWire(m.value, this._factory()));
     else {
-      const e = new Error(m.error.message);
+      const e = /** @type {any} */ (new Error(m.error.message));
       e.name = m.error.name === 'Error' ? 'Error' : m.error.name;
+      if (typeof m.error.code === 'string') Object.assign(e, { code: m.error.code, field: m.error.field ?? null, params: m.error.params || {} });
       job.reject(e);
     }
     this._pump();
@@ -461,7 +467,7 @@ export class Compute {
     this.start();
     return new Promise((resolve, reject) => {
       if (this._disposed) {
-        reject(new Error('the computation stopped: its Worker was closed'));
+        reject(new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.closed') }));
         return;
       }
       if (key) this._supersede(key);
@@ -544,7 +550,7 @@ export function defaultWorkers(cores = typeof navigator === 'undefined' ? 1 : na
 export function checkWorkers(n) {
   const v = typeof n === 'string' && /^\s*\d+\s*$/.test(n) ? Number(n) : n;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_WORKERS) {
-    throw new Error(`workers must be a whole number from 1 to ${MAX_WORKERS} (got ${JSON.stringify(String(n)).slice(0, 40)})`);
+    throw new PageError('errors.workers.range', { value: JSON.stringify(String(n)).slice(0, 40), min: 1, max: MAX_WORKERS }, 'workers');
   }
   return v;
 }

@@ -4,6 +4,7 @@
 // with d_model 8 is kept, and the page shows the module's message for it).
 
 import { isLanguageTag } from '../i18n/i18n.js';
+import { PageError } from './errors.js';
 
 /**
  * @typedef {object} State
@@ -34,9 +35,12 @@ import { isLanguageTag } from '../i18n/i18n.js';
  * @property {keyof State} name   the state field
  * @property {'number'|'boolean'|'index'|'text'|'labels'|'lang'} type
  * @property {any} default
- * @property {{re: RegExp, example: string}} [form]  what a text may hold, and how to say so
+ * @property {{re: RegExp, code: string}} [form]  what a text may hold, and the error's code
+ *   (errors.<code> in the catalogues) that says so
  * @property {string} hash        its key in the URL hash (labels: the prefix of label.<i>)
  * @property {string} control     the id of its control (and the key of its errors)
+ * @property {string} [field]     the module's option it is passed as: an error of the module
+ *   whose field is this one belongs to its control (src/shared/state/errors.js)
  * @property {string} [embed]     its public name on the <mha-*> elements (no name: not offered)
  * @property {string} [attr]      the element attribute that sets it
  * @property {boolean} [lesson]   one of the lesson's settings ("back to the lesson's settings")
@@ -49,29 +53,29 @@ import { isLanguageTag } from '../i18n/i18n.js';
 
 /** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */
 export const SETTINGS = /** @type {readonly Setting[]} */ (Object.freeze([
-  { name: 'seed', type: 'number', default: 7, hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
-  { name: 'tokens', type: 'number', default: 5, hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
-  { name: 'dModel', type: 'number', default: 8, hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
-  { name: 'numHeads', type: 'number', default: 2, hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
+  { name: 'seed', type: 'number', default: 7, field: 'seed', hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
+  { name: 'tokens', type: 'number', default: 5, field: 'tokens', hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
+  { name: 'dModel', type: 'number', default: 8, field: 'dModel', hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
+  { name: 'numHeads', type: 'number', default: 2, field: 'numHeads', hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
   { name: 'bias', type: 'boolean', default: false, hash: 'bias', control: 'bias', embed: 'bias', attr: 'bias', lesson: true, panel: true },
   { name: 'causal', type: 'boolean', default: false, hash: 'causal', control: 'causal', embed: 'causal', attr: 'causal', lesson: true, panel: true },
   { name: 'query', type: 'index', default: 0, hash: 'query', control: 'query-token', embed: 'query', attr: 'query-token', lesson: true, panel: true },
   { name: 'labels', type: 'labels', default: [], hash: 'label', control: 'token-labels', embed: 'labels', attr: 'labels', lesson: true, panel: true },
-  { name: 'ex1Seed', type: 'number', default: 2024, hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed' },
-  { name: 'ex2DModel', type: 'number', default: 12, hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
-  { name: 'ex2Heads', type: 'number', default: 5, hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
-  { name: 'trainSeed', type: 'number', default: 1, hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed' },
+  { name: 'ex1Seed', type: 'number', default: 2024, field: 'seed', hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed' },
+  { name: 'ex2DModel', type: 'number', default: 12, field: 'embedDim', hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
+  { name: 'ex2Heads', type: 'number', default: 5, field: 'numHeads', hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
+  { name: 'trainSeed', type: 'number', default: 1, field: 'seed', hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed' },
   {
     name: 'trainTask', type: 'text', default: 'previous-and-first', hash: 'train_task', control: 'train-task', embed: 'trainTask', attr: 'train-task',
-    form: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
+    form: { re: /^[a-z0-9-]{1,64}$/, code: 'errors.hash.taskName' },
   },
   {
     name: 'headsRelations', type: 'text', default: 'previous,first,two-back', hash: 'heads_relations', control: 'heads-relations', embed: 'headsRelations', attr: 'heads-relations',
-    form: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, example: 'relation names separated by commas, such as previous,first,two-back' },
+    form: { re: /^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,5}$/, code: 'errors.hash.relationNames' },
   },
-  { name: 'headsSeed', type: 'number', default: 1, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed' },
+  { name: 'headsSeed', type: 'number', default: 1, field: 'seed', hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed' },
   { name: 'lang', type: 'lang', default: '', hash: 'lang', control: 'hw-language-select' },
-  { name: 'workers', type: 'number', default: null, hash: 'workers', control: 'workers', attr: 'workers', whole: [1, 8] },
+  { name: 'workers', type: 'number', default: null, field: 'workers', hash: 'workers', control: 'workers', attr: 'workers', whole: [1, 8] },
 ]));
 
 /** The setting called `name`. */
@@ -127,25 +131,25 @@ function readValue(s, key, value) {
   switch (s.type) {
     case 'number': {
       const n = value === '' ? NaN : Number(value);
-      if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
+      if (!Number.isFinite(n)) throw new PageError('errors.hash.notNumber', { key }, s.field || null);
       if (s.whole && !(Number.isInteger(n) && n >= s.whole[0] && n <= s.whole[1])) {
-        throw new Error(`"${key}" must be a whole number from ${s.whole[0]} to ${s.whole[1]}`);
+        throw new PageError('errors.hash.whole', { key, min: s.whole[0], max: s.whole[1] }, s.field || null);
       }
       return n;
     }
     case 'boolean':
-      if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
+      if (!['0', '1', 'true', 'false'].includes(value)) throw new PageError('errors.hash.zeroOrOne', { key });
       return value === '1' || value === 'true';
     case 'text': {
-      const form = /** @type {{re: RegExp, example: string}} */ (s.form);
-      if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
+      const form = /** @type {{re: RegExp, code: string}} */ (s.form);
+      if (!form.re.test(value)) throw new PageError(form.code, { key });
       return value;
     }
     case 'lang':
-      if (!isLanguageTag(value)) throw new Error('"lang" must be a language tag such as es or zh-CN');
+      if (!isLanguageTag(value)) throw new PageError('errors.hash.lang');
       return value;
     default:  // 'index'
-      if (!/^\d{1,5}$/.test(value)) throw new Error(`"${key}" must be a token index`);
+      if (!/^\d{1,5}$/.test(value)) throw new PageError('errors.hash.query', { key });
       return Number(value);
   }
 }
@@ -162,24 +166,24 @@ export function parseHash(hash) {
   const text = hash.replace(/^#/, '');
   const state = defaults();
   if (text.length > MAX_HASH_LENGTH) {
-    throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
+    throw new PageError('errors.hash.tooLong', { length: text.length, max: MAX_HASH_LENGTH });
   }
   // Never throws for a string (a malformed escape such as %zz is kept as it is); an empty
   // hash has no entries and gives the defaults.
   const params = new URLSearchParams(text);
   const seen = new Set();
   for (const [key, raw] of params) {
-    if (seen.has(key)) throw new Error(`"${key}" appears twice`);
+    if (seen.has(key)) throw new PageError('errors.hash.twice', { key });
     seen.add(key);
     const s = BY_HASH.get(key);
     if (s) {
       /** @type {any} */ (state)[s.name] = readValue(s, key, raw.trim());
     } else if (/^label\.\d{1,5}$/.test(key)) {
       const i = Number(key.slice(6));
-      if (i >= MAX_LABEL_INDEX) throw new Error(`"${key}" is out of range`);
+      if (i >= MAX_LABEL_INDEX) throw new PageError('errors.hash.range', { key });
       state.labels[i] = raw;
     } else {
-      throw new Error(`"${key.slice(0, 40)}" is not a setting this page knows`);
+      throw new PageError('errors.hash.unknown', { key: key.slice(0, 40) });
     }
   }
   return state;
