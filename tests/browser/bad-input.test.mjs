@@ -357,76 +357,68 @@ function rewordedModules() {
   return pages;
 }
 
-describe('errors as codes: the C++ core\'s refusals on the page', () => {
-  test('num_heads, seed and the training seed reach their controls, written in Spanish and Chinese', { timeout: 300000 }, async () => {
-    const en = await englishRefusals();
+/** The refusals on the page as `origin` serves it, read once per origin and language. */
+const refusals = new Map();
+async function refusalsOn(origin, lang) {
+  const key = `${origin} ${lang}`;
+  if (!refusals.has(key)) {
     const { context, page, log } = await openPage(browser);
     try {
-      for (const lang of ['es', 'zh-CN']) {
-        const shown = await coreRefusals(page, server.origin, lang);
-        const field = (f) => CATALOGUES[lang][`errors.field.${f}`];
-        assert.deepEqual(shown, {
-          'num-heads': say(lang, 'errors.code.divisible', { field: field('dModel'), value: 8, divisor: 3, divisorField: field('numHeads') }),
-          seed: say(lang, 'errors.code.integerRange', { field: field('seed'), value: -1, min: 0, max: 4294967295 }),
-          'train-seed': say(lang, 'errors.code.range', { field: field('seed'), value: 4294967296, min: 0, max: 4294967295 }),
-        }, lang);
-        for (const [id, text] of Object.entries(shown)) {
-          assert.notEqual(text, en[id], `${lang} translates the error beside ${id}`);
-        }
-      }
+      refusals.set(key, await coreRefusals(page, origin, lang));
       await collectCsp(page, log);
-      log.assertClean(server.origin);
+      log.assertClean(origin);
     } finally {
       await context.close();
+    }
+  }
+  return refusals.get(key);
+}
+
+describe('errors as codes: the C++ core\'s refusals on the page', () => {
+  test('num_heads, seed and the training seed reach their controls, written in Spanish and Chinese', { timeout: 300000 }, async () => {
+    const en = await refusalsOn(server.origin, 'en');
+    assert.deepEqual(en, {
+      'num-heads': 'd_model (8) must be divisible by num_heads (3)',
+      seed: 'seed (-1) must be an integer between 0 and 4294967295',
+      'train-seed': 'seed (4294967296) must be between 0 and 4294967295',
+    });
+    for (const lang of ['es', 'zh-CN']) {
+      const shown = await refusalsOn(server.origin, lang);
+      const field = (f) => CATALOGUES[lang][`errors.field.${f}`];
+      assert.deepEqual(shown, {
+        'num-heads': say(lang, 'errors.code.divisible', { field: field('dModel'), value: 8, divisor: 3, divisorField: field('numHeads') }),
+        seed: say(lang, 'errors.code.integerRange', { field: field('seed'), value: -1, min: 0, max: 4294967295 }),
+        'train-seed': say(lang, 'errors.code.range', { field: field('seed'), value: 4294967296, min: 0, max: 4294967295 }),
+      }, lang);
+      for (const [id, text] of Object.entries(shown)) assert.notEqual(text, en[id], `${lang} translates the error beside ${id}`);
     }
   });
 
   test('a module whose messages are reworded changes nothing the page shows, in English, Spanish and Chinese', { timeout: 400000 }, async () => {
     const reworded = await serveDist({ pages: rewordedModules() });
-    const { context, page, log } = await openPage(browser);
     try {
       // The rewording is real: the module the page loaded says something else.
-      await page.goto(reworded.url('/index.html'));
-      await waitReady(page);
-      const message = await page.evaluate(() => createHeadwise().then((hw) => {  // eslint-disable-line no-undef
-        try {
-          hw.seedExperiment({ seed: 7, tokens: 5, dModel: 8, numHeads: 3 });
-        } catch (e) {
-          return [e.message, e.code, e.field];
-        }
-        return null;
-      }));
-      assert.deepEqual(message, ['REWORDED [divisible] )3( sdaeh_mun yb elbisivid eb tsum )8( ledom_d :tnemirepxEdees', 'divisible', 'dModel']);
-      for (const lang of ['en', 'es', 'zh-CN']) {
-        const before = lang === 'en' ? await englishRefusals() : await coreRefusals(page, server.origin, lang);
-        const after = await coreRefusals(page, reworded.origin, lang);
-        assert.deepEqual(after, before, lang);
+      const { context, page } = await openPage(browser);
+      try {
+        await page.goto(reworded.url('/index.html'));
+        await waitReady(page);
+        const message = await page.evaluate(() => createHeadwise().then((hw) => {  // eslint-disable-line no-undef
+          try {
+            hw.seedExperiment({ seed: 7, tokens: 5, dModel: 8, numHeads: 3 });
+          } catch (e) {
+            return [e.message, e.code, e.field];
+          }
+          return null;
+        }));
+        assert.deepEqual(message, ['REWORDED [divisible] )3( sdaeh_mun yb elbisivid eb tsum )8( ledom_d :tnemirepxEdees', 'divisible', 'dModel']);
+      } finally {
+        await context.close();
       }
-      await collectCsp(page, log);
-      log.assertClean(reworded.origin);
+      for (const lang of ['en', 'es', 'zh-CN']) {
+        assert.deepEqual(await refusalsOn(reworded.origin, lang), await refusalsOn(server.origin, lang), lang);
+      }
     } finally {
-      await context.close();
       await reworded.close();
     }
   });
 });
-
-/** @type {Record<string, string>|null} */
-let english = null;
-/** The three refusals in English, on the page as built (read once). */
-async function englishRefusals() {
-  if (english) return english;
-  const { context, page } = await openPage(browser);
-  try {
-    const shown = await coreRefusals(page, server.origin, 'en');
-    assert.deepEqual(shown, {
-      'num-heads': 'd_model (8) must be divisible by num_heads (3)',
-      seed: 'seed (-1) must be an integer between 0 and 4294967295',
-      'train-seed': 'seed (4294967296) must be between 0 and 4294967295',
-    });
-    english = shown;
-    return shown;
-  } finally {
-    await context.close();
-  }
-}

@@ -136,8 +136,7 @@ export class Store extends EventTarget {
    * @param {import('./errors.js').ErrorInfo|null} problem  (src/shared/ui/forms.js parseNumberField)
    */
   setInputError(control, problem) {
-    const message = problem;
-    if (message) this.inputErrors[control] = message;
+    if (problem) this.inputErrors[control] = problem;
     else delete this.inputErrors[control];
   }
 
