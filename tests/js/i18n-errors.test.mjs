@@ -17,7 +17,7 @@ import { test } from 'node:test';
 
 import { LESSON, ROOT, createHeadwise, documentedCodes } from './helpers.mjs';
 import { installTasks } from '../../web/src/shared/compute/compute-tasks.js';
-import { MAIN_BUDGET_MS } from '../../web/src/shared/compute/compute.js';
+import { Compute, MAIN_BUDGET_MS, checkWorkers } from '../../web/src/shared/compute/compute.js';
 import { Store } from '../../web/src/shared/state/store.js';
 import { parseHash } from '../../web/src/shared/state/settings.js';
 import { PageError, controlFor, errorOf, fieldsOf, stopped } from '../../web/src/shared/state/errors.js';
@@ -98,8 +98,19 @@ for (const [code, params] of REASONS) {
   const store = new Store({ syncHash: false, compute: /** @type {any} */ ({ mode: 'main', reason: new PageError(code, params) }) });
   add(`main thread: ${code}`, store.mainBudget(MAIN_BUDGET_MS * 30, { tokens: 512, dModel: 768 }));
 }
+// compute.js codes its own errors without the catalogues: their English must be the catalogue's.
+{
+  const c = new Compute({ worker: false, factory: () => createHeadwise });
+  c.start();
+  add('main thread: as compute.js says it', c.reason);
+  const store = new Store({ syncHash: false, compute: /** @type {any} */ ({ mode: 'main', reason: c.reason }) });
+  add('main thread: compute.js\'s reason in the budget', store.mainBudget(MAIN_BUDGET_MS * 30, { tokens: 512, dModel: 768 }));
+  const job = c.run('seedExperiment', { ...LESSON, bias: false, causal: false });
+  c.dispose();
+  add('a Worker that was closed', await job.then(() => null, (e) => e));
+}
+add('workers 9', thrown(() => checkWorkers('9')));
 add('a Worker that stopped', new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.died') }));
-add('a Worker that was closed', new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.closed') }));
 
 // The embed's attributes (src/embed/attributes.js).
 add('attribute seed="abc"', parseAttribute(CONTROLS.seed, 'abc').error);

@@ -40,7 +40,6 @@
 // as views (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read.
 
 import { installTasks } from './compute-tasks.js';
-import { PageError, messageOf } from '../state/errors.js';
 
 /** A running computation superseded for longer than this (estimated ms) is abandoned. */
 export const ABANDON_MS = 300;
@@ -69,9 +68,47 @@ function abortError(key) {
  * @returns {string}
  */
 export function quoted(e) {
-  const m = messageOf(e);
+  const m = e instanceof Error ? e.message : String(e);
   return m.endsWith('.') ? m.slice(0, -1) : m;
 }
+
+/**
+ * One of the page's coded errors (src/shared/state/errors.js), made here without the catalogues
+ * (this file is also bundled on its own): its code, its catalogue key, by which the page writes
+ * it in each language; its parameters; and its English message, for consoles only.
+ * @param {string} code
+ * @param {Record<string, unknown>} params
+ * @param {string} message
+ * @param {string|null} [field]
+ * @returns {Error & {code: string, field: string|null, params: Record<string, unknown>}}
+ */
+function coded(code, params, message, field = null) {
+  return Object.assign(new Error(message), { code, field, params });
+}
+
+/** Why the page computes on its main thread, coded (errors.worker.*). */
+const WHY = {
+  notAsked: () => coded('errors.worker.notAsked', {}, 'the page asked for no Worker'),
+  cannot: () => coded('errors.worker.cannot', {}, 'this browser cannot start a Worker here'),
+  noSource: () => coded('errors.worker.noSource', {}, 'the module\'s source is not available for a Worker (headwise.js was not post-linked)'),
+  failed: (/** @type {string} */ error) => coded('errors.worker.failed', { error }, `a Worker could not be started (${error}), and the page's Content-Security-Policy must allow worker-src blob: for one`),
+  timeout: () => coded('errors.worker.timeout', {}, 'the Worker did not start in time'),
+  csp: () => coded('errors.worker.csp', {}, 'a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)'),
+  moduleFailed: (/** @type {string} */ error) => coded('errors.worker.moduleFailed', { error }, `the module did not start in the Worker (${error})`),
+  moduleRestart: (/** @type {string} */ error) => coded('errors.worker.moduleRestart', { error }, `the module did not restart in the Worker (${error})`),
+  restart: () => coded('errors.worker.restart', {}, 'the Worker could not be restarted'),
+};
+
+/**
+ * "the computation stopped: …" (its reason a coded error or a browser's message).
+ * @param {unknown} reason
+ */
+function stoppedError(reason) {
+  return coded('errors.worker.stopped', { reason }, `the computation stopped: ${reason instanceof Error ? reason.message : String(reason)}`);
+}
+
+/** "its Worker was closed". */
+const closed = () => stoppedError(coded('errors.worker.closed', {}, 'its Worker was closed'));
 
 /** @param {any} e */
 export function isAbort(e) {
@@ -230,7 +267,7 @@ export class Compute {
     this._wantWorker = worker;
     /** @type {'starting'|'worker'|'main'} */
     this.mode = 'starting';
-    /** @type {PageError|null} why the work runs on the main thread (null in worker mode) */
+    /** @type {Error|null} why the work runs on the main thread, coded (null in worker mode) */
     this.reason = null;
     /** @type {Promise<any>|null} */
     this._main = null;
@@ -262,7 +299,7 @@ export class Compute {
     if (!this._main) {
       this._main = new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => {
         const f = this._factory();
-        if (typeof f !== 'function') throw new PageError('errors.load.missing');
+        if (typeof f !== 'function') throw coded('errors.load.missing', {}, 'headwise.js did not load (createHeadwise is missing)');
         return f();
       });
     }
@@ -274,9 +311,9 @@ export class Compute {
     if (this._started) return this.ready;
     this._started = true;
     if (!this._wantWorker) {
-      this._useMain(new PageError('errors.worker.notAsked'));
+      this._useMain(WHY.notAsked());
     } else if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') {
-      this._useMain(new PageError('errors.worker.cannot'));
+      this._useMain(WHY.cannot());
     } else {
       // In a task of its own: making the Worker's source and starting it takes a while.
       setTimeout(() => this._startWorker(), 0);
@@ -294,7 +331,7 @@ export class Compute {
       source = null;
     }
     if (!source) {
-      this._useMain(new PageError('errors.worker.noSource'));
+      this._useMain(WHY.noSource());
       return;
     }
     this._source = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()}, ${dispatcher.toString()}, ${toWire.toString()});\n`;
@@ -315,26 +352,25 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      if (restart) this._useMain(new PageError('errors.worker.restart'));
-      else this._useMain(new PageError('errors.worker.failed', { error: quoted(e) }));
+      this._useMain(restart ? WHY.restart() : WHY.failed(quoted(e)));
       return;
     }
-    const fallback = (/** @type {PageError} */ why) => {
+    const fallback = (/** @type {Error} */ why) => {
       clearTimeout(timer);
       worker.terminate();
       URL.revokeObjectURL(url);
       if (restart || this.mode === 'starting') this._useMain(why);
     };
-    const timer = setTimeout(() => fallback(new PageError(restart ? 'errors.worker.restart' : 'errors.worker.timeout')), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fallback(restart ? WHY.restart() : WHY.timeout()), START_TIMEOUT_MS);
     worker.onerror = (event) => {
       event.preventDefault();
-      fallback(new PageError(restart ? 'errors.worker.restart' : 'errors.worker.csp'));
+      fallback(restart ? WHY.restart() : WHY.csp());
     };
     worker.onmessage = (event) => {
       const m = event.data;
       if (!m || !('ready' in m)) return;
       if (!m.ready) {
-        fallback(new PageError(restart ? 'errors.worker.moduleRestart' : 'errors.worker.moduleFailed', { error: quoted(m.error) }));
+        fallback(restart ? WHY.moduleRestart(quoted(m.error)) : WHY.moduleFailed(quoted(m.error)));
         return;
       }
       clearTimeout(timer);
@@ -346,7 +382,7 @@ export class Compute {
       worker.onmessage = (e) => this._onMessage(e.data);
       worker.onerror = (e) => {
         e.preventDefault();
-        this._crashed(e.message || new PageError('errors.worker.died'));
+        this._crashed(e.message || coded('errors.worker.died', {}, 'the Worker stopped'));
       };
       this._worker = worker;
       if (this.mode === 'starting') {
@@ -369,10 +405,10 @@ export class Compute {
     const jobs = [...(this._running ? [this._running] : []), ...this._queue];
     this._running = null;
     this._queue = [];
-    for (const job of jobs) job.reject(new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.closed') }));
+    for (const job of jobs) job.reject(closed());
   }
 
-  /** @param {PageError} reason  why (the page's budget quotes it) */
+  /** @param {Error} reason  why, coded (the page's budget quotes it) */
   _useMain(reason) {
     this.mode = 'main';
     this.reason = reason;
@@ -382,13 +418,13 @@ export class Compute {
   }
 
   /** A Worker that died: its jobs fail, and the next ones start a new Worker. */
-  _crashed(/** @type {string|PageError} */ why) {
+  _crashed(/** @type {string|Error} */ why) {
     const job = this._running;
     this._running = null;
     this._worker?.terminate();
     this._worker = null;
     this._objects = 0;
-    if (job) job.reject(new PageError('errors.worker.stopped', { reason: why }));
+    if (job) job.reject(stoppedError(why));
     this._restart();
   }
 
@@ -467,7 +503,7 @@ export class Compute {
     this.start();
     return new Promise((resolve, reject) => {
       if (this._disposed) {
-        reject(new PageError('errors.worker.stopped', { reason: new PageError('errors.worker.closed') }));
+        reject(closed());
         return;
       }
       if (key) this._supersede(key);
@@ -550,7 +586,8 @@ export function defaultWorkers(cores = typeof navigator === 'undefined' ? 1 : na
 export function checkWorkers(n) {
   const v = typeof n === 'string' && /^\s*\d+\s*$/.test(n) ? Number(n) : n;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_WORKERS) {
-    throw new PageError('errors.workers.range', { value: JSON.stringify(String(n)).slice(0, 40), min: 1, max: MAX_WORKERS }, 'workers');
+    const value = JSON.stringify(String(n)).slice(0, 40);
+    throw coded('errors.workers.range', { value, min: 1, max: MAX_WORKERS }, `workers must be a whole number from 1 to ${MAX_WORKERS} (got ${value})`, 'workers');
   }
   return v;
 }
