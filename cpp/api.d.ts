@@ -3,7 +3,8 @@
 // In Node, `require('./dist/headwise.js')` returns createHeadwise; in a browser a classic
 // <script src="headwise.js"> defines the global createHeadwise. Matrices in and out are row-major
 // nested arrays (number[][], like tensor.tolist()). Every method takes one options object and
-// throws an Error whose message says what is wrong; results are plain data (nothing to .delete()).
+// throws a HeadwiseError (an Error whose message says what is wrong, with a stable code, the
+// option it concerns and its parameters); results are plain data (nothing to .delete()).
 
 /**
  * Loads the WebAssembly module and resolves to the API.
@@ -18,6 +19,41 @@ declare function createHeadwise(
 ): Promise<createHeadwise.Headwise>;
 
 declare namespace createHeadwise {
+  /**
+   * Every Error the API throws: `message` is English for people ("seedExperiment: d_model (10)
+   * must be divisible by num_heads (4)"); `code`, `field` and `params` are for programs, and stay
+   * when a message is reworded. `field` is the option the error concerns, as the API names it
+   * ("dModel", "numHeads", "layers"; for a nested entry the option it is part of: "x" for
+   * "x[1][2]"), null when none.
+   *
+   * The codes and their params (every code may also carry `path`, the entry as the message names
+   * it, for the JS layer's own checks):
+   * - positive {value}; atMost {value, max}; atLeast {value, min}; range {value, min, max,
+   *   index?}; integerRange {value, min, max} (the seed); rangeAbove {value, min, max}
+   *   (learningRate: greater than min); nonNegative {value} (rtol, atol)
+   * - divisible {value, divisor, divisorField} ("dModel" by "numHeads")
+   * - memory {tokens, dModel, numHeads, need, max, fields} (MiB); trainMemory {value, seqLen,
+   *   dModel, vocab, need, max}
+   * - shape {rows, cols, expectedRows, expectedCols}; length {length, expected}; empty {};
+   *   mismatch {value, expected} (q/k/v and query/key/value sizes that disagree); intoSize {}
+   * - finite {value: 'nan' | 'inf' | '-inf', row?, col?}
+   * - unknownName {value, allowed: string[]} (task, relations); count {value, min, max,
+   *   allowed?}; oneWord {given, count} and unknownWord {given, size} (a text model's word); duplicate {value, first, second}; duplicateHead {layer, head}; noHead {layer,
+   *   head, layers, heads}
+   * - required {other?}; notAllowed {}; together {names, given?}; conflict {other}; maskKinds {}
+   * - noTarget {}; utf8 {byte}; surrogate {index}; format {detail?} (a text model's weights)
+   * - options {given}; unknownOption {value, allowed}; integer {given}; safeInteger {value};
+   *   number {given}; boolean {given}; whole {given}; type {given}; sharedMemory {other}
+   * - disposed {}; lessonOnly {method}; unsupported {feature: 'webassembly' | 'simd' |
+   *   'decompression'} (createHeadwise's rejection)
+   * - outOfMemory {}; internal {}; invalid {} (a refusal without a code of its own)
+   */
+  interface HeadwiseError extends Error {
+    code: string;
+    field: string | null;
+    params: Record<string, number | string | string[]>;
+  }
+
   /**
    * The text of dist/headwise.js as a classic script that defines createHeadwise, read from
    * memory (for a blob: Worker, with no second download); null if the file was not post-linked.

@@ -29,25 +29,47 @@
     return typeof value;
   }
 
-  function fail(method, message) {
-    throw new Error(method + ': ' + message);
+  // An Error as the API throws it: the English message ("method: what is wrong") for people, and
+  // for programs a stable code, the option it concerns (field: null when none) and the
+  // parameters the message quotes (cpp/api.d.ts lists the codes). The core's refusals arrive
+  // from the module already coded ({error, code, field, params}: cpp/bindings/marshal.hpp).
+  function coded(message, code, field, params) {
+    var e = new Error(message);
+    e.code = code;
+    e.field = field === undefined ? null : field;
+    e.params = params || {};
+    return e;
+  }
+
+  // The option a name is part of: "tokens" for "tokens[0][2]", "into" for "into.q.data".
+  function fieldOf(name) {
+    var m = /^[A-Za-z]\w*/.exec(String(name));
+    return m ? m[0] : null;
+  }
+
+  // Throws the JS layer's own refusal; field: the option named by params.path unless given.
+  function fail(method, message, code, params, field) {
+    var p = params || {};
+    throw coded(method + ': ' + message, code, field === undefined ? fieldOf(p.path) : field, p);
   }
 
   function checkOptions(method, options, allowed, required) {
     if (options === undefined) options = {};
     if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-      fail(method, 'expected one options object, got ' + describe(options));
+      fail(method, 'expected one options object, got ' + describe(options), 'options',
+        { given: describe(options) }, null);
     }
     var keys = Object.keys(options);
     for (var i = 0; i < keys.length; i++) {
       if (allowed.indexOf(keys[i]) < 0) {
         fail(method, 'unknown option "' + String(keys[i]).slice(0, 60) +
-          '"; allowed options are ' + allowed.join(', '));
+          '"; allowed options are ' + allowed.join(', '), 'unknownOption',
+          { value: String(keys[i]).slice(0, 60), allowed: allowed.slice() }, String(keys[i]).slice(0, 60));
       }
     }
     for (var j = 0; j < required.length; j++) {
       if (options[required[j]] === undefined || options[required[j]] === null) {
-        fail(method, 'option "' + required[j] + '" is required');
+        fail(method, 'option "' + required[j] + '" is required', 'required', { path: required[j] });
       }
     }
     return options;
@@ -59,10 +81,12 @@
 
   function integer(method, name, value) {
     if (!Number.isInteger(value)) {  // false for non-numbers, NaN and infinities too
-      fail(method, name + ' must be an integer, got ' + describe(value));
+      fail(method, name + ' must be an integer, got ' + describe(value), 'integer',
+        { path: name, given: describe(value) });
     }
     if (!Number.isSafeInteger(value)) {
-      fail(method, name + ' (' + value + ') is too large; it must be a safe integer');
+      fail(method, name + ' (' + value + ') is too large; it must be a safe integer', 'safeInteger',
+        { path: name, value: value });
     }
     return value;
   }
@@ -70,7 +94,8 @@
   function number(method, name, value, fallback) {
     if (!given(value)) return fallback;
     if (typeof value !== 'number' || Number.isNaN(value)) {
-      fail(method, name + ' must be a number, got ' + describe(value));
+      fail(method, name + ' must be a number, got ' + describe(value), 'number',
+        { path: name, given: describe(value) });
     }
     return value;
   }
@@ -78,7 +103,8 @@
   function flag(method, name, value, fallback) {
     if (!given(value)) return fallback;
     if (typeof value !== 'boolean') {
-      fail(method, name + ' must be true or false, got ' + describe(value));
+      fail(method, name + ' must be true or false, got ' + describe(value), 'boolean',
+        { path: name, given: describe(value) });
     }
     return value;
   }
@@ -93,7 +119,8 @@
 
   function size(method, name, value) {
     if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      fail(method, name + ' must be a whole number of at least 1, got ' + describe(value));
+      fail(method, name + ' must be a whole number of at least 1, got ' + describe(value), 'whole',
+        { path: name, given: describe(value) });
     }
     return value;
   }
@@ -105,7 +132,7 @@
     if (!isTyped(value.data) || value.data instanceof BigInt64Array ||
         value.data instanceof BigUint64Array) {
       fail(method, name + '.data must be a typed array such as a Float64Array, got ' +
-        describe(value.data));
+        describe(value.data), 'type', { path: name + '.data', given: describe(value.data) });
     }
     if (Array.isArray(value.shape)) value = shaped(method, name, value, depth);
     var out = { data: null, rows: size(method, name + '.rows', value.rows),
@@ -117,7 +144,8 @@
     }
     if (value.data.length !== count) {
       fail(method, name + '.data has ' + value.data.length + ' entries but ' +
-        (depth ? name + '.depth × ' : '') + name + '.rows × ' + name + '.cols is ' + count);
+        (depth ? name + '.depth × ' : '') + name + '.rows × ' + name + '.cols is ' + count, 'length',
+        { path: name + '.data', length: value.data.length, expected: count });
     }
     out.data = value.data instanceof Float64Array ? value.data : new Float64Array(value.data);
     return out;
@@ -148,29 +176,33 @@
     if (isFlat(value)) return flat(method, name, value, false);
     if (!Array.isArray(value)) {
       fail(method, name + ' must be an array of rows (number[][]) or {data, rows, cols}, got ' +
-        describe(value));
+        describe(value), 'type', { path: name, given: describe(value) });
     }
     var rows = value.length;
-    if (rows === 0) fail(method, name + ' must have at least one row');
+    if (rows === 0) fail(method, name + ' must have at least one row', 'empty', { path: name });
     if (!isRow(value[0])) {
-      fail(method, name + '[0] must be an array of numbers, got ' + describe(value[0]));
+      fail(method, name + '[0] must be an array of numbers, got ' + describe(value[0]), 'type',
+        { path: name + '[0]', given: describe(value[0]) });
     }
     var cols = value[0].length;
-    if (cols === 0) fail(method, name + ' must have at least one column');
+    if (cols === 0) fail(method, name + ' must have at least one column', 'empty', { path: name });
     var data = new Float64Array(rows * cols);
     for (var i = 0; i < rows; i++) {
       var row = value[i];
       if (!isRow(row)) {
-        fail(method, name + '[' + i + '] must be an array of numbers, got ' + describe(row));
+        fail(method, name + '[' + i + '] must be an array of numbers, got ' + describe(row), 'type',
+          { path: name + '[' + i + ']', given: describe(row) });
       }
       if (row.length !== cols) {
         fail(method, name + '[' + i + '] has ' + row.length + ' entries but ' + name +
-          '[0] has ' + cols + '; every row must have the same length');
+          '[0] has ' + cols + '; every row must have the same length', 'length',
+          { path: name + '[' + i + ']', length: row.length, expected: cols });
       }
       for (var j = 0; j < cols; j++) {
         var x = row[j];
         if (typeof x !== 'number') {
-          fail(method, name + '[' + i + '][' + j + '] must be a number, got ' + describe(x));
+          fail(method, name + '[' + i + '][' + j + '] must be a number, got ' + describe(x), 'number',
+            { path: name + '[' + i + '][' + j + ']', given: describe(x) });
         }
         data[i * cols + j] = x;
       }
@@ -187,14 +219,16 @@
       value = value.data;
     }
     if (!isRow(value)) {
-      fail(method, name + ' must be an array of numbers, got ' + describe(value));
+      fail(method, name + ' must be an array of numbers, got ' + describe(value), 'type',
+        { path: name, given: describe(value) });
     }
     var n = value.length;
-    if (n === 0) fail(method, name + ' must have at least one entry');
+    if (n === 0) fail(method, name + ' must have at least one entry', 'empty', { path: name });
     var data = new Float64Array(n);
     for (var i = 0; i < n; i++) {
       if (typeof value[i] !== 'number') {
-        fail(method, name + '[' + i + '] must be a number, got ' + describe(value[i]));
+        fail(method, name + '[' + i + '] must be a number, got ' + describe(value[i]), 'number',
+          { path: name + '[' + i + ']', given: describe(value[i]) });
       }
       data[i] = value[i];
     }
@@ -207,12 +241,14 @@
     var data = new Uint8Array(rows * cols);
     for (var i = 0; i < rows; i++) {
       if (!Array.isArray(value[i]) || value[i].length !== cols) {
-        fail(method, name + '[' + i + '] must be an array of ' + cols + ' booleans');
+        fail(method, name + '[' + i + '] must be an array of ' + cols + ' booleans', 'type',
+          { path: name + '[' + i + ']', given: describe(value[i]) });
       }
       for (var j = 0; j < cols; j++) {
         if (typeof value[i][j] !== 'boolean') {
           fail(method, name + '[' + i + '][' + j + '] must be a boolean (the mask is boolean ' +
-            'because ' + name + '[0][0] is), got ' + describe(value[i][j]));
+            'because ' + name + '[0][0] is), got ' + describe(value[i][j]), 'boolean',
+            { path: name + '[' + i + '][' + j + ']', given: describe(value[i][j]) });
         }
         data[i * cols + j] = value[i][j] ? 1 : 0;
       }
@@ -222,13 +258,15 @@
 
   function boolVector(method, name, value) {
     if (!Array.isArray(value)) {
-      fail(method, name + ' must be an array of booleans, got ' + describe(value));
+      fail(method, name + ' must be an array of booleans, got ' + describe(value), 'type',
+        { path: name, given: describe(value) });
     }
-    if (value.length === 0) fail(method, name + ' must have at least one entry');
+    if (value.length === 0) fail(method, name + ' must have at least one entry', 'empty', { path: name });
     var data = new Uint8Array(value.length);
     for (var i = 0; i < value.length; i++) {
       if (typeof value[i] !== 'boolean') {
-        fail(method, name + '[' + i + '] must be a boolean, got ' + describe(value[i]));
+        fail(method, name + '[' + i + '] must be a boolean, got ' + describe(value[i]), 'boolean',
+          { path: name + '[' + i + ']', given: describe(value[i]) });
       }
       data[i] = value[i] ? 1 : 0;
     }
@@ -240,7 +278,7 @@
     if (isFlat(value)) return flat(method, name, value, true);
     if (!Array.isArray(value) || value.length === 0) {
       fail(method, name + ' must be a non-empty array of matrices (number[][][]), got ' +
-        describe(value));
+        describe(value), 'type', { path: name, given: describe(value) });
     }
     var first = matrix(method, name + '[0]', value[0]);
     var data = new Float64Array(value.length * first.rows * first.cols);
@@ -249,7 +287,9 @@
       var m = matrix(method, name + '[' + h + ']', value[h]);
       if (m.rows !== first.rows || m.cols !== first.cols) {
         fail(method, name + '[' + h + '] has shape (' + m.rows + ', ' + m.cols + ') but ' +
-          name + '[0] has (' + first.rows + ', ' + first.cols + '); all must match');
+          name + '[0] has (' + first.rows + ', ' + first.cols + '); all must match', 'shape',
+          { path: name + '[' + h + ']', rows: m.rows, cols: m.cols, expectedRows: first.rows,
+            expectedCols: first.cols });
       }
       data.set(m.data, h * first.rows * first.cols);
     }
@@ -391,7 +431,9 @@
   }
 
   function unwrap(method, result) {
-    if (result && typeof result.error === 'string') throw new Error(method + ': ' + result.error);
+    if (result && typeof result.error === 'string') {
+      throw coded(method + ': ' + result.error, result.code, result.field, result.params);
+    }
     return result;
   }
 
@@ -409,7 +451,8 @@
   var intoArrays = null;
   if (typeof HEADWISE_LESSON_ONLY === 'undefined' || !HEADWISE_LESSON_ONLY) intoArrays = function (method, value) {
     if (value === null || typeof value !== 'object' || Array.isArray(value) || isTyped(value)) {
-      fail(method, 'into must be a previous result or its .typed, got ' + describe(value));
+      fail(method, 'into must be a previous result or its .typed, got ' + describe(value), 'type',
+        { path: 'into', given: describe(value) });
     }
     var from = value.typed !== null && typeof value.typed === 'object' ? value.typed : value;
     var out = {};
@@ -420,8 +463,9 @@
       if (!given(from[f]) || typeof from[f] !== 'object' || !('data' in from[f])) return;
       var data = from[f].data;
       if (!(data instanceof Float64Array)) {
-        fail(method, 'into.' + f + '.data must be a Float64Array, got ' +
-          (isTyped(data) ? 'a ' + data.constructor.name : describe(data)));
+        var got = isTyped(data) ? 'a ' + data.constructor.name : describe(data);
+        fail(method, 'into.' + f + '.data must be a Float64Array, got ' + got, 'type',
+          { path: 'into.' + f + '.data', given: got });
       }
       arrays.forEach(function (other) {
         var a = data.byteOffset;
@@ -429,7 +473,8 @@
         if (other.data.buffer === data.buffer &&
             a < b + other.data.byteLength && b < a + data.byteLength) {
           fail(method, 'into.' + f + '.data shares memory with into.' + other.name +
-            '.data; each result needs an array of its own');
+            '.data; each result needs an array of its own', 'sharedMemory',
+            { path: 'into.' + f + '.data', other: 'into.' + other.name + '.data' });
         }
       });
       arrays.push({ name: f, data: data });
@@ -457,7 +502,9 @@
   function lessonOnly(api) {
     ['trainingTasks', 'trainingRelations', 'headsNeededDefaults', 'inductionDefaults',
       'createTrainer', 'trainerCount', 'textModel'].forEach(function (name) {
-      api[name] = function () { throw new Error(name + ': training' + LESSON_ONLY_ERROR); };
+      api[name] = function () {
+        throw coded(name + ': training' + LESSON_ONLY_ERROR, 'lessonOnly', null, { method: name });
+      };
     });
   }
 
@@ -470,8 +517,9 @@
         var m = matrix(method, name, value);
         for (var i = 0; i < m.data.length; i++) {
           if (!Number.isSafeInteger(m.data[i])) {
-            fail(method, name + '[' + Math.floor(i / m.cols) + '][' + (i % m.cols) +
-              '] must be an integer token id, got ' + describe(m.data[i]));
+            var at = name + '[' + Math.floor(i / m.cols) + '][' + (i % m.cols) + ']';
+            fail(method, at + ' must be an integer token id, got ' + describe(m.data[i]), 'integer',
+              { path: at, given: describe(m.data[i]) });
           }
         }
         return m;
@@ -482,39 +530,44 @@
       function targetStack(method, name, value, tokens) {
         if (!Array.isArray(value)) {
           fail(method, name + ' must be an array with one entry per sequence (number[][][]), got ' +
-            describe(value));
+            describe(value), 'type', { path: name, given: describe(value) });
         }
         if (value.length !== tokens.rows) {
           fail(method, name + ' has ' + value.length + ' sequences but tokens has ' + tokens.rows +
-            '; give one list of per-position targets for each sequence');
+            '; give one list of per-position targets for each sequence', 'length',
+            { path: name, length: value.length, expected: tokens.rows });
         }
         var relations = -1;
         var data = null;
         for (var b = 0; b < value.length; b++) {
           var seq = value[b];
           if (!Array.isArray(seq) || seq.length !== tokens.cols) {
+            var gotSeq = Array.isArray(seq) ? 'an array of ' + seq.length : describe(seq);
             fail(method, name + '[' + b + '] must be an array of ' + tokens.cols +
-              ' positions (like tokens[' + b + ']), got ' +
-              (Array.isArray(seq) ? 'an array of ' + seq.length : describe(seq)));
+              ' positions (like tokens[' + b + ']), got ' + gotSeq, 'type',
+              { path: name + '[' + b + ']', given: gotSeq });
           }
           for (var i = 0; i < seq.length; i++) {
             var pos = seq[i];
             if (!isRow(pos) || pos.length === 0) {
               fail(method, name + '[' + b + '][' + i + '] must be an array with one target per ' +
-                'relation, got ' + describe(pos));
+                'relation, got ' + describe(pos), 'type',
+                { path: name + '[' + b + '][' + i + ']', given: describe(pos) });
             }
             if (relations < 0) {
               relations = pos.length;
               data = new Float64Array(tokens.rows * tokens.cols * relations);
             } else if (pos.length !== relations) {
               fail(method, name + '[' + b + '][' + i + '] has ' + pos.length + ' targets but ' + name +
-                '[0][0] has ' + relations + '; every position needs one per relation');
+                '[0][0] has ' + relations + '; every position needs one per relation', 'length',
+                { path: name + '[' + b + '][' + i + ']', length: pos.length, expected: relations });
             }
             for (var r = 0; r < relations; r++) {
               var t = pos[r];
               if (typeof t !== 'number' || !Number.isSafeInteger(t)) {
                 fail(method, name + '[' + b + '][' + i + '][' + r + '] must be -1 or an integer ' +
-                  'token id, got ' + describe(t));
+                  'token id, got ' + describe(t), 'integer',
+                  { path: name + '[' + b + '][' + i + '][' + r + ']', given: describe(t) });
               }
               data[(b * tokens.cols + i) * relations + r] = t;
             }
@@ -531,14 +584,16 @@
         var ablate = given(value) ? value : [];
         if (!Array.isArray(ablate)) {
           fail(mm, 'ablate must be an array of heads, each a head index of layer 0 or a ' +
-            '[layer, head] pair (number[] or [number, number][]), got ' + describe(ablate));
+            '[layer, head] pair (number[] or [number, number][]), got ' + describe(ablate), 'type',
+            { path: 'ablate', given: describe(ablate) });
         }
         var pairs = [];
         ablate.forEach(function (h, i) {
           var name = 'ablate[' + i + ']';
           if (Array.isArray(h)) {
             if (h.length !== 2) {
-              fail(mm, name + ' must be a [layer, head] pair, got an array of ' + h.length);
+              fail(mm, name + ' must be a [layer, head] pair, got an array of ' + h.length, 'type',
+                { path: name, given: 'an array of ' + h.length });
             }
             pairs.push(integer(mm, name + '[0] (the layer)', h[0]),
               integer(mm, name + '[1] (the head)', h[1]));
@@ -546,7 +601,8 @@
             var k = integer(mm, name, h);
             if (layers > 1 && (k < 0 || k >= layers * heads)) {
               fail(mm, name + ' (' + k + ') must be a head index between 0 and ' +
-                (layers * heads - 1) + ' (layer * ' + heads + ' + head), or a [layer, head] pair');
+                (layers * heads - 1) + ' (layer * ' + heads + ' + head), or a [layer, head] pair',
+                'range', { path: name, value: k, min: 0, max: layers * heads - 1 });
             }
             // (with one layer the core checks the index: "ablated head (2) must be ...")
             pairs.push(layers > 1 ? Math.floor(k / heads) : 0, layers > 1 ? k % heads : k);
@@ -628,21 +684,22 @@
         var o = checkOptions(m, options, allowed, []);
         if (!given(o.task) && !given(o.relations)) {
           fail(m, 'option "task" (a name from trainingTasks()) or option "relations" (names from ' +
-            'trainingRelations()) is required');
+            'trainingRelations()) is required', 'required', { path: 'task', other: 'relations' });
         }
         checkOptions(m, o, allowed, ['numHeads', 'dModel', 'seed']);
         if (given(o.task) && typeof o.task !== 'string') {
-          fail(m, 'task must be a string (one of trainingTasks()\'s names), got ' + describe(o.task));
+          fail(m, 'task must be a string (one of trainingTasks()\'s names), got ' + describe(o.task),
+            'type', { path: 'task', given: describe(o.task) });
         }
         if (given(o.relations)) {
           if (!Array.isArray(o.relations)) {
             fail(m, 'relations must be an array of names from trainingRelations() (string[]), got ' +
-              describe(o.relations));
+              describe(o.relations), 'type', { path: 'relations', given: describe(o.relations) });
           }
           o.relations.forEach(function (r, i) {
             if (typeof r !== 'string') {
               fail(m, 'relations[' + i + '] must be a name from trainingRelations() (a string), got ' +
-                describe(r));
+                describe(r), 'type', { path: 'relations[' + i + ']', given: describe(r) });
             }
           });
         }
@@ -659,7 +716,8 @@
         if (given(o.learningRate)) {
           args.learningRate = number(m, 'learningRate', o.learningRate);
           if (!Number.isFinite(args.learningRate)) {
-            fail(m, 'learningRate must be a finite number, got ' + describe(o.learningRate));
+            fail(m, 'learningRate must be a finite number, got ' + describe(o.learningRate), 'finite',
+              { path: 'learningRate', value: String(o.learningRate) });
           }
         }
         var created = unwrap(m, raw._trainerCreate(args));
@@ -672,7 +730,7 @@
         var t = {};
 
         function live(method) {
-          if (disposed) fail(method, 'this trainer has been disposed; create a new one');
+          if (disposed) fail(method, 'this trainer has been disposed; create a new one', 'disposed', {}, null);
           return { id: id };
         }
 
@@ -718,7 +776,7 @@
           var opt = checkOptions(mm, options, ['tokens'], ['tokens']);
           if (!isRow(opt.tokens)) {
             fail(mm, 'tokens must be one sequence of token ids (number[]), got ' +
-              describe(opt.tokens));
+              describe(opt.tokens), 'type', { path: 'tokens', given: describe(opt.tokens) });
           }
           a.tokens = tokenMatrix(mm, 'tokens', [opt.tokens]);
           var w = unwrap(mm, raw._trainerAttention(a)).weights;
@@ -769,7 +827,8 @@
         if (w instanceof ArrayBuffer) w = new Uint8Array(w);
         if (!(w instanceof Uint8Array)) {
           fail(m, 'weights must be the bytes of a text model\'s weights file (a Uint8Array or ' +
-            'an ArrayBuffer), got ' + describe(o.weights));
+            'an ArrayBuffer), got ' + describe(o.weights), 'type',
+            { path: 'weights', given: describe(o.weights) });
         }
         var created = unwrap(m, raw._textModelCreate({ weights: w }));
         var id = created.id;
@@ -779,7 +838,7 @@
         var t = {};
 
         function live(method) {
-          if (disposed) fail(method, 'this text model has been disposed; create a new one');
+          if (disposed) fail(method, 'this text model has been disposed; create a new one', 'disposed', {}, null);
           return { id: id };
         }
 
@@ -789,11 +848,15 @@
 
         // A string the module can read as UTF-8: a lone surrogate (half of a character) is refused.
         function textArg(mm, text) {
-          if (typeof text !== 'string') fail(mm, 'text must be a string, got ' + describe(text));
+          if (typeof text !== 'string') {
+            fail(mm, 'text must be a string, got ' + describe(text), 'type',
+              { path: 'text', given: describe(text) });
+          }
           var lone = /[\ud800-\udbff](?![\udc00-\udfff])|(^|[^\ud800-\udbff])[\udc00-\udfff]/.exec(text);
           if (lone) {
-            fail(mm, 'text holds half of a character (a lone UTF-16 surrogate) at index ' +
-              (lone.index + (lone[1] ? lone[1].length : 0)) + '; give well-formed text');
+            var where = lone.index + (lone[1] ? lone[1].length : 0);
+            fail(mm, 'text holds half of a character (a lone UTF-16 surrogate) at index ' + where +
+              '; give well-formed text', 'surrogate', { path: 'text', index: where });
           }
           return text;
         }
@@ -802,14 +865,15 @@
         function sequenceIn(mm, opt, a) {
           if (given(opt.text) === given(opt.ids)) {
             fail(mm, 'give either text (a string) or ids (word ids, number[]), not ' +
-              (given(opt.text) ? 'both' : 'neither'));
+              (given(opt.text) ? 'both' : 'neither'), given(opt.text) ? 'conflict' : 'required',
+              { path: 'text', other: 'ids' });
           }
           if (given(opt.text)) {
             a.text = textArg(mm, opt.text);
           } else {
             if (!isRow(opt.ids) || opt.ids.length === 0) {
               fail(mm, 'ids must be a non-empty list of word ids (number[]), got ' +
-                describe(opt.ids));
+                describe(opt.ids), 'type', { path: 'ids', given: describe(opt.ids) });
             }
             a.ids = tokenMatrix(mm, 'ids', [opt.ids]);
           }
@@ -819,7 +883,8 @@
         function wordIn(mm, word, a) {
           if (typeof word === 'string') a.word = textArg(mm, word);
           else if (typeof word === 'number') a.wordId = integer(mm, 'word', word);
-          else fail(mm, 'word must be a word (a string) or a word id (an integer), got ' + describe(word));
+          else fail(mm, 'word must be a word (a string) or a word id (an integer), got ' + describe(word), 'type',
+            { path: 'word', given: describe(word) });
         }
 
         t.tokenize = function (text) {
@@ -950,7 +1015,8 @@
       });
       if (given(o.into)) {
         if (!intoArrays) {
-          fail(m, 'into is not part of headwise-lesson.js, the lesson-only module; load headwise.js, the same API with into');
+          fail(m, 'into is not part of headwise-lesson.js, the lesson-only module; load headwise.js, the same API with into',
+            'lessonOnly', { path: 'into', method: m });
         }
         args.into = intoArrays(m, o.into);
       }
@@ -1088,23 +1154,26 @@
 
   function missingFeature() {
     if (typeof WebAssembly !== 'object' || typeof WebAssembly.validate !== 'function') {
-      return 'This browser does not support WebAssembly; ' + BROWSERS + '.';
+      return { feature: 'webassembly', message: 'This browser does not support WebAssembly; ' + BROWSERS + '.' };
     }
     if (!WebAssembly.validate(new Uint8Array(SIMD_PROBE))) {
-      return 'This browser does not support WebAssembly SIMD (128-bit vector instructions), ' +
-        'which the attention kernels use; ' + BROWSERS + '.';
+      return { feature: 'simd', message: 'This browser does not support WebAssembly SIMD ' +
+        '(128-bit vector instructions), which the attention kernels use; ' + BROWSERS + '.' };
     }
     // The embedded module is zlib-compressed (cpp/postlink.mjs); cpp/loader.js inflates it.
     if (typeof DecompressionStream !== 'function' || typeof Response !== 'function') {
-      return 'This browser cannot decompress the embedded module (no DecompressionStream); ' +
-        BROWSERS + '.';
+      return { feature: 'decompression', message: 'This browser cannot decompress the embedded ' +
+        'module (no DecompressionStream); ' + BROWSERS + '.' };
     }
     return null;
   }
 
   function factory(moduleArg) {
     var missing = missingFeature();
-    if (missing) return Promise.reject(new Error('createHeadwise: ' + missing));
+    if (missing) {
+      return Promise.reject(coded('createHeadwise: ' + missing.message, 'unsupported', null,
+        { feature: missing.feature }));
+    }
     return rawFactory(moduleArg || {}).then(wrap);
   }
 

@@ -189,7 +189,7 @@ val multi_head_attention(val o) {
     if (has(o, "into")) {  // (the wrapper refuses into in the lesson-only module)
       const val into = o["into"];
       const val mismatch = into_mismatch(into, r);
-      if (mismatch.isString()) return error_out(mismatch.as<std::string>());
+      if (mismatch.isString()) return error_out(mismatch.as<std::string>(), "intoSize", "into");
       return mha_result_out(r, &into);
     }
 #endif

@@ -118,7 +118,10 @@ BoolVector get_bool_vector(const val& m) {
 std::int64_t optional_dim(const val& obj, const char* key) {
   if (!has(obj, key)) return 0;
   const std::int64_t d = get_int(obj, key);
-  if (d == 0) throw std::invalid_argument(std::string(key) + " (0) must be a positive integer");
+  if (d == 0) {
+    throw headwise::Error("positive", key, {{"value", headwise::integer(0)}},
+                          std::string(key) + " (0) must be a positive integer");
+  }
   return d;
 }
 
@@ -174,9 +177,25 @@ val stack_out(const std::vector<Matrix>& ms) {
   return out;
 }
 
-val error_out(const std::string& message) {
+val error_out(const std::string& message, const std::string& code, const std::string& field,
+              const headwise::Error::Params& params) {
   val out = val::object();
   out.set("error", message);
+  out.set("code", code);
+  out.set("field", field.empty() ? val::null() : val(field));
+  val p = val::object();
+  for (const auto& [key, value] : params) {
+    if (const auto* i = std::get_if<std::int64_t>(&value)) {
+      p.set(key, static_cast<double>(*i));
+    } else if (const auto* x = std::get_if<double>(&value)) {
+      p.set(key, *x);
+    } else if (const auto* s = std::get_if<std::string>(&value)) {
+      p.set(key, *s);
+    } else {
+      p.set(key, strings_out(std::get<std::vector<std::string>>(value)));
+    }
+  }
+  out.set("params", p);
   return out;
 }
 

@@ -4,8 +4,8 @@
 // {data: Float64Array, rows, cols}; these functions copy them into Eigen matrices. Every result
 // goes back out as a tensor, {data: a Float64Array copy, shape}: shape [n] for a vector,
 // [rows, cols] for a matrix, [depth, rows, cols] for a stack (nothing for JS to .delete()); the
-// wrapper reads each field's kind from its shape alone. Every adapter
-// runs in guarded(), which turns the core's exceptions into {error: message} for the wrapper to
+// wrapper reads each field's kind from its shape alone. Every adapter runs in guarded(), which
+// turns the core's exceptions into {error: message, code, field, params} for the wrapper to
 // rethrow as a JS Error: in Emscripten 3.1.6 a C++ exception would reach JS as a bare number.
 #pragma once
 
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "headwise/error.hpp"
 #include "headwise/types.hpp"
 
 namespace headwise_js {
@@ -73,19 +74,24 @@ void fill_stack(const val& tensor, const std::vector<Matrix>& ms);
 void set_data(const val& tensor, const double* p, int n, int offset);
 val strings_out(const std::vector<std::string>& items);
 val numbers_out(const std::vector<double>& items);
-val error_out(const std::string& message);
+// {error: message, code, field (null when none), params: {name: number, string or string[]}}.
+val error_out(const std::string& message, const std::string& code, const std::string& field = "",
+              const headwise::Error::Params& params = {});
 
-// body(), or {error: message} for the core's exceptions.
+// body(), or {error, code, field, params} for the core's exceptions (headwise::Error, error.hpp).
 template <typename F>
 val guarded(F&& body) {
   try {
     return body();
+  } catch (const headwise::Error& e) {
+    return error_out(e.what(), e.code(), e.field(), e.params());
   } catch (const std::invalid_argument& e) {
-    return error_out(e.what());
+    return error_out(e.what(), "invalid");
   } catch (const std::bad_alloc&) {
-    return error_out("out of memory: the requested sizes are too large for this device");
+    return error_out("out of memory: the requested sizes are too large for this device",
+                     "outOfMemory");
   } catch (const std::exception& e) {
-    return error_out(std::string("internal error: ") + e.what());
+    return error_out(std::string("internal error: ") + e.what(), "internal");
   }
 }
 

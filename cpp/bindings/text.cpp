@@ -27,7 +27,7 @@ std::map<int, std::unique_ptr<headwise::TextModelFile>>& models() {
 headwise::TextModelFile& model_of(const val& o) {
   const auto it = models().find(o["id"].as<int>());
   if (it == models().end()) {
-    throw std::invalid_argument("this text model has been disposed; create a new one");
+    throw headwise::Error("disposed", "", {}, "this text model has been disposed; create a new one");
   }
   return *it->second;
 }
@@ -55,11 +55,16 @@ IntMatrix ids_in(const headwise::TextModelFile& m, const val& o, val& tokens) {
   if (has(o, "text")) {
     const std::vector<std::string> words = headwise::tokenize_words(o["text"].as<std::string>());
     if (words.empty()) {
-      throw std::invalid_argument("text has no words; give at least one (up to " +
+      throw headwise::Error("count", "text",
+                            {{"value", headwise::integer(0)}, {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                            "text has no words; give at least one (up to " +
                                   std::to_string(c.seq_len) + ")");
     }
     if (static_cast<std::int64_t>(words.size()) > c.seq_len) {
-      throw std::invalid_argument("text has " + std::to_string(words.size()) +
+      throw headwise::Error("count", "text",
+                            {{"value", headwise::integer(static_cast<std::int64_t>(words.size()))},
+                             {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                            "text has " + std::to_string(words.size()) +
                                   " words; this model reads at most " +
                                   std::to_string(c.seq_len));
     }
@@ -69,12 +74,17 @@ IntMatrix ids_in(const headwise::TextModelFile& m, const val& o, val& tokens) {
   } else {
     ids = get_int_matrix(o["ids"]);
     if (ids.cols() < 1 || ids.cols() > c.seq_len) {
-      throw std::invalid_argument("ids has " + std::to_string(ids.cols()) +
+      throw headwise::Error("count", "ids",
+                            {{"value", headwise::integer(ids.cols())}, {"min", headwise::integer(1)}, {"max", headwise::integer(c.seq_len)}},
+                            "ids has " + std::to_string(ids.cols()) +
                                   " words; give 1 to " + std::to_string(c.seq_len));
     }
     for (Index i = 0; i < ids.cols(); ++i) {
       if (ids(0, i) < 0 || ids(0, i) >= c.vocab) {
-        throw std::invalid_argument("ids[" + std::to_string(i) + "] (" +
+        throw headwise::Error("range", "ids",
+                              {{"value", headwise::integer(ids(0, i))}, {"min", headwise::integer(0)},
+                               {"max", headwise::integer(c.vocab - 1)}, {"index", "[" + std::to_string(i) + "]"}},
+                              "ids[" + std::to_string(i) + "] (" +
                                     std::to_string(ids(0, i)) +
                                     ") must be a word id between 0 and " +
                                     std::to_string(c.vocab - 1));
@@ -95,15 +105,19 @@ std::optional<std::int64_t> word_in(const headwise::TextModelFile& m, const val&
   const std::string given = o["word"].as<std::string>();
   const std::vector<std::string> words = headwise::tokenize_words(given);
   if (words.size() != 1) {
-    throw std::invalid_argument("word (\"" + given.substr(0, 40) +
-                                "\") must be one word; it reads as " +
-                                std::to_string(words.size()) + " words");
+    throw headwise::Error("oneWord", "word",
+                          {{"given", given.substr(0, 40)},
+                           {"count", headwise::integer(static_cast<std::int64_t>(words.size()))}},
+                          "word (\"" + given.substr(0, 40) + "\") must be one word; it reads as " +
+                              std::to_string(words.size()) + " words");
   }
   const std::int64_t id = m.vocabulary.id(words[0]);
   if (id == 0 && words[0] != headwise::Vocabulary::kUnknown) {
-    throw std::invalid_argument("word (\"" + words[0] + "\") is not in the model's vocabulary of " +
-                                std::to_string(m.vocabulary.size()) +
-                                " words (see vocabulary())");
+    throw headwise::Error("unknownWord", "word",
+                          {{"given", words[0]},
+                           {"size", headwise::integer(static_cast<std::int64_t>(m.vocabulary.size()))}},
+                          "word (\"" + words[0] + "\") is not in the model's vocabulary of " +
+                              std::to_string(m.vocabulary.size()) + " words (see vocabulary())");
   }
   return id;
 }
@@ -164,7 +178,9 @@ val text_model_run(val o) {
       const auto l = static_cast<std::int64_t>(list[i].as<double>());
       const auto h = static_cast<std::int64_t>(list[i + 1].as<double>());
       if (l < 0 || l >= c.layers || h < 0 || h >= c.num_heads) {
-        throw std::invalid_argument("ablate: head (layer " + std::to_string(l) + ", head " +
+        throw headwise::Error("noHead", "ablate", {{"layer", headwise::integer(l)}, {"head", headwise::integer(h)},
+                               {"layers", headwise::integer(c.layers)}, {"heads", headwise::integer(c.num_heads)}},
+                              "ablate: head (layer " + std::to_string(l) + ", head " +
                                     std::to_string(h) + ") does not exist; layers 0 to " +
                                     std::to_string(c.layers - 1) + ", heads 0 to " +
                                     std::to_string(c.num_heads - 1));
@@ -237,7 +253,9 @@ val text_model_promoted(val o) {
   return guarded([&] {
     const headwise::TextModelFile& m = model_of(o);
     const std::optional<std::int64_t> word = word_in(m, o);
-    if (!word) throw std::invalid_argument("word is required: a word or a word id");
+    if (!word) {
+      throw headwise::Error("required", "word", {}, "word is required: a word or a word id");
+    }
     const headwise::PromotedWords p = headwise::promoted_words(
         m.config, m.params, get_int(o, "layer"), get_int(o, "head"), *word, get_int(o, "k"));
     val words = val::array();

@@ -23,7 +23,7 @@ headwise::Trainer& trainer_of(const val& o) {
   const int id = o["id"].as<int>();
   auto it = trainers().find(id);
   if (it == trainers().end()) {
-    throw std::invalid_argument("this trainer has been disposed; create a new one");
+    throw headwise::Error("disposed", "", {}, "this trainer has been disposed; create a new one");
   }
   return *it->second;
 }

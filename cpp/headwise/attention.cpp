@@ -120,13 +120,14 @@ AttentionResult scaled_dot_product_attention(const Matrix& q, const Matrix& k, c
   require_nonempty(k, "k");
   require_nonempty(v, "v");
   if (k.cols() != q.cols()) {
-    throw std::invalid_argument("k has " + std::to_string(k.cols()) + " columns but q has " +
-                                std::to_string(q.cols()) +
-                                "; q and k must have the same feature size");
+    throw Error("mismatch", "k", {{"value", integer(k.cols())}, {"expected", integer(q.cols())}},
+                "k has " + std::to_string(k.cols()) + " columns but q has " +
+                    std::to_string(q.cols()) + "; q and k must have the same feature size");
   }
   if (v.rows() != k.rows()) {
-    throw std::invalid_argument("v has " + std::to_string(v.rows()) + " rows but k has " +
-                                std::to_string(k.rows()) + "; k and v must have one row per key");
+    throw Error("mismatch", "v", {{"value", integer(v.rows())}, {"expected", integer(k.rows())}},
+                "v has " + std::to_string(v.rows()) + " rows but k has " +
+                    std::to_string(k.rows()) + "; k and v must have one row per key");
   }
   if (additive_mask != nullptr) {
     require_shape(*additive_mask, q.rows(), k.rows(), "attention mask");

@@ -1,5 +1,7 @@
 #include "headwise/backward.hpp"
 
+#include "headwise/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -151,8 +153,8 @@ CrossEntropyResult crossentropy_forward(const Matrix& logits, const IntMatrix& t
     }
   }
   if (r.count == 0) {
-    throw std::invalid_argument(
-        "every target is -1 (no target); at least one target must be a token id");
+    throw Error("noTarget", "targets", {},
+                "every target is -1 (no target); at least one target must be a token id");
   }
   r.loss = total / static_cast<double>(r.count);
   return r;

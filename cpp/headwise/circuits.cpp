@@ -1,5 +1,7 @@
 #include "headwise/circuits.hpp"
 
+#include "headwise/error.hpp"
+
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
@@ -57,7 +59,7 @@ double copying_score_of(const Matrix& ov, const Matrix& ue) {
   // nilpotent matrix: |sum(lambda)| <= sum(|lambda|) for any numbers.
   const Eigen::EigenSolver<Eigen::MatrixXd> solver(Eigen::MatrixXd(matmul(ov, ue)), false);
   if (solver.info() != Eigen::Success) {
-    throw std::invalid_argument("copying score: the eigenvalues of W_OV U E did not converge");
+    throw Error("internal", "", {}, "copying score: the eigenvalues of W_OV U E did not converge");
   }
   const Eigen::VectorXcd lambda = solver.eigenvalues();
   return ratio(lambda.real().sum(), lambda.cwiseAbs().sum());
@@ -71,9 +73,8 @@ double previous_position_score(const Matrix& qk, ConstMatrixRef p) {
   // scores (n, n) = P W_QK P^T; for each query i >= 1, is j = i - 1 the strict maximum over j <= i?
   const Index n = p.rows();
   if (n < 2) {
-    throw std::invalid_argument("previous-position score: the position embedding has shape " +
-                                shape_string(p.rows(), p.cols()) +
-                                "; it needs at least 2 positions");
+    throw Error("atLeast", "seqLen", {{"value", integer(n)}, {"min", integer(2)}},
+                "seqLen (" + std::to_string(n) + ") must be at least 2");
   }
   const Matrix s = matmul_transposed(matmul(p, qk), p);
   Index wins = 0;
@@ -140,20 +141,23 @@ Attribution attribute(const TrainerConfig& c, const ModelParams& p, const IntMat
                       std::int64_t relation) {
   const Index n = ids.cols(), v = static_cast<Index>(c.vocab),
               heads = static_cast<Index>(c.num_heads), dh = static_cast<Index>(c.d_head);
-  if (ids.rows() != 1 || n < 1 || n > c.seq_len) {
-    throw std::invalid_argument("ids must be one sequence of 1 to " + std::to_string(c.seq_len) +
-                                " words, shape (1, n); got shape " + shape_string(ids.rows(), n));
+  require_shape_of(ids.rows(), n, 1, n, "ids");
+  if (n < 1 || n > c.seq_len) {
+    throw Error("count", "ids",
+                {{"value", integer(n)}, {"min", integer(1)}, {"max", integer(c.seq_len)}},
+                "ids has " + std::to_string(n) + " words; give 1 to " + std::to_string(c.seq_len));
   }
   for (Index i = 0; i < n; ++i) {
     if (ids(0, i) < 0 || ids(0, i) >= v) {
-      throw std::invalid_argument("ids[" + std::to_string(i) + "] (" + std::to_string(ids(0, i)) +
-                                  ") must be a word id between 0 and " + std::to_string(v - 1));
+      throw Error("range", "ids",
+                  {{"value", integer(ids(0, i))}, {"min", integer(0)}, {"max", integer(v - 1)},
+                   {"index", "[" + std::to_string(i) + "]"}},
+                  "ids[" + std::to_string(i) + "] (" + std::to_string(ids(0, i)) +
+                      ") must be a word id between 0 and " + std::to_string(v - 1));
     }
   }
   if (position < 0 || position >= n) {
-    throw std::invalid_argument("position (" + std::to_string(position) +
-                                ") must be between 0 and " + std::to_string(n - 1) +
-                                " (the sequence has " + std::to_string(n) + " words)");
+    require_range(position, 0, n - 1, "position");
   }
   require_range(relation, 0, c.num_relations - 1, "relation");
   if (word) require_range(*word, 0, v - 1, "word");

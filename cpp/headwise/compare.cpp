@@ -13,16 +13,20 @@ namespace {
 
 void require_same_shape(const Matrix& a, const Matrix& b) {
   if (a.rows() != b.rows() || a.cols() != b.cols()) {
-    throw std::invalid_argument("cannot compare shape " + shape_string(a.rows(), a.cols()) +
-                                " with shape " + shape_string(b.rows(), b.cols()) +
-                                "; the shapes must be equal");
+    throw Error("shape", "b",
+                {{"rows", integer(b.rows())},
+                 {"cols", integer(b.cols())},
+                 {"expectedRows", integer(a.rows())},
+                 {"expectedCols", integer(a.cols())}},
+                "cannot compare shape " + shape_string(a.rows(), a.cols()) + " with shape " +
+                    shape_string(b.rows(), b.cols()) + "; the shapes must be equal");
   }
 }
 
 void require_tolerance(double value, const char* name) {
   if (!(value >= 0.0) || !std::isfinite(value)) {
-    throw std::invalid_argument(std::string(name) + " (" + number_string(value) +
-                                ") must be a finite number >= 0");
+    throw Error("nonNegative", name, {{"value", value}},
+                std::string(name) + " (" + number_string(value) + ") must be a finite number >= 0");
   }
 }
 

@@ -13,13 +13,13 @@ Index head_dim(std::int64_t d_model, std::int64_t num_heads) {
   require_positive(d_model, "d_model");
   require_positive(num_heads, "num_heads");
   if (d_model % num_heads != 0) {
-    throw std::invalid_argument("d_model (" + std::to_string(d_model) +
-                                ") must be divisible by num_heads (" +
-                                std::to_string(num_heads) + ")");
+    throw Error("divisible", "dModel",
+                {{"value", integer(d_model)}, {"divisor", integer(num_heads)}, {"divisorField", std::string("numHeads")}},
+                "d_model (" + std::to_string(d_model) + ") must be divisible by num_heads (" +
+                    std::to_string(num_heads) + ")");
   }
   if (d_model > kMaxDModel) {
-    throw std::invalid_argument("d_model (" + std::to_string(d_model) + ") must be at most " +
-                                std::to_string(kMaxDModel));
+    require_at_most(d_model, kMaxDModel, "d_model");
   }
   return static_cast<Index>(d_model / num_heads);
 }
@@ -27,34 +27,42 @@ Index head_dim(std::int64_t d_model, std::int64_t num_heads) {
 void validate_sizes(std::int64_t tokens, std::int64_t d_model, std::int64_t num_heads) {
   require_positive(tokens, "tokens");
   if (tokens > kMaxTokens) {
-    throw std::invalid_argument("tokens (" + std::to_string(tokens) + ") must be at most " +
-                                std::to_string(kMaxTokens));
+    require_at_most(tokens, kMaxTokens, "tokens");
   }
   head_dim(d_model, num_heads);  // d_model's range and divisibility; num_heads <= d_model
   // x, q, k, v, concat, output, head outputs: 7 * n * d; weights: 4 * d * d; heads: h * n * n.
   const std::int64_t elements =
       7 * tokens * d_model + 4 * d_model * d_model + num_heads * tokens * tokens;
   if (elements > kMaxElements) {
-    throw std::invalid_argument(
-        "tokens (" + std::to_string(tokens) + "), d_model (" + std::to_string(d_model) +
-        ") and num_heads (" + std::to_string(num_heads) + ") would need " +
-        std::to_string((elements * 8 + (1024 * 1024 - 1)) / (1024 * 1024)) + " MiB; at most " +
-        std::to_string(kMaxElements * 8 / (1024 * 1024)) + " MiB is allowed");
+    const std::int64_t need = (elements * 8 + (1024 * 1024 - 1)) / (1024 * 1024);
+    const std::int64_t max = kMaxElements * 8 / (1024 * 1024);
+    throw Error("memory", "tokens",
+                {{"tokens", integer(tokens)},
+                 {"dModel", integer(d_model)},
+                 {"numHeads", integer(num_heads)},
+                 {"need", integer(need)},
+                 {"max", integer(max)},
+                 {"fields", std::vector<std::string>{"tokens", "dModel", "numHeads"}}},
+                "tokens (" + std::to_string(tokens) + "), d_model (" + std::to_string(d_model) +
+                    ") and num_heads (" + std::to_string(num_heads) + ") would need " +
+                    std::to_string(need) + " MiB; at most " + std::to_string(max) +
+                    " MiB is allowed");
   }
 }
 
 Matrix split_head(const Matrix& m, Index num_heads, Index h) {
   const Index d_head = head_dim(m.cols(), num_heads);
   if (h < 0 || h >= num_heads) {
-    throw std::invalid_argument("head index (" + std::to_string(h) + ") must be between 0 and " +
-                                std::to_string(num_heads - 1));
+    throw Error("range", "head", {{"value", integer(h)}, {"min", integer(0)}, {"max", integer(num_heads - 1)}},
+                "head index (" + std::to_string(h) + ") must be between 0 and " +
+                    std::to_string(num_heads - 1));
   }
   // M.reshape(n, num_heads, d_head)[:, h, :] is the column block starting at h * d_head.
   return m.middleCols(h * d_head, d_head);
 }
 
 Matrix merge_heads(const std::vector<Matrix>& heads) {
-  if (heads.empty()) throw std::invalid_argument("merge_heads needs at least one head");
+  if (heads.empty()) throw Error("internal", "", {}, "merge_heads needs at least one head");
   const Index n = heads[0].rows();
   const Index d_head = heads[0].cols();
   Matrix out(n, d_head * static_cast<Index>(heads.size()));
@@ -77,8 +85,10 @@ void validate_lesson_weights(const MhaWeights& w, Index d_model) {
   const int given = int(w.bq.has_value()) + int(w.bk.has_value()) + int(w.bv.has_value()) +
                     int(w.bo.has_value());
   if (given != 0 && given != 4) {
-    throw std::invalid_argument("biases must be given all together (bq, bk, bv, bo) or not at all; " +
-                                std::to_string(given) + " of 4 were given");
+    throw Error("together", "bq",
+                {{"given", integer(given)}, {"names", std::vector<std::string>{"bq", "bk", "bv", "bo"}}},
+                "biases must be given all together (bq, bk, bv, bo) or not at all; " +
+                    std::to_string(given) + " of 4 were given");
   }
   if (given == 4) {
     const char* names[] = {"bq", "bk", "bv", "bo"};

@@ -1,5 +1,7 @@
 #include "headwise/numpy_random.hpp"
 
+#include "headwise/error.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,8 +12,9 @@ namespace {
 
 void check_seed(std::int64_t seed) {
   if (seed < 0 || seed > kMaxSeed) {
-    throw std::invalid_argument("seed (" + std::to_string(seed) +
-                                ") must be an integer between 0 and 4294967295");
+    throw Error("integerRange", "seed",
+                {{"value", integer(seed)}, {"min", integer(0)}, {"max", integer(kMaxSeed)}},
+                "seed (" + std::to_string(seed) + ") must be an integer between 0 and 4294967295");
   }
 }
 
@@ -61,8 +64,9 @@ double NumpyRandomState::gauss() {
 
 Matrix NumpyRandomState::randn(Index rows, Index cols) {
   if (rows < 0 || cols < 0) {
-    throw std::invalid_argument("randn shape (" + std::to_string(rows) + ", " +
-                                std::to_string(cols) + ") must not be negative");
+    throw Error("internal", "", {{"rows", integer(rows)}, {"cols", integer(cols)}},
+                "randn shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
+                    ") must not be negative");
   }
   Matrix m(rows, cols);
   double* data = m.data();  // row-major: the same order numpy fills its array
@@ -72,7 +76,8 @@ Matrix NumpyRandomState::randn(Index rows, Index cols) {
 
 Vector NumpyRandomState::randn(Index n) {
   if (n < 0) {
-    throw std::invalid_argument("randn length (" + std::to_string(n) + ") must not be negative");
+    throw Error("internal", "", {{"length", integer(n)}},
+                "randn length (" + std::to_string(n) + ") must not be negative");
   }
   Vector v(n);
   for (Index i = 0; i < n; ++i) v[i] = gauss();
@@ -97,12 +102,13 @@ std::int64_t NumpyRandomState::bounded_uint32(std::uint32_t rng) {
 
 IntMatrix NumpyRandomState::randint(std::int64_t high, Index rows, Index cols) {
   if (high < 1 || high > kMaxSeed + 1) {
-    throw std::invalid_argument("randint high (" + std::to_string(high) +
-                                ") must be between 1 and 4294967296");
+    throw Error("internal", "", {{"value", integer(high)}, {"min", integer(1)}, {"max", integer(4294967296)}},
+                "randint high (" + std::to_string(high) + ") must be between 1 and 4294967296");
   }
   if (rows < 0 || cols < 0) {
-    throw std::invalid_argument("randint shape (" + std::to_string(rows) + ", " +
-                                std::to_string(cols) + ") must not be negative");
+    throw Error("internal", "", {{"rows", integer(rows)}, {"cols", integer(cols)}},
+                "randint shape (" + std::to_string(rows) + ", " + std::to_string(cols) +
+                    ") must not be negative");
   }
   IntMatrix m(rows, cols);
   const auto rng = static_cast<std::uint32_t>(high - 1);

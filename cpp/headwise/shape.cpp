@@ -5,6 +5,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "headwise/error.hpp"
+
 namespace headwise {
 
 namespace {
@@ -226,22 +228,29 @@ void require_shape(const Matrix& m, Index rows, Index cols, const std::string& n
 void require_shape_of(Index actual_rows, Index actual_cols, Index rows, Index cols,
                       const std::string& name) {
   if (actual_rows != rows || actual_cols != cols) {
-    throw std::invalid_argument(name + " has shape " + shape_string(actual_rows, actual_cols) +
-                                " but must be " + shape_string(rows, cols));
+    throw Error("shape", api_field(name),
+                {{"rows", integer(actual_rows)},
+                 {"cols", integer(actual_cols)},
+                 {"expectedRows", integer(rows)},
+                 {"expectedCols", integer(cols)}},
+                name + " has shape " + shape_string(actual_rows, actual_cols) + " but must be " +
+                    shape_string(rows, cols));
   }
 }
 
 void require_length(const Vector& v, Index n, const std::string& name) {
   if (v.size() != n) {
-    throw std::invalid_argument(name + " has length " + std::to_string(v.size()) +
-                                " but must have length " + std::to_string(n));
+    throw Error("length", api_field(name), {{"length", integer(v.size())}, {"expected", integer(n)}},
+                name + " has length " + std::to_string(v.size()) + " but must have length " +
+                    std::to_string(n));
   }
 }
 
 void require_nonempty(const Matrix& m, const std::string& name) {
   if (m.rows() == 0 || m.cols() == 0) {
-    throw std::invalid_argument(name + " has shape " + shape_string(m.rows(), m.cols()) +
-                                "; it must have at least one row and one column");
+    throw Error("empty", api_field(name), {{"rows", integer(m.rows())}, {"cols", integer(m.cols())}},
+                name + " has shape " + shape_string(m.rows(), m.cols()) +
+                    "; it must have at least one row and one column");
   }
 }
 
@@ -249,31 +258,44 @@ void require_finite(const Matrix& m, const std::string& name) {
   for (Index i = 0; i < m.rows(); ++i)
     for (Index j = 0; j < m.cols(); ++j)
       if (!std::isfinite(m(i, j))) {
-        throw std::invalid_argument(name + " contains a non-finite value (" +
-                                    value_string(m(i, j)) + ") at [" + std::to_string(i) +
-                                    ", " + std::to_string(j) + "]; all values must be finite");
+        throw Error("finite", api_field(name),
+                    {{"value", value_string(m(i, j))}, {"row", integer(i)}, {"col", integer(j)}},
+                    name + " contains a non-finite value (" + value_string(m(i, j)) + ") at [" +
+                        std::to_string(i) + ", " + std::to_string(j) +
+                        "]; all values must be finite");
       }
 }
 
 void require_finite(const Vector& v, const std::string& name) {
   for (Index i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i])) {
-      throw std::invalid_argument(name + " contains a non-finite value (" + value_string(v[i]) +
-                                  ") at [" + std::to_string(i) + "]; all values must be finite");
+      throw Error("finite", api_field(name), {{"value", value_string(v[i])}, {"row", integer(i)}},
+                  name + " contains a non-finite value (" + value_string(v[i]) + ") at [" +
+                      std::to_string(i) + "]; all values must be finite");
     }
 }
 
 void require_positive(long long value, const std::string& name) {
   if (value < 1) {
-    throw std::invalid_argument(name + " (" + std::to_string(value) +
-                                ") must be a positive integer");
+    throw Error("positive", api_field(name), {{"value", integer(value)}},
+                name + " (" + std::to_string(value) + ") must be a positive integer");
   }
 }
 
-void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name) {
+void require_at_most(std::int64_t value, std::int64_t hi, const std::string& name) {
+  if (value > hi) {
+    throw Error("atMost", api_field(name), {{"value", integer(value)}, {"max", integer(hi)}},
+                name + " (" + std::to_string(value) + ") must be at most " + std::to_string(hi));
+  }
+}
+
+void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name,
+                   const std::string& field) {
   if (value < lo || value > hi) {
-    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be between " +
-                                std::to_string(lo) + " and " + std::to_string(hi));
+    throw Error("range", field.empty() ? api_field(name) : field,
+                {{"value", integer(value)}, {"min", integer(lo)}, {"max", integer(hi)}},
+                name + " (" + std::to_string(value) + ") must be between " + std::to_string(lo) +
+                    " and " + std::to_string(hi));
   }
 }
 

@@ -1,9 +1,12 @@
-// Internal helpers for argument checks shared by the core's files. Every check throws
-// std::invalid_argument with a message that says what was given and what is allowed.
+// Internal helpers for argument checks shared by the core's files. Every check throws a
+// headwise::Error (error.hpp): a message that says what was given and what is allowed, and its
+// code ("shape", "length", "empty", "finite", "positive", "atMost", "range"), the field (the API's
+// name for `name`: "d_model" -> "dModel") and the parameters the message quotes.
 #pragma once
 
 #include <string>
 
+#include "headwise/error.hpp"
 #include "headwise/types.hpp"
 
 namespace headwise {
@@ -31,7 +34,11 @@ void require_finite(const Matrix& m, const std::string& name);
 void require_finite(const Vector& v, const std::string& name);
 // Throws unless value >= 1: "num_heads (0) must be a positive integer".
 void require_positive(long long value, const std::string& name);
-// "name (value) must be between lo and hi" unless lo <= value <= hi.
-void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name);
+// "name (value) must be at most hi" unless value <= hi.
+void require_at_most(std::int64_t value, std::int64_t hi, const std::string& name);
+// "name (value) must be between lo and hi" unless lo <= value <= hi. field: the API's option when
+// it is not api_field(name) (e.g. "tokens" for "tokens count of sequences").
+void require_range(std::int64_t value, std::int64_t lo, std::int64_t hi, const std::string& name,
+                   const std::string& field = "");
 
 }  // namespace headwise

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "headwise/error.hpp"
+
 namespace headwise {
 
 namespace {
@@ -31,7 +33,8 @@ std::uint32_t decode(std::string_view text, std::size_t i, std::size_t& length) 
     cp = (cp << 6) | (byte(i + k) & 0x3F);
   }
   if (!ok || cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    throw std::invalid_argument("text is not UTF-8: byte " + std::to_string(i) +
+    throw Error("utf8", "text", {{"byte", integer(static_cast<std::int64_t>(i))}},
+                "text is not UTF-8: byte " + std::to_string(i) +
                                 " does not start a valid character");
   }
   return cp;
@@ -89,16 +92,17 @@ std::vector<std::string> tokenize_words(std::string_view text) {
 
 Vocabulary::Vocabulary(std::vector<std::string> words) : words_(std::move(words)) {
   if (words_.empty() || words_[0] != kUnknown) {
-    throw std::invalid_argument("vocabulary: the first word must be \"<unk>\"");
+    throw Error("format", "weights", {}, "vocabulary: the first word must be \"<unk>\"");
   }
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::string& w = words_[i];
     if (w.empty() || w.find('\n') != std::string::npos) {
-      throw std::invalid_argument("vocabulary: word " + std::to_string(i) +
-                                  " is empty or holds a line break");
+      throw Error("format", "weights", {{"index", integer(static_cast<std::int64_t>(i))}},
+                  "vocabulary: word " + std::to_string(i) + " is empty or holds a line break");
     }
     if (!index_.emplace(w, static_cast<std::int64_t>(i)).second) {
-      throw std::invalid_argument("vocabulary: word " + std::to_string(i) + " (\"" + w +
+      throw Error("format", "weights", {{"index", integer(static_cast<std::int64_t>(i))}},
+                  "vocabulary: word " + std::to_string(i) + " (\"" + w +
                                   "\") is listed twice");
     }
   }
@@ -146,7 +150,7 @@ IntMatrix draw_text_windows(const std::vector<std::int32_t>& stream, NumpyRandom
                             Index batch, Index n, double repeat_share) {
   const Index size = static_cast<Index>(stream.size());
   if (size < n + 2 || n + 1 < 8) {
-    throw std::invalid_argument("draw_text_windows: the stream (" + std::to_string(size) +
+    throw Error("internal", "", {}, "draw_text_windows: the stream (" + std::to_string(size) +
                                 " tokens) must be longer than a window (" + std::to_string(n + 1) +
                                 ", at least 8)");
   }
@@ -163,7 +167,7 @@ IntMatrix draw_skip_repeat_windows(NumpyRandomState& rng, Index batch, Index n,
                                    std::int64_t vocab, double skip_share,
                                    const std::vector<std::int64_t>& permutation) {
   if (vocab < 3 || static_cast<std::int64_t>(permutation.size()) != vocab || n + 1 < 8) {
-    throw std::invalid_argument("draw_skip_repeat_windows: vocab (" + std::to_string(vocab) +
+    throw Error("internal", "", {}, "draw_skip_repeat_windows: vocab (" + std::to_string(vocab) +
                                 ") must be at least 3 with a permutation of that size, windows at "
                                 "least 8 long");
   }

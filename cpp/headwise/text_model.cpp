@@ -116,7 +116,7 @@ std::string write_text_weights(const TextModelFile& model) {
 
 TextModelFile read_text_weights(const std::uint8_t* bytes, std::size_t size) {
   const auto fail = [](const std::string& why) {
-    throw std::invalid_argument("weights: " + why);
+    throw Error("format", "weights", {{"detail", why}}, "weights: " + why);
   };
   if (size < kHeaderBytes || std::memcmp(bytes, kMagic, 4) != 0) {
     fail("not a Headwise text model (a file starting with \"HWTM\" and a header of " +
@@ -208,11 +208,11 @@ const TextRecipe& text_recipe() {
 
 void copy_attention_layers(const ModelParams& from, ModelParams& to) {
   if (from.layers() != to.layers()) {
-    throw std::invalid_argument("copy_attention_layers: the models' layers differ");
+    throw Error("internal", "", {}, "copy_attention_layers: the models' layers differ");
   }
   for (std::size_t i = kPositionEmbedding; i < readout_tensor(to.layers()); ++i) {
     if (from.table()[i].rows != to.table()[i].rows || from.table()[i].cols != to.table()[i].cols) {
-      throw std::invalid_argument("copy_attention_layers: " + to.table()[i].name +
+      throw Error("internal", "", {}, "copy_attention_layers: " + to.table()[i].name +
                                   " has another shape in the source model");
     }
     to[i] = from[i];
@@ -235,17 +235,21 @@ TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMa
                        const HeadMask& ablate) {
   const Index n = ids.cols(), v = static_cast<Index>(c.vocab);
   if (ids.rows() != 1 || n < 1 || n > c.seq_len) {
-    throw std::invalid_argument("ids: one sequence of 1 to " + std::to_string(c.seq_len) +
+    throw Error("count", "ids", {{"value", integer(n)}, {"min", integer(1)}, {"max", integer(c.seq_len)}},
+                "ids: one sequence of 1 to " + std::to_string(c.seq_len) +
                                 " words; got " + std::to_string(n));
   }
   for (Index i = 0; i < n; ++i) {
     if (ids(0, i) < 0 || ids(0, i) >= v) {
-      throw std::invalid_argument("ids[" + std::to_string(i) + "] (" + std::to_string(ids(0, i)) +
+      throw Error("range", "ids",
+                  {{"value", integer(ids(0, i))}, {"min", integer(0)}, {"max", integer(v - 1)},
+                   {"index", "[" + std::to_string(i) + "]"}},
+                  "ids[" + std::to_string(i) + "] (" + std::to_string(ids(0, i)) +
                                   ") must be a word id between 0 and " + std::to_string(v - 1));
     }
   }
   if (static_cast<std::int64_t>(ablate.size()) != c.layers * c.num_heads) {
-    throw std::invalid_argument("ablate: one flag per head (" +
+    throw Error("internal", "ablate", {}, "ablate: one flag per head (" +
                                 std::to_string(c.layers * c.num_heads) + ")");
   }
   Activations a;
@@ -261,7 +265,7 @@ TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMa
 
 IntMatrix repeated_sequences(NumpyRandomState& rng, std::int64_t vocab, Index count, Index half) {
   if (half < 2 || half > vocab - 1) {
-    throw std::invalid_argument("repeated_sequences: half (" + std::to_string(half) +
+    throw Error("internal", "", {}, "repeated_sequences: half (" + std::to_string(half) +
                                 ") must be between 2 and vocab - 1 (" + std::to_string(vocab - 1) +
                                 ")");
   }
@@ -280,7 +284,7 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
               layers = static_cast<Index>(c.layers), v = static_cast<Index>(c.vocab);
   const Index all = (static_cast<Index>(held_out.size()) - 1) / (n + 1);
   if (stride < 1 || all < 1) {
-    throw std::invalid_argument("evaluate_text_model: stride must be at least 1 and the held-out "
+    throw Error("internal", "", {}, "evaluate_text_model: stride must be at least 1 and the held-out "
                                 "stream longer than a window");
   }
   TextEvaluation e;

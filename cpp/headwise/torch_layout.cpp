@@ -19,10 +19,7 @@ Index resolved(std::int64_t dim, std::int64_t embed_dim) {
 
 void require_dim(std::int64_t value, const std::string& name) {
   require_positive(value, name);
-  if (value > kMaxTorchDim) {
-    throw std::invalid_argument(name + " (" + std::to_string(value) + ") must be at most " +
-                                std::to_string(kMaxTorchDim));
-  }
+  require_at_most(value, kMaxTorchDim, name);
 }
 
 void validate_config(const TorchMhaConfig& c) {
@@ -31,7 +28,9 @@ void validate_config(const TorchMhaConfig& c) {
   if (c.kdim != 0) require_dim(c.kdim, "kdim");
   if (c.vdim != 0) require_dim(c.vdim, "vdim");
   if (c.embed_dim % c.num_heads != 0) {
-    throw std::invalid_argument("embed_dim (" + std::to_string(c.embed_dim) +
+    throw Error("divisible", "embedDim",
+                {{"value", integer(c.embed_dim)}, {"divisor", integer(c.num_heads)}, {"divisorField", std::string("numHeads")}},
+                "embed_dim (" + std::to_string(c.embed_dim) +
                                 ") must be divisible by num_heads (" +
                                 std::to_string(c.num_heads) + ")");
   }
@@ -96,7 +95,7 @@ TorchMhaParams pack_lesson_weights(const MhaWeights& w) {
 
 MhaWeights unpack_lesson_weights(const TorchMhaParams& p) {
   if (!p.in_proj_weight) {
-    throw std::invalid_argument(
+    throw Error("required", "inProjWeight", {},
         "unpacking needs in_proj_weight (the layout used when kdim == vdim == embed_dim)");
   }
   const Index e = p.out_proj_weight.rows();
@@ -113,12 +112,14 @@ MhaWeights unpack_lesson_weights(const TorchMhaParams& p) {
     w.bk = p.in_proj_bias->segment(e, e);
     w.bv = p.in_proj_bias->segment(2 * e, e);
     if (!p.out_proj_bias) {
-      throw std::invalid_argument("in_proj_bias was given without out_proj_bias; give both or neither");
+      throw Error("together", "outProjBias", {{"names", std::vector<std::string>{"inProjBias", "outProjBias"}}},
+                  "in_proj_bias was given without out_proj_bias; give both or neither");
     }
     require_length(*p.out_proj_bias, e, "out_proj_bias");
     w.bo = *p.out_proj_bias;
   } else if (p.out_proj_bias) {
-    throw std::invalid_argument("out_proj_bias was given without in_proj_bias; give both or neither");
+    throw Error("together", "inProjBias", {{"names", std::vector<std::string>{"inProjBias", "outProjBias"}}},
+                "out_proj_bias was given without in_proj_bias; give both or neither");
   }
   validate_lesson_weights(w, e);
   return w;
@@ -130,11 +131,11 @@ void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
   const Index e = static_cast<Index>(c.embed_dim);  // validated by validate_config
   if (same_embed_dim(c)) {
     if (!p.in_proj_weight) {
-      throw std::invalid_argument(
+      throw Error("required", "inProjWeight", {},
           "in_proj_weight is required when kdim and vdim equal embed_dim");
     }
     if (p.q_proj_weight || p.k_proj_weight || p.v_proj_weight) {
-      throw std::invalid_argument(
+      throw Error("notAllowed", "qProjWeight", {},
           "q_proj_weight, k_proj_weight and v_proj_weight are only used when kdim or vdim "
           "differ from embed_dim; give in_proj_weight instead");
     }
@@ -142,12 +143,12 @@ void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
     if (!all_finite(*p.in_proj_weight)) require_finite(*p.in_proj_weight, "in_proj_weight");
   } else {
     if (p.in_proj_weight) {
-      throw std::invalid_argument(
+      throw Error("notAllowed", "inProjWeight", {},
           "in_proj_weight is only used when kdim and vdim equal embed_dim; give "
           "q_proj_weight, k_proj_weight and v_proj_weight instead");
     }
     if (!p.q_proj_weight || !p.k_proj_weight || !p.v_proj_weight) {
-      throw std::invalid_argument(
+      throw Error("required", "qProjWeight", {},
           "q_proj_weight, k_proj_weight and v_proj_weight are all required when kdim or vdim "
           "differ from embed_dim");
     }
@@ -162,25 +163,28 @@ void validate_params(const TorchMhaConfig& c, const TorchMhaParams& p) {
   if (!all_finite(p.out_proj_weight)) require_finite(p.out_proj_weight, "out_proj_weight");
   if (c.bias) {
     if (!p.in_proj_bias || !p.out_proj_bias) {
-      throw std::invalid_argument("in_proj_bias and out_proj_bias are required when bias is true");
+      throw Error("required", "inProjBias", {},
+                  "in_proj_bias and out_proj_bias are required when bias is true");
     }
     require_length(*p.in_proj_bias, 3 * e, "in_proj_bias");
     require_length(*p.out_proj_bias, e, "out_proj_bias");
     require_finite(*p.in_proj_bias, "in_proj_bias");
     require_finite(*p.out_proj_bias, "out_proj_bias");
   } else if (p.in_proj_bias || p.out_proj_bias) {
-    throw std::invalid_argument("in_proj_bias and out_proj_bias must not be given when bias is false");
+    throw Error("notAllowed", "inProjBias", {},
+                "in_proj_bias and out_proj_bias must not be given when bias is false");
   }
   if (c.add_bias_kv) {
     if (!p.bias_k || !p.bias_v) {
-      throw std::invalid_argument("bias_k and bias_v are required when add_bias_kv is true");
+      throw Error("required", "biasK", {}, "bias_k and bias_v are required when add_bias_kv is true");
     }
     require_length(*p.bias_k, e, "bias_k");
     require_length(*p.bias_v, e, "bias_v");
     require_finite(*p.bias_k, "bias_k");
     require_finite(*p.bias_v, "bias_v");
   } else if (p.bias_k || p.bias_v) {
-    throw std::invalid_argument("bias_k and bias_v must not be given when add_bias_kv is false");
+    throw Error("notAllowed", "biasK", {},
+                "bias_k and bias_v must not be given when add_bias_kv is false");
   }
 }
 
@@ -199,21 +203,25 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   require_nonempty(key, "key");
   require_nonempty(value, "value");
   if (query.cols() != e) {
-    throw std::invalid_argument("query has " + std::to_string(query.cols()) +
+    throw Error("mismatch", "query", {{"value", integer(query.cols())}, {"expected", integer(e)}},
+                "query has " + std::to_string(query.cols()) +
                                 " columns but must have embed_dim (" + std::to_string(e) + ")");
   }
   if (key.cols() != resolved(c.kdim, e)) {
-    throw std::invalid_argument("key has " + std::to_string(key.cols()) +
+    throw Error("mismatch", "key", {{"value", integer(key.cols())}, {"expected", integer(resolved(c.kdim, e))}},
+                "key has " + std::to_string(key.cols()) +
                                 " columns but must have kdim (" +
                                 std::to_string(resolved(c.kdim, e)) + ")");
   }
   if (value.cols() != resolved(c.vdim, e)) {
-    throw std::invalid_argument("value has " + std::to_string(value.cols()) +
+    throw Error("mismatch", "value", {{"value", integer(value.cols())}, {"expected", integer(resolved(c.vdim, e))}},
+                "value has " + std::to_string(value.cols()) +
                                 " columns but must have vdim (" +
                                 std::to_string(resolved(c.vdim, e)) + ")");
   }
   if (key.rows() != value.rows()) {
-    throw std::invalid_argument("key has " + std::to_string(key.rows()) + " rows but value has " +
+    throw Error("mismatch", "value", {{"value", integer(value.rows())}, {"expected", integer(key.rows())}},
+                "key has " + std::to_string(key.rows()) + " rows but value has " +
                                 std::to_string(value.rows()) +
                                 "; key and value must have the same length S");
   }
@@ -223,17 +231,20 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
   const Index l = query.rows();
   const Index s = key.rows();
   if (l > kMaxTokens || s > kMaxTokens) {
-    throw std::invalid_argument("query length L (" + std::to_string(l) + ") and key length S (" +
+    throw Error("atMost", l > kMaxTokens ? "query" : "key",
+                {{"value", integer(l > kMaxTokens ? l : s)}, {"max", integer(kMaxTokens)}},
+                "query length L (" + std::to_string(l) + ") and key length S (" +
                                 std::to_string(s) + ") must each be at most " +
                                 std::to_string(kMaxTokens));
   }
   if (std::int64_t{h} * l * s > kMaxElements) {
-    throw std::invalid_argument("num_heads x L x S (" + std::to_string(std::int64_t{h} * l * s) +
+    throw Error("atMost", "numHeads", {{"value", integer(std::int64_t{h} * l * s)}, {"max", integer(kMaxElements)}},
+                "num_heads x L x S (" + std::to_string(std::int64_t{h} * l * s) +
                                 ") attention weights must be at most " +
                                 std::to_string(kMaxElements));
   }
   if (o.bool_attn_mask && o.float_attn_mask) {
-    throw std::invalid_argument("give attn_mask either as booleans or as floats, not both");
+    throw Error("maskKinds", "attnMask", {}, "give attn_mask either as booleans or as floats, not both");
   }
   if (o.bool_attn_mask) require_shape(*o.bool_attn_mask, l, s, "attn_mask");
   if (o.float_attn_mask) {
@@ -242,7 +253,9 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
       for (Index j = 0; j < s; ++j) {
         const double m = (*o.float_attn_mask)(i, j);
         if (std::isnan(m) || m == std::numeric_limits<double>::infinity()) {
-          throw std::invalid_argument("attn_mask contains " +
+          throw Error("finite", "attnMask",
+                      {{"value", std::string(std::isnan(m) ? "nan" : "inf")}, {"row", integer(i)}, {"col", integer(j)}},
+                      "attn_mask contains " +
                                       std::string(std::isnan(m) ? "nan" : "inf") + " at [" +
                                       std::to_string(i) + ", " + std::to_string(j) +
                                       "]; a float mask may hold finite values and -inf only");
@@ -250,7 +263,9 @@ TorchForwardResult torch_mha_forward(const TorchMhaConfig& c, const TorchMhaPara
       }
   }
   if (o.key_padding_mask && o.key_padding_mask->size() != s) {
-    throw std::invalid_argument("key_padding_mask has length " +
+    throw Error("length", "keyPaddingMask",
+                {{"length", integer(static_cast<std::int64_t>(o.key_padding_mask->size()))}, {"expected", integer(s)}},
+                "key_padding_mask has length " +
                                 std::to_string(o.key_padding_mask->size()) +
                                 " but must have length S (" + std::to_string(s) + ")");
   }

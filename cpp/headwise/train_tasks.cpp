@@ -2,11 +2,19 @@
 
 #include <stdexcept>
 
+#include "headwise/error.hpp"
+
 namespace headwise {
 
 namespace {
 
 // "\"previous\", \"two-back\", ..." for the catalogue.
+std::vector<std::string> relation_list() {
+  std::vector<std::string> names;
+  for (const Relation& r : training_relations()) names.push_back(r.name);
+  return names;
+}
+
 std::string relation_names() {
   std::string known;
   for (const Relation& r : training_relations()) known += (known.empty() ? "" : ", ") + quote_name(r.name);
@@ -17,9 +25,10 @@ const Relation& find_relation(const std::string& name) {
   for (const Relation& r : training_relations()) {
     if (r.name == name) return r;
   }
-  throw std::invalid_argument("relation " + quote_name(name) +
-                              " is not a training relation; the relations are " +
-                              relation_names());
+  throw Error("unknownName", "relations",
+              {{"value", name.substr(0, 60)}, {"allowed", relation_list()}},
+              "relation " + quote_name(name) + " is not a training relation; the relations are " +
+                  relation_names());
 }
 
 // "Previous token, first token and two back".
@@ -145,33 +154,42 @@ TaskBatch draw_batch(const TrainingTask& task, NumpyRandomState& rng, Index batc
 
 const TrainingTask& find_task(const std::string& name) {
   std::string known;
+  std::vector<std::string> names;
   for (const TrainingTask& t : training_tasks()) {
     if (t.name == name) return t;
     known += (known.empty() ? "" : ", ") + quote_name(t.name);
+    names.push_back(t.name);
   }
   if (name == induction_task().name) return induction_task();
   known += ", " + quote_name(induction_task().name);
-  throw std::invalid_argument("task " + quote_name(name) + " is not a training task; the tasks are " +
-                              known);
+  names.push_back(induction_task().name);
+  throw Error("unknownName", "task", {{"value", name.substr(0, 60)}, {"allowed", names}},
+              "task " + quote_name(name) + " is not a training task; the tasks are " + known);
 }
 
 TrainingTask relation_task(const std::vector<std::string>& names) {
   const std::string allowed = std::to_string(kMaxTaskRelations) + " distinct relations of " +
                               relation_names();
-  if (names.empty()) {
-    throw std::invalid_argument("relations is empty; give 1 to " + allowed);
-  }
-  if (names.size() > kMaxTaskRelations) {
-    throw std::invalid_argument("relations has " + std::to_string(names.size()) +
-                                " entries; give 1 to " + allowed);
+  if (names.empty() || names.size() > kMaxTaskRelations) {
+    throw Error("count", "relations",
+                {{"value", integer(static_cast<std::int64_t>(names.size()))},
+                 {"min", integer(1)},
+                 {"max", integer(kMaxTaskRelations)},
+                 {"allowed", relation_list()}},
+                names.empty() ? "relations is empty; give 1 to " + allowed
+                              : "relations has " + std::to_string(names.size()) +
+                                    " entries; give 1 to " + allowed);
   }
   TrainingTask task;
   for (std::size_t i = 0; i < names.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (names[j] == names[i]) {
-        throw std::invalid_argument("relation " + quote_name(names[i]) + " is listed twice (at " +
-                                    std::to_string(j) + " and " + std::to_string(i) +
-                                    "); give 1 to " + allowed);
+        throw Error("duplicate", "relations",
+                    {{"value", names[i].substr(0, 60)}, {"first", integer(static_cast<std::int64_t>(j))},
+                     {"second", integer(static_cast<std::int64_t>(i))}},
+                    "relation " + quote_name(names[i]) + " is listed twice (at " +
+                        std::to_string(j) + " and " + std::to_string(i) + "); give 1 to " +
+                        allowed);
       }
     }
     task.relations.push_back(find_relation(names[i]));
@@ -222,10 +240,10 @@ Index own_source(const TrainingTask& task, std::size_t r, Index i) {
 void check_relation_positions(const TrainingTask& task, std::int64_t n) {
   if (task.induction) {
     if (n < kMinInductionSeqLen) {
-      throw std::invalid_argument("seq_len (" + std::to_string(n) + ") must be at least " +
-                                  std::to_string(kMinInductionSeqLen) +
-                                  " for the task \"induction\" (a segment of 3 or more tokens "
-                                  "and its repeat)");
+      throw Error("atLeast", "seqLen", {{"value", integer(n)}, {"min", integer(kMinInductionSeqLen)}},
+                  "seq_len (" + std::to_string(n) + ") must be at least " +
+                      std::to_string(kMinInductionSeqLen) +
+                      " for the task \"induction\" (a segment of 3 or more tokens and its repeat)");
     }
     return;
   }
@@ -234,7 +252,8 @@ void check_relation_positions(const TrainingTask& task, std::int64_t n) {
     std::int64_t needed = n + 1;
     while (own_positions(task, r, static_cast<Index>(needed)) == 0) ++needed;
     const Relation& rel = task.relations[r];
-    throw std::invalid_argument(
+    throw Error(
+        "atLeast", "seqLen", {{"value", integer(n)}, {"min", integer(needed)}, {"relation", rel.name}},
         "relation " + quote_name(rel.name) + " (" + rel.rule + ") has no position of its own in " +
         "sequences of " + std::to_string(n) + " tokens" +
         (task.relations.size() > 1 ? " (a position where no other relation reads the same token)"

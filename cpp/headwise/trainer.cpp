@@ -40,7 +40,8 @@ TrainingTask resolve_task(const TrainerOptions& o) {
   if (o.task && o.relations) {
     std::string names;
     for (const std::string& r : *o.relations) names += (names.empty() ? "" : ", ") + quote_name(r);
-    throw std::invalid_argument(
+    throw Error(
+        "conflict", "task", {{"other", std::string("relations")}},
         "task (" + quote_name(*o.task) + ") and relations ([" + names +
         "]) were both given; give either a task (a preset of trainingTasks()) or relations (1 to " +
         std::to_string(kMaxTaskRelations) + " of trainingRelations()), not both");
@@ -74,13 +75,22 @@ TrainerConfig resolve_trainer_config(const TrainerOptions& o, const TrainingTask
   require_range(c.eval_size, 1, kMaxTrainEvalSize, "eval_size");
   c.learning_rate = o.learning_rate.value_or(def.learning_rate);
   if (!(c.learning_rate > 0.0 && c.learning_rate <= kMaxLearningRate)) {
-    throw std::invalid_argument("learning_rate (" + number_string(c.learning_rate) +
-                                ") must be greater than 0 and at most 1");
+    throw Error("rangeAbove", "learningRate",
+                {{"value", c.learning_rate}, {"min", 0.0}, {"max", kMaxLearningRate}},
+                "learning_rate (" + number_string(c.learning_rate) +
+                    ") must be greater than 0 and at most 1");
   }
   for (std::int64_t batch : {c.batch_size, c.eval_size}) {
     const std::int64_t elements = forward_elements(c, batch);
     if (elements > kMaxTrainElements) {
-      throw std::invalid_argument(
+      throw Error(
+          "trainMemory", batch == c.batch_size ? "batchSize" : "evalSize",
+          {{"value", integer(batch)},
+           {"seqLen", integer(c.seq_len)},
+           {"dModel", integer(c.d_model)},
+           {"vocab", integer(c.vocab)},
+           {"need", integer(elements * 8 / (1024 * 1024))},
+           {"max", integer(kMaxTrainElements * 8 / (1024 * 1024))}},
           "batch_size or eval_size (" + std::to_string(batch) + ") with seq_len (" +
           std::to_string(c.seq_len) + "), d_model (" + std::to_string(c.d_model) + ") and vocab (" +
           std::to_string(c.vocab) + ") would need " + std::to_string(elements * 8 / (1024 * 1024)) +
@@ -148,7 +158,11 @@ ModelParams init_params(const TrainerConfig& c, NumpyRandomState& rng) {
 ModelParams params_from(const TrainerConfig& c, const std::vector<Matrix>& tensors) {
   ModelParams p(c);
   if (tensors.size() != p.count()) {
-    throw std::invalid_argument("parameters: " + std::to_string(tensors.size()) +
+    throw Error("count", "parameters",
+                {{"value", integer(static_cast<std::int64_t>(tensors.size()))},
+                 {"min", integer(static_cast<std::int64_t>(p.count()))},
+                 {"max", integer(static_cast<std::int64_t>(p.count()))}},
+                "parameters: " + std::to_string(tensors.size()) +
                                 " tensors given but the model has " +
                                 std::to_string(p.count()));
   }
@@ -333,13 +347,16 @@ void Trainer::set_parameters(const ModelParams& p) {
 
 void Trainer::check_tokens(const IntMatrix& tokens, const std::string& name) const {
   const std::int64_t max_batch = std::max(config_.batch_size, config_.eval_size);
-  require_range(tokens.rows(), 1, max_batch, name + " count of sequences");
-  require_range(tokens.cols(), 1, config_.seq_len, name + " sequence length");
+  require_range(tokens.rows(), 1, max_batch, name + " count of sequences", name);
+  require_range(tokens.cols(), 1, config_.seq_len, name + " sequence length", name);
   for (Index b = 0; b < tokens.rows(); ++b) {
     for (Index i = 0; i < tokens.cols(); ++i) {
       const std::int64_t t = tokens(b, i);
       if (t < 0 || t >= config_.vocab) {
-        throw std::invalid_argument(
+        throw Error(
+            "range", name,
+            {{"value", integer(t)}, {"min", integer(0)}, {"max", integer(config_.vocab - 1)},
+             {"index", "[" + std::to_string(b) + "][" + std::to_string(i) + "]"}},
             name + "[" + std::to_string(b) + "][" + std::to_string(i) + "] (" + std::to_string(t) +
             ") must be a token id between 0 and " + std::to_string(config_.vocab - 1));
       }
@@ -357,7 +374,11 @@ GradientResult Trainer::gradients(const IntMatrix& tokens, const IntMatrix& targ
     for (Index r = 0; r < targets.cols(); ++r) {
       const std::int64_t t = targets(row, r);
       if (t < -1 || t >= config_.vocab) {
-        throw std::invalid_argument("targets[" + std::to_string(row / n) + "][" +
+        throw Error("range", "targets",
+                    {{"value", integer(t)}, {"min", integer(-1)}, {"max", integer(config_.vocab - 1)},
+                     {"index", "[" + std::to_string(row / n) + "][" + std::to_string(row % n) + "][" +
+                                   std::to_string(r) + "]"}},
+                    "targets[" + std::to_string(row / n) + "][" +
                                     std::to_string(row % n) + "][" + std::to_string(r) + "] (" +
                                     std::to_string(t) +
                                     ") must be -1 (no target) or a token id between 0 and " +
@@ -381,7 +402,9 @@ GradientResult Trainer::gradients(const IntMatrix& tokens, const IntMatrix& targ
 std::vector<Matrix> Trainer::attention(const IntMatrix& tokens) const {
   check_tokens(tokens, "tokens");
   if (tokens.rows() != 1) {
-    throw std::invalid_argument("tokens must be one sequence; got " +
+    throw Error("count", "tokens",
+                {{"value", integer(tokens.rows())}, {"min", integer(1)}, {"max", integer(1)}},
+                "tokens must be one sequence; got " +
                                 std::to_string(tokens.rows()));
   }
   // Each layer's input, from the model's forward; then the lesson's pipeline on it.
@@ -408,11 +431,12 @@ HeadMask Trainer::head_mask(const std::vector<HeadRef>& ablate) const {
   HeadMask off(static_cast<std::size_t>(config_.layers * config_.num_heads), false);
   for (const HeadRef& r : ablate) {
     const bool layered = config_.layers > 1;
-    require_range(r.layer, 0, config_.layers - 1, "ablated head's layer");
-    require_range(r.head, 0, config_.num_heads - 1, "ablated head");
+    require_range(r.layer, 0, config_.layers - 1, "ablated head's layer", "ablate");
+    require_range(r.head, 0, config_.num_heads - 1, "ablated head", "ablate");
     const std::size_t i = static_cast<std::size_t>(r.layer * config_.num_heads + r.head);
     if (off[i]) {
-      throw std::invalid_argument(
+      throw Error(
+          "duplicateHead", "ablate", {{"layer", integer(r.layer)}, {"head", integer(r.head)}},
           "ablated head " + (layered ? "(layer " + std::to_string(r.layer) + ", head " +
                                            std::to_string(r.head) + ")"
                                      : std::to_string(r.head)) +

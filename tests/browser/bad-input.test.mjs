@@ -2,10 +2,14 @@
 // token labels that are hard to render (emoji, right-to-left scripts, 10,000 characters), and
 // numbers the module refuses typed into every field. The page never throws, shows the
 // module's message beside the control concerned, and recovers once the input is valid again.
+// A refusal of the C++ core reaches the control of its field in every language, written from the
+// catalogue by its code: a module whose messages are reworded changes nothing the page shows.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  MODES, collectCsp, gotoFresh, headTable, openPage, pageUrl, settle, shareBrowser, waitReady,
+  DIST, MODES, ROOT, collectCsp, gotoFresh, headTable, openPage, pageUrl, serveDist, settle, shareBrowser, waitReady,
 } from './helpers.mjs';
 
 let browser;
@@ -270,6 +274,151 @@ describe('numbers the module refuses, typed into the page', () => {
       log.assertClean(server.origin);
     } finally {
       await context.close();
+    }
+  });
+});
+
+// ---- errors as codes ---------------------------------------------------------------------------
+
+const CATALOGUES = Object.fromEntries(['en', 'es', 'zh-CN'].map((l) => [l, JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${l}.json`), 'utf8'))]));
+/** A catalogue's sentence with its placeholders filled. */
+const say = (lang, key, params) => CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (_, p) => String(params[p]));
+
+/** Scroll the training section into view until `selector` shows text (its module loads on demand). */
+async function trainingText(page, selector) {
+  const end = Date.now() + 60000;
+  for (;;) {
+    await page.evaluate(() => document.querySelector('#train')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
+    const text = await page.evaluate((s) => {
+      const e = document.querySelector(s);
+      return e && !e.hidden ? e.textContent : '';
+    }, selector);
+    if (text) return text;
+    if (Date.now() > end) throw new Error(`${selector} shows nothing`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/**
+ * The page's error slots for three refusals of the C++ core, each read where it is shown: num_heads
+ * 3 (divisible: beside the head count), seed -1 (integerRange: beside the seed) and a training
+ * seed of 2^32 (createTrainer's range: beside the training section's seed).
+ * @returns {Promise<Record<string, string>>}
+ */
+async function coreRefusals(page, origin, lang) {
+  const shown = {};
+  for (const [hash, id] of [['heads=3', 'num-heads'], ['seed=-1', 'seed']]) {
+    await gotoFresh(page, `${origin}/index.html#lang=${lang}&${hash}`);
+    await waitReady(page);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang, { timeout: 10000 });
+    await page.waitForFunction((i) => document.querySelector(`[data-error-for="${i}"]`)?.textContent, id, { timeout: 20000 });
+    shown[id] = await page.textContent(`[data-error-for="${id}"]`);
+  }
+  await gotoFresh(page, `${origin}/index.html#lang=${lang}&train_seed=4294967296`);
+  await waitReady(page);
+  shown['train-seed'] = await trainingText(page, '[data-error-for="train-seed"]');
+  return shown;
+}
+
+/** The module's files with every refusal's message reworded (code, field and params kept). */
+function rewordedModules() {
+  // Appended to each file: createHeadwise wraps the API so that every coded Error it throws gets
+  // another message; moduleSource() carries the wrapper into the page's Workers too.
+  function reword() {
+    const inner = createHeadwise; // eslint-disable-line no-undef
+    const wrapApi = (hw) => {
+      const out = {};
+      for (const k of Object.keys(hw)) {
+        const v = hw[k];
+        out[k] = typeof v !== 'function' ? v : function () {
+          try {
+            return v.apply(hw, arguments);
+          } catch (e) {
+            if (e && typeof e.code === 'string') e.message = `REWORDED [${e.code}] ${e.message.split('').reverse().join('')}`;
+            throw e;
+          }
+        };
+      }
+      return Object.freeze(out);
+    };
+    const f = (m) => inner(m).then(wrapApi);
+    for (const k of Object.keys(inner)) f[k] = inner[k];
+    const source = inner.moduleSource;
+    f.moduleSource = () => {
+      const s = source();
+      return s === null ? null : `${s}\n(${reword.toString()})();\n`;
+    };
+    createHeadwise = f; // eslint-disable-line no-undef, no-global-assign
+  }
+  const pages = {};
+  for (const file of ['headwise-lesson.js', 'headwise.js']) {
+    pages[`/${file}`] = { type: 'text/javascript', body: `${readFileSync(join(DIST, file), 'utf8')}\n(${reword.toString()})();\n` };
+  }
+  return pages;
+}
+
+/** The refusals on the page as `origin` serves it, read once per origin and language. */
+const refusals = new Map();
+async function refusalsOn(origin, lang) {
+  const key = `${origin} ${lang}`;
+  if (!refusals.has(key)) {
+    const { context, page, log } = await openPage(browser);
+    try {
+      refusals.set(key, await coreRefusals(page, origin, lang));
+      await collectCsp(page, log);
+      log.assertClean(origin);
+    } finally {
+      await context.close();
+    }
+  }
+  return refusals.get(key);
+}
+
+describe('errors as codes: the C++ core\'s refusals on the page', () => {
+  test('num_heads, seed and the training seed reach their controls, written in Spanish and Chinese', { timeout: 300000 }, async () => {
+    const en = await refusalsOn(server.origin, 'en');
+    assert.deepEqual(en, {
+      'num-heads': 'd_model (8) must be divisible by num_heads (3)',
+      seed: 'seed (-1) must be an integer between 0 and 4294967295',
+      'train-seed': 'seed (4294967296) must be between 0 and 4294967295',
+    });
+    for (const lang of ['es', 'zh-CN']) {
+      const shown = await refusalsOn(server.origin, lang);
+      const field = (f) => CATALOGUES[lang][`errors.field.${f}`];
+      assert.deepEqual(shown, {
+        'num-heads': say(lang, 'errors.code.divisible', { field: field('dModel'), value: 8, divisor: 3, divisorField: field('numHeads') }),
+        seed: say(lang, 'errors.code.integerRange', { field: field('seed'), value: -1, min: 0, max: 4294967295 }),
+        'train-seed': say(lang, 'errors.code.range', { field: field('seed'), value: 4294967296, min: 0, max: 4294967295 }),
+      }, lang);
+      for (const [id, text] of Object.entries(shown)) assert.notEqual(text, en[id], `${lang} translates the error beside ${id}`);
+    }
+  });
+
+  test('a module whose messages are reworded changes nothing the page shows, in English, Spanish and Chinese', { timeout: 400000 }, async () => {
+    const reworded = await serveDist({ pages: rewordedModules() });
+    try {
+      // The rewording is real: the module the page loaded says something else.
+      const { context, page } = await openPage(browser);
+      try {
+        await page.goto(reworded.url('/index.html'));
+        await waitReady(page);
+        const message = await page.evaluate(() => createHeadwise().then((hw) => {  // eslint-disable-line no-undef
+          try {
+            hw.seedExperiment({ seed: 7, tokens: 5, dModel: 8, numHeads: 3 });
+          } catch (e) {
+            return [e.message, e.code, e.field];
+          }
+          return null;
+        }));
+        assert.deepEqual(message, ['REWORDED [divisible] )3( sdaeh_mun yb elbisivid eb tsum )8( ledom_d :tnemirepxEdees', 'divisible', 'dModel']);
+      } finally {
+        await context.close();
+      }
+      for (const lang of ['en', 'es', 'zh-CN']) {
+        assert.deepEqual(await refusalsOn(reworded.origin, lang), await refusalsOn(server.origin, lang), lang);
+      }
+    } finally {
+      await reworded.close();
     }
   });
 });

@@ -140,7 +140,7 @@ describe('Compute (web/src/shared/compute/compute.js)', () => {
         const r = await page.evaluate(async () => {
           const c = window.compute;
           await c.ready;
-          const out = { mode: c.mode, reason: c.reason };
+          const out = { mode: c.mode, reason: c.reason && c.reason.message };
           out.spin = await c.run('spin', { ms: 1 });
           out.fail = await c.run('fail', {}).then(() => 'resolved', (e) => `${e.name}: ${e.message}`);
           out.unknown = await c.run('nope', {}).then(() => 'resolved', (e) => e.message);
@@ -296,7 +296,7 @@ describe('Compute (web/src/shared/compute/compute.js)', () => {
         const p = new HeadwiseCompute.Pool({ size: 4 });
         const a = await p.create('createCounter', { start: 1 });
         const b = await p.create('createCounter', { start: 5 });
-        return { mode: p.mode, reason: p.reason, lanes: [a.lane, b.lane], sums: [await a.call('add', 1), await b.call('add', 1)], open: p.open };
+        return { mode: p.mode, reason: p.reason && p.reason.message, lanes: [a.lane, b.lane], sums: [await a.call('add', 1), await b.call('add', 1)], open: p.open };
       });
       assert.equal(r.mode, 'main');
       assert.match(r.reason, /worker-src blob:/);
@@ -314,7 +314,7 @@ describe('Compute (web/src/shared/compute/compute.js)', () => {
       const r = await page.evaluate(async () => {
         const c = window.compute;
         await c.ready;
-        return { mode: c.mode, reason: c.reason, counter: await (await c.create('createCounter', { start: 1 })).call('add', 1) };
+        return { mode: c.mode, reason: c.reason && c.reason.message, counter: await (await c.create('createCounter', { start: 1 })).call('add', 1) };
       });
       assert.equal(r.mode, 'main');
       assert.match(r.reason, /worker-src blob:/);

@@ -237,10 +237,11 @@ describe('the lesson in each language', () => {
         await typeInto(page, '#num-heads', '3');
         await page.waitForFunction(() => document.querySelector('[data-error-for="num-heads"]')?.textContent, undefined, { timeout: 20000 });
         const error = await page.textContent('[data-error-for="num-heads"]');
-        const expected = say('errors.prefixed', { name: 'seedExperiment', message: say('errors.core.divisible', { name: 'd_model', value: 8, heads: 3 }, lang) }, lang);
+        const field = (f) => say(`errors.field.${f}`, {}, lang);
+        const expected = say('errors.code.divisible', { field: field('dModel'), value: 8, divisor: 3, divisorField: field('numHeads') }, lang);
         assert.equal(error, expected);
-        if (lang === 'en') assert.equal(error, 'seedExperiment: d_model (8) must be divisible by num_heads (3)');
-        else assert.notEqual(error, 'seedExperiment: d_model (8) must be divisible by num_heads (3)', `${lang} translates the message`);
+        if (lang === 'en') assert.equal(error, 'd_model (8) must be divisible by num_heads (3)');
+        else assert.notEqual(error, 'd_model (8) must be divisible by num_heads (3)', `${lang} translates the message`);
       }
       await page.harvest();
       log.assertClean(null);
@@ -516,7 +517,7 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
       assert.deepEqual(await headTable(page, 0), [['0', '0', '0.424', '0.576', '0'], ...(await headTable(page, 0)).slice(1)]);
       await typeInto(page, '#num-heads', '3');
       await page.waitForFunction(() => document.querySelector('[data-error-for="num-heads"]')?.textContent, undefined, { timeout: 20000 });
-      assert.equal(await page.textContent('[data-error-for="num-heads"]'), 'seedExperiment: d_model (8) must be divisible by num_heads (3)');
+      assert.equal(await page.textContent('[data-error-for="num-heads"]'), 'd_model (8) must be divisible by num_heads (3)');
       const warnings = (await page.evaluate(() => window.__warnings)).filter((w) => /i18n/.test(w));
       assert.equal(warnings.length, 1, warnings.join('\n'));
       assert.match(warnings[0], /Spanish \(es\) is shown in English: http:\/\/127\.0\.0\.1:\d+\/missing\/i18n\/es\.js could not be loaded/);

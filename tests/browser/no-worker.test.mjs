@@ -22,12 +22,13 @@ describe('a host CSP that forbids workers', () => {
       assert.deepEqual((await headTable(page, 0))[0].slice(2, 4), ['0.424', '0.576']);
       // The store is read in the page each time (the adapter passes JSON, not handles).
       await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode !== 'starting', undefined, { timeout: 60000 });
-      const { mode, reason } = await page.evaluate(() => {
+      const { mode, reason, code } = await page.evaluate(() => {
         const s = /** @type {any} */ (document.querySelector('hw-controls')).store;
-        return { mode: s.compute.mode, reason: s.compute.reason };
+        return { mode: s.compute.mode, reason: s.compute.reason.message, code: s.compute.reason.code };
       });
       assert.equal(mode, 'main');
       assert.match(reason, /worker-src blob:/);
+      assert.ok(['errors.worker.csp', 'errors.worker.failed'].includes(code), code);
 
       // A moderate setting computes (on the main thread, within the budget).
       await page.evaluate(() => { window.location.hash = '#seed=7&tokens=64&d_model=256&heads=4'; });

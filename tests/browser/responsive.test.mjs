@@ -181,7 +181,7 @@ describe('responsive at every accepted size (Worker)', () => {
         await page.evaluate(() => { window.location.hash = '#seed=7&tokens=2048&d_model=2048&heads=16'; });
         const error = await page.waitForFunction(() => [...document.querySelectorAll('hw-controls .hw-error')]
           .map((e) => e.textContent).find((t) => /would need \d+ MiB/.test(t)), null, { timeout: 120000 });
-        assert.match(error, /seedExperiment: tokens \(2048\), d_model \(2048\) and num_heads \(16\) would need \d+ MiB; at most 512 MiB is allowed/);
+        assert.match(error, /^tokens \(2048\), d_model \(2048\) and num_heads \(16\) would need \d+ MiB; at most 512 MiB is allowed/);
         await page.waitForSelector('[data-testid="ex1-blocked"]', { timeout: 30000 });
         await page.waitForTimeout(500);  // a trace long enough to hold the tasks that follow
       }, 5);

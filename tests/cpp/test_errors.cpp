@@ -1,5 +1,7 @@
 // Every std::invalid_argument the core throws, with its exact message: what was given and what
 // is allowed. The same messages reach the page as JS Errors, so they are part of the contract.
+// Each is a headwise::Error too: its code, field and parameters (the last TEST_CASEs) are what
+// the page places and translates an error by.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
@@ -7,10 +9,13 @@
 
 #include "headwise/attention.hpp"
 #include "headwise/compare.hpp"
+#include "headwise/error.hpp"
 #include "headwise/lesson.hpp"
 #include "headwise/multi_head.hpp"
 #include "headwise/numpy_random.hpp"
 #include "headwise/torch_layout.hpp"
+#include "headwise/train_tasks.hpp"
+#include "headwise/trainer.hpp"
 
 using headwise::BoolMatrix;
 using headwise::BoolVector;
@@ -637,4 +642,213 @@ TEST_CASE("errors: tolerances are shown as NumPy would print them", "[errors][co
   CHECK_THROWS_WITH(headwise::allclose(a, a, 1e-5, -0.5),
                     "atol (-0.5) must be a finite number >= 0");
   CHECK_THROWS_WITH(headwise::allclose(a, a, kNaN), "rtol (nan) must be a finite number >= 0");
+}
+
+// ---- codes, fields and parameters -----------------------------------------------------------
+
+namespace {
+
+// The headwise::Error that f throws (a failed check if it throws none or another type).
+template <typename F>
+headwise::Error refusal(F&& f) {
+  try {
+    f();
+  } catch (const headwise::Error& e) {
+    return e;
+  }
+  FAIL("no headwise::Error was thrown");
+  return headwise::Error("", "", {}, "");
+}
+
+std::int64_t int_param(const headwise::Error& e, const std::string& key) {
+  const headwise::Error::Value* v = e.param(key);
+  REQUIRE(v != nullptr);
+  REQUIRE(std::holds_alternative<std::int64_t>(*v));
+  return std::get<std::int64_t>(*v);
+}
+
+std::string text_param(const headwise::Error& e, const std::string& key) {
+  const headwise::Error::Value* v = e.param(key);
+  REQUIRE(v != nullptr);
+  REQUIRE(std::holds_alternative<std::string>(*v));
+  return std::get<std::string>(*v);
+}
+
+std::vector<std::string> names_param(const headwise::Error& e, const std::string& key) {
+  const headwise::Error::Value* v = e.param(key);
+  REQUIRE(v != nullptr);
+  REQUIRE(std::holds_alternative<std::vector<std::string>>(*v));
+  return std::get<std::vector<std::string>>(*v);
+}
+
+headwise::TrainerOptions trainer_options() {
+  headwise::TrainerOptions o;
+  o.task = "previous-and-first";
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("errors: api_field names the JS option", "[errors][codes]") {
+  CHECK(headwise::api_field("d_model") == "dModel");
+  CHECK(headwise::api_field("num_heads") == "numHeads");
+  CHECK(headwise::api_field("in_proj_weight") == "inProjWeight");
+  CHECK(headwise::api_field("seed") == "seed");
+}
+
+TEST_CASE("errors: the lesson's refusals carry code, field and params", "[errors][codes]") {
+  using headwise::validate_sizes;
+  headwise::Error e = refusal([] { validate_sizes(0, 8, 2); });
+  CHECK(e.code() == "positive");
+  CHECK(e.field() == "tokens");
+  CHECK(int_param(e, "value") == 0);
+  CHECK(std::string(e.what()) == "tokens (0) must be a positive integer");
+
+  e = refusal([] { validate_sizes(5, 8, -2); });
+  CHECK(e.code() == "positive");
+  CHECK(e.field() == "numHeads");
+  CHECK(int_param(e, "value") == -2);
+
+  e = refusal([] { validate_sizes(5, 10, 4); });
+  CHECK(e.code() == "divisible");
+  CHECK(e.field() == "dModel");
+  CHECK(int_param(e, "value") == 10);
+  CHECK(int_param(e, "divisor") == 4);
+  CHECK(text_param(e, "divisorField") == "numHeads");
+
+  e = refusal([] { validate_sizes(2049, 8, 2); });
+  CHECK(e.code() == "atMost");
+  CHECK(e.field() == "tokens");
+  CHECK(int_param(e, "value") == 2049);
+  CHECK(int_param(e, "max") == 2048);
+
+  e = refusal([] { validate_sizes(5, 4096, 2); });
+  CHECK(e.code() == "atMost");
+  CHECK(e.field() == "dModel");
+
+  e = refusal([] { validate_sizes(2048, 1024, 16); });
+  CHECK(e.code() == "memory");
+  CHECK(e.field() == "tokens");
+  CHECK(int_param(e, "need") == 656);
+  CHECK(int_param(e, "max") == 512);
+  CHECK(names_param(e, "fields") == std::vector<std::string>{"tokens", "dModel", "numHeads"});
+
+  e = refusal([] { headwise::NumpyRandomState rng(-1); });
+  CHECK(e.code() == "integerRange");
+  CHECK(e.field() == "seed");
+  CHECK(int_param(e, "value") == -1);
+  CHECK(int_param(e, "min") == 0);
+  CHECK(int_param(e, "max") == 4294967295LL);
+  CHECK(std::string(e.what()) == "seed (-1) must be an integer between 0 and 4294967295");
+}
+
+TEST_CASE("errors: shape and value checks carry code, field and params", "[errors][codes]") {
+  MhaWeights w = valid_weights();
+  w.wq = Matrix::Zero(3, 8);
+  headwise::Error e = refusal([&] { headwise::multi_head_attention(Matrix::Zero(5, 8), w, 2); });
+  CHECK(e.code() == "shape");
+  CHECK(e.field() == "wq");
+  CHECK(int_param(e, "rows") == 3);
+  CHECK(int_param(e, "cols") == 8);
+  CHECK(int_param(e, "expectedRows") == 8);
+  CHECK(int_param(e, "expectedCols") == 8);
+
+  Matrix x = Matrix::Zero(5, 8);
+  x(2, 3) = kNaN;
+  e = refusal([&] { headwise::multi_head_attention(x, valid_weights(), 2); });
+  CHECK(e.code() == "finite");
+  CHECK(e.field() == "x");
+  CHECK(text_param(e, "value") == "nan");
+  CHECK(int_param(e, "row") == 2);
+  CHECK(int_param(e, "col") == 3);
+
+  TorchMhaConfig c = torch_config();
+  c.embed_dim = 10;
+  c.num_heads = 4;
+  e = refusal([&] { headwise::parameter_table(c); });
+  CHECK(e.code() == "divisible");
+  CHECK(e.field() == "embedDim");
+  CHECK(text_param(e, "divisorField") == "numHeads");
+}
+
+TEST_CASE("errors: the trainer's settings carry the API's field and their range", "[errors][codes]") {
+  using headwise::resolve_trainer_config;
+  headwise::TrainerOptions o = trainer_options();
+  o.layers = 5;
+  headwise::Error e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "range");
+  CHECK(e.field() == "layers");
+  CHECK(int_param(e, "value") == 5);
+  CHECK(int_param(e, "min") == 1);
+  CHECK(int_param(e, "max") == headwise::kMaxTrainLayers);
+  CHECK(std::string(e.what()) == "layers (5) must be between 1 and 4");
+
+  o = trainer_options();
+  o.seed = -3;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "range");
+  CHECK(e.field() == "seed");
+  CHECK(int_param(e, "value") == -3);
+  CHECK(int_param(e, "max") == 4294967295LL);
+
+  o = trainer_options();
+  o.vocab = 300;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "range");
+  CHECK(e.field() == "vocab");
+  CHECK(int_param(e, "value") == 300);
+  CHECK(int_param(e, "min") == headwise::kMinTrainVocab);
+  CHECK(int_param(e, "max") == headwise::kMaxTrainVocab);
+
+  o = trainer_options();
+  o.num_heads = 9;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "range");
+  CHECK(e.field() == "numHeads");
+  CHECK(int_param(e, "max") == 8);
+
+  o = trainer_options();
+  o.d_model = 12;
+  o.num_heads = 5;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "divisible");
+  CHECK(e.field() == "dModel");
+
+  o = trainer_options();
+  o.seq_len = 1000;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "range");
+  CHECK(e.field() == "seqLen");
+
+  o = trainer_options();
+  o.learning_rate = 2.0;
+  e = refusal([&] { resolve_trainer_config(o); });
+  CHECK(e.code() == "rangeAbove");
+  CHECK(e.field() == "learningRate");
+}
+
+TEST_CASE("errors: names outside a list carry the allowed names", "[errors][codes]") {
+  headwise::Error e = refusal([] { headwise::find_task("no-such-task"); });
+  CHECK(e.code() == "unknownName");
+  CHECK(e.field() == "task");
+  CHECK(text_param(e, "value") == "no-such-task");
+  CHECK(names_param(e, "allowed").size() == headwise::training_tasks().size() + 1);
+
+  e = refusal([] { headwise::relation_task({"previous", "nope"}); });
+  CHECK(e.code() == "unknownName");
+  CHECK(e.field() == "relations");
+  CHECK(text_param(e, "value") == "nope");
+  CHECK(names_param(e, "allowed").size() == headwise::training_relations().size());
+
+  e = refusal([] { headwise::relation_task({}); });
+  CHECK(e.code() == "count");
+  CHECK(e.field() == "relations");
+  CHECK(int_param(e, "value") == 0);
+  CHECK(int_param(e, "max") == static_cast<std::int64_t>(headwise::kMaxTaskRelations));
+
+  e = refusal([] { headwise::relation_task({"previous", "first", "previous"}); });
+  CHECK(e.code() == "duplicate");
+  CHECK(text_param(e, "value") == "previous");
+  CHECK(int_param(e, "first") == 0);
+  CHECK(int_param(e, "second") == 2);
 }

@@ -1,12 +1,13 @@
 // Invalid calls throw a real JS Error with the exact message (the core's messages cross the
-// WASM boundary intact), allocate nothing that stays, and leave the module giving the right
-// numbers afterwards.
+// WASM boundary intact) and a documented code, field and params, allocate nothing that stays,
+// and leave the module giving the right numbers afterwards.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
-import { LESSON, assertLessonNumbers, createHeadwise } from './helpers.mjs';
+import { LESSON, assertLessonNumbers, createHeadwise, documentedCodes } from './helpers.mjs';
 
 const hw = await createHeadwise();
+const CODES = documentedCodes();
 
 // Valid inputs at the lesson's size, varied one thing at a time below.
 const lesson = hw.seedExperiment(LESSON);
@@ -305,12 +306,79 @@ describe('invalid calls throw Errors with exact messages and leave the module us
       assert.ok(error instanceof Error, 'thrown value is an Error, got ' + typeof error + ': ' +
         String(error));
       assert.equal(error.message, message);
+      assert.ok(CODES.has(error.code), `code ${error.code} is documented in cpp/api.d.ts`);
+      assert.ok(error.field === null || (typeof error.field === 'string' && error.field !== ''), `field ${error.field}`);
+      assert.equal(Object.getPrototypeOf(error.params), Object.prototype);
       // Nothing allocated for the failed call stays allocated, and the heap did not grow.
       assert.deepEqual(hw.heapStats(), heap, 'heap after the error');
       const after = assertLessonNumbers(hw, 'seed 7 after "' + label + '"');
       assert.ok(JSON.stringify(after) === reference, 'seed 7 bit for bit after "' + label + '"');
     });
   }
+});
+
+/** What `call` throws. */
+function thrown(call) {
+  try {
+    call();
+  } catch (e) {
+    return e;
+  }
+  throw new Error('no error');
+}
+
+describe('errors carry a code, the field and the params', () => {
+  test('the core\'s refusals, through the bindings', () => {
+    const divisible = thrown(() => hw.seedExperiment({ ...LESSON, dModel: 10, numHeads: 4 }));
+    assert.deepEqual([divisible.code, divisible.field, divisible.params], ['divisible', 'dModel', { value: 10, divisor: 4, divisorField: 'numHeads' }]);
+    const seed = thrown(() => hw.seedExperiment({ ...LESSON, seed: -1 }));
+    assert.deepEqual([seed.code, seed.field, seed.params], ['integerRange', 'seed', { value: -1, min: 0, max: 4294967295 }]);
+    const tokens = thrown(() => hw.seedExperiment({ ...LESSON, tokens: 100000 }));
+    assert.deepEqual([tokens.code, tokens.field, tokens.params], ['atMost', 'tokens', { value: 100000, max: 2048 }]);
+    const memory = thrown(() => hw.seedExperiment({ ...LESSON, tokens: 2048, dModel: 2048, numHeads: 2048 }));
+    assert.equal(memory.code, 'memory');
+    assert.deepEqual(memory.params.fields, ['tokens', 'dModel', 'numHeads']);
+    assert.equal(memory.params.need, 65888);
+    const shape = thrown(() => hw.multiHeadAttention({ ...MHA, wq: [[1, 2, 3], [4, 5, 6]] }));
+    assert.deepEqual([shape.code, shape.field], ['shape', 'wq']);
+    assert.deepEqual(shape.params, { rows: 2, cols: 3, expectedRows: 8, expectedCols: 8 });
+    const finite = thrown(() => hw.multiHeadAttention({ ...MHA, x: withEntry(lesson.x, 1, 2, NaN) }));
+    assert.deepEqual([finite.code, finite.field, finite.params], ['finite', 'x', { value: 'nan', row: 1, col: 2 }]);
+    const embed = thrown(() => hw.parameterCount({ embedDim: 12, numHeads: 5 }));
+    assert.deepEqual([embed.code, embed.field, embed.params.divisorField], ['divisible', 'embedDim', 'numHeads']);
+  });
+
+  test('the JS layer\'s own refusals', () => {
+    const integer = thrown(() => hw.seedExperiment({ ...LESSON, tokens: 2.5 }));
+    assert.deepEqual([integer.code, integer.field, integer.params], ['integer', 'tokens', { path: 'tokens', given: '2.5 (number)' }]);
+    const unknown = thrown(() => hw.seedExperiment({ ...LESSON, heads: 2 }));
+    assert.deepEqual([unknown.code, unknown.field, unknown.params.value], ['unknownOption', 'heads', 'heads']);
+    assert.deepEqual(unknown.params.allowed, ['seed', 'tokens', 'dModel', 'numHeads', 'bias', 'causal']);
+    const required = thrown(() => hw.seedExperiment(without(LESSON, 'seed')));
+    assert.deepEqual([required.code, required.field], ['required', 'seed']);
+    const nested = thrown(() => hw.multiHeadAttention({ ...MHA, x: withEntry(lesson.x, 0, 1, '2') }));
+    assert.deepEqual([nested.code, nested.field, nested.params.path], ['number', 'x', 'x[0][1]']);
+    const options = thrown(() => hw.seedExperiment(7));
+    assert.deepEqual([options.code, options.field], ['options', null]);
+  });
+
+  test('the trainer\'s settings name the option the student set', () => {
+    const base = { task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 1 };
+    for (const [patch, code, field, params] of [
+      [{ layers: 5 }, 'range', 'layers', { value: 5, min: 1, max: 4 }],
+      [{ seed: 4294967296 }, 'range', 'seed', { value: 4294967296, min: 0, max: 4294967295 }],
+      [{ vocab: 1 }, 'range', 'vocab', { value: 1, min: 2, max: 256 }],
+      [{ numHeads: 9 }, 'range', 'numHeads', { value: 9, min: 1, max: 8 }],
+      [{ task: 'nope' }, 'unknownName', 'task', null],
+      [{ task: undefined, relations: ['previous', 'previous'] }, 'duplicate', 'relations', { value: 'previous', first: 0, second: 1 }],
+    ]) {
+      const e = thrown(() => hw.createTrainer({ ...base, ...patch }));
+      assert.equal(e.code, code, e.message);
+      assert.equal(e.field, field, e.message);
+      if (params) assert.deepEqual(e.params, params);
+    }
+    assert.ok(thrown(() => hw.createTrainer({ ...base, task: 'nope' })).params.allowed.includes('previous-and-first'));
+  });
 });
 
 describe('edge cases that are not errors', () => {

@@ -19,6 +19,21 @@ export const createHeadwise = require('../../dist/headwise.js');
 // The fixtures' agreed tolerance between this module and NumPy / PyTorch (float64 both sides).
 export const TOL = 1e-12;
 
+// ---- error codes ------------------------------------------------------------------------------
+
+// The codes cpp/api.d.ts documents on HeadwiseError, each with the parameters it lists ("min",
+// "index?" for an optional one, as "index"): Map code -> Set of names.
+export function documentedCodes() {
+  const dts = readFileSync(join(ROOT, 'cpp', 'api.d.ts'), 'utf8');
+  const start = dts.indexOf('The codes and their params');
+  const block = dts.slice(start, dts.indexOf('interface HeadwiseError', start));
+  const codes = new Map();
+  for (const m of block.replace(/\n\s*\*\s*/g, ' ').matchAll(/(\w+) \{([^}]*)\}/g)) {
+    codes.set(m[1], new Set(m[2].split(',').map((p) => p.trim().replace(/[?:].*$/, '')).filter(Boolean)));
+  }
+  return codes;
+}
+
 // ---- fixtures ---------------------------------------------------------------------------------
 
 // Non-finite numbers are stored as the strings "NaN", "Infinity", "-Infinity" (strict JSON).

@@ -47,7 +47,8 @@ test('a seed out of range is refused with the range, as an Error that names its 
   }
   for (const good of [0, 1, max]) assert.equal(rangeProblem(SETTING.inductionSeed, good, hw.limits), null);
   const e = rangeError(SETTING.inductionSeed, -1, hw.limits);
-  assert.deepEqual({ code: e.code, field: e.field, params: e.params }, { code: 'range', field: 'inductionSeed', params: { value: -1, min: 0, max } });
+  assert.deepEqual({ code: e.code, field: e.field, params: e.params }, { code: 'errors.setting.range', field: 'seed', params: { name: 'seed', value: '-1', min: 0, max } });
+  assert.equal(e.message, rangeProblem(SETTING.inductionSeed, -1, hw.limits));
   assert.equal(rangeError(SETTING.inductionSeed, 3, hw.limits), null);
   // The induction section's settings refuse it so, and the page says it in each language.
   const thrown = (() => {
@@ -58,9 +59,9 @@ test('a seed out of range is refused with the range, as an Error that names its 
     }
     return null;
   })();
-  assert.equal(thrown && thrown.field, 'inductionSeed');
+  assert.equal(thrown && thrown.field, 'seed');
   assert.equal(thrown.message, 'seed -1 is not allowed: use a whole number from 0 to 4294967295');
-  for (const lang of ['es', 'zh-CN']) assert.notEqual(translateError(thrown.message, lang), thrown.message, lang);
+  for (const lang of ['es', 'zh-CN']) assert.notEqual(translateError(thrown, lang), thrown.message, lang);
   assert.equal(inductionSettings(hw, 5).seed, 5);
 });
 

@@ -426,13 +426,14 @@ test('a module error belongs to the control it names, or the one just changed', 
   const good = store._lastGood;
   const ex = store.experiment();
   const expected = message(() => hw.seedExperiment({ ...LESSON, numHeads: 3, bias: false, causal: false }));
-  assert.equal(ex.error, expected);
+  assert.equal(ex.error.message, expected);
+  assert.deepEqual([ex.error.code, ex.error.field], ['divisible', 'dModel']);
   assert.match(expected, /d_model \(8\) must be divisible by num_heads \(3\)/);
   assert.equal(ex.errorFor, 'num-heads');
   assert.equal(ex.result, null);
   assert.equal(ex.lastGood, good);
-  assert.deepEqual(store.errors(), { 'num-heads': expected });
-  // The message names d_model too: the control the student just changed wins.
+  assert.deepEqual(store.errors(), { 'num-heads': ex.error });
+  // The error concerns d_model too: the control the student just changed wins.
   const other = await storeWith(scriptedCompute(), { numHeads: 3 });
   other.lastChanged = 'd-model';
   assert.equal(other.experiment().errorFor, 'd-model');
@@ -444,7 +445,7 @@ test('a module error belongs to the control it names, or the one just changed', 
   assert.deepEqual(store.errors(), { 'num-heads': 'Heads is required' });
   store.setInputError('num-heads', null);
   store.setInputError('ex1-seed', 'Seed is required');
-  assert.deepEqual(store.errors(), { 'num-heads': expected, 'ex1-seed': 'Seed is required' });
+  assert.deepEqual(store.errors(), { 'num-heads': ex.error, 'ex1-seed': 'Seed is required' });
 });
 
 test('the last good result stays while a bad setting is shown', async () => {
@@ -569,11 +570,11 @@ test('a superseded run delivers nothing; a failed one is an error, an aborted on
   store.experiment();
   await sleep(5);
   seen.count = 0;
-  compute.runs[2].reject(new Error('seedExperiment: tokens (128) is too many'));
+  compute.runs[2].reject(Object.assign(new Error('seedExperiment: tokens (128) is too many'), { code: 'atMost', field: 'tokens', params: { value: 128, max: 64 } }));
   await sleep(0);
   assert.equal(seen.count, 1);
   const ex = store.experiment();
-  assert.equal(ex.error, 'seedExperiment: tokens (128) is too many');
+  assert.equal(ex.error.message, 'seedExperiment: tokens (128) is too many');
   assert.equal(ex.errorFor, 'tokens');
 }));
 
@@ -584,22 +585,23 @@ test('on the main thread, work above the budget is refused with the reason', asy
   const { tokens: n, dModel: d, numHeads: h } = store.state;
   assert.equal(cost, 2.3 * forwardCost(n, d, h) + (forwardCost(n, d, 2) + forwardCost(n, d, 4)));
   assert.ok(cost > MAIN_BUDGET_MS);
-  const why = store.mainBudget(cost, 'this');
+  const why = store.mainBudget(cost, { tokens: 'T', dModel: 'D' });
   // Over a thousand milliseconds: written with a thousands separator, as the page's other counts.
   const ms = Math.round(cost);
   assert.ok(ms >= 1000 && ms < 1e6, `a cost of ${ms} ms`);
   const written = `${Math.floor(ms / 1000)},${String(ms % 1000).padStart(3, '0')}`;
-  assert.equal(why, `This page computes on the main thread: no Worker in this test. So a change may take at most about ${MAIN_BUDGET_MS} ms, and this would take about ${written} ms with the exercises. Choose fewer tokens or a smaller d_model.`);
-  assert.equal(store.mainBudget(MAIN_BUDGET_MS, 'this'), null, 'exactly the budget is allowed');
-  assert.notEqual(store.mainBudget(MAIN_BUDGET_MS + 0.5, 'this'), null);
-  assert.equal(store.mainBudget(NaN, 'this'), null, 'only a cost known to be above is refused');
-  assert.equal(new Store({ syncHash: false, compute: scriptedCompute('worker') }).mainBudget(cost, 'x'), null,
+  assert.equal(why.message, `This page computes on the main thread: no Worker in this test. So a change may take at most about ${MAIN_BUDGET_MS} ms, and T tokens at d_model D would take about ${written} ms with the exercises. Choose fewer tokens or a smaller d_model.`);
+  assert.deepEqual([why.code, why.field, why.params.fields], ['errors.budget', 'tokens', ['tokens', 'dModel']]);
+  assert.equal(store.mainBudget(MAIN_BUDGET_MS, { tokens: 1, dModel: 1 }), null, 'exactly the budget is allowed');
+  assert.notEqual(store.mainBudget(MAIN_BUDGET_MS + 0.5, { tokens: 1, dModel: 1 }), null);
+  assert.equal(store.mainBudget(NaN, { tokens: 1, dModel: 1 }), null, 'only a cost known to be above is refused');
+  assert.equal(new Store({ syncHash: false, compute: scriptedCompute('worker') }).mainBudget(cost, { tokens: 1, dModel: 1 }), null,
     'a Worker takes any size');
   store.experiment();
   await sleep(5);
   assert.equal(compute.runs.length, 0, 'never started');
   const ex = store.experiment();
-  assert.match(ex.error, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
+  assert.match(ex.error.message, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
   assert.equal(ex.errorFor, 'tokens', 'nothing was changed: the tokens field');
   for (const control of ['seed', 'tokens', 'd-model', 'num-heads']) {
     const changed = await storeWith(scriptedCompute('main'), { tokens: 512, dModel: 768, numHeads: 12 });
@@ -649,14 +651,15 @@ test('exercise 1 runs the student\'s seed at 2 and 4 heads once the main experim
   store.set({ dModel: 0, numHeads: 1 });
   const blocked = store.seeds();
   assert.equal(blocked.state, 'blocked');
-  assert.match(blocked.error, /d_model/);
+  assert.equal(blocked.error.field, 'dModel');
   assert.equal(blocked.lastGood, ex1.blocks);
   // exercise 1's own error: 4 heads do not divide d_model 6, 2 do.
   store.set({ dModel: 6, numHeads: 2 });
   const six = store.seeds();
   assert.equal(six.state, 'done');
   assert.equal(six.blocks[0].error, undefined);
-  assert.match(six.blocks[1].error, /d_model \(6\) must be divisible by num_heads \(4\)/);
+  assert.match(six.blocks[1].error.message, /d_model \(6\) must be divisible by num_heads \(4\)/);
+  assert.equal(six.blocks[1].error.code, 'divisible');
 });
 
 test('exercise 1 waits for a pending main experiment and reports its own failures', async () => {
@@ -707,7 +710,7 @@ test('exercise 1 is refused too when the work has fallen back to the main thread
   assert.equal(compute.runs.length, 1, 'never started');
   const ex1 = store.seeds();
   assert.equal(ex1.state, 'error');
-  assert.match(ex1.error, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
+  assert.match(ex1.error.message, /^This page computes on the main thread: .* 512 tokens at d_model 768 would take about/);
 });
 
 test('errors() is empty when nothing is wrong, and an empty message is no error', async () => {
@@ -988,7 +991,8 @@ test('an unreadable hash gives the defaults and a notice; an in-page link change
     const store = new Store({ compute: scriptedCompute(), state: { seed: 4 } });
     store.readHash();
     assert.deepEqual(store.state, { ...DEFAULTS, labels: [] });
-    assert.equal(store.notice, 'This link\'s settings could not be read ("heads" is not a number), so the page shows the lesson\'s defaults instead.');
+    assert.equal(store.notice.message, 'This link\'s settings could not be read ("heads" is not a number), so the page shows the lesson\'s defaults instead.');
+    assert.equal(store.notice.params.reason.code, 'errors.hash.notNumber');
     win.location.hash = '#seed=12';
     store.readHash();
     assert.equal(store.notice, null);
@@ -1052,7 +1056,8 @@ test('getStore() makes the page\'s one store, hash sync unless the page says dat
     idle[0].f();
     await store.compute.ready;
     assert.equal(store.compute.mode, 'main');
-    assert.equal(store.compute.reason, 'this browser cannot start a Worker here');
+    assert.equal(store.compute.reason.message, 'this browser cannot start a Worker here');
+    assert.equal(store.compute.reason.code, 'errors.worker.cannot');
   } finally {
     restoreGlobals();
     delete globalThis.createHeadwise;

@@ -131,13 +131,24 @@ export async function useEveryMethod(): Promise<number> {
   // @ts-expect-error relations are names, not relation objects
   hw.createTrainer({ relations: catalogue, numHeads: 1, dModel: 4, seed: 0 });
 
+  // errors: a code, the option and the parameters, for programs
+  let refused = '';
+  try {
+    hw.createTrainer({ task: 'previous-and-first', layers: 5, numHeads: 2, dModel: 8, seed: 0 });
+  } catch (e) {
+    const err = e as createHeadwise.HeadwiseError;
+    const field: string | null = err.field;
+    const max = err.params.max;
+    refused = err.code + (field ?? '') + String(max) + err.message;
+  }
+
   return w00 + dHead + seed + concat.length + headOutputs.length + (inProjBias?.length ?? 0) +
     averaged.length + perHead.length + (none === null ? 0 : 1) + (either ? 1 : 0) + out.length +
     kv.attnOutput.length + total + names.length + js + Number(same) + diff + heap + maxTokens +
     version.length + wrong.length + missing + stepped.loss + focus.length + bias.length +
     grads.loss + heads.length + cfg + task.tokenLabels.length + (built0 ?? '').length +
     builtTitle.length + grid.steps + (typeof copying === 'number' ? copying : copying.length) +
-    kComp.length + ov0.length;
+    kComp.length + ov0.length + refused.length;
 }
 
 // The text model's circuits, as cpp/api.d.ts documents them.

@@ -1,9 +1,10 @@
 // The attributes of the <mha-*> elements (and so the iframe's query parameters): which controls
 // there are, how each is spelled, and how a value is read. No DOM here (the node tests read values
-// as the elements do); src/embed/mha.js applies them. Every problem is an English sentence, as the
-// page keeps its messages; src/shared/i18n/i18n-errors.js says it in the widget's language.
+// as the elements do); src/embed/mha.js applies them. Every problem is a coded error
+// (src/shared/state/errors.js): src/shared/i18n/i18n-errors.js says it in the widget's language.
 
 import { DEFAULTS, SETTINGS } from '../shared/state/settings.js';
+import { PageError, errorOf } from '../shared/state/errors.js';
 
 /** @typedef {import('../shared/state/settings.js').State} State */
 
@@ -41,10 +42,10 @@ export function controlName(raw) {
  * @param {string} value
  * @param {readonly string[]} all
  * @param {(raw: string) => string|null} normalise
- * @param {string} what  for messages
- * @returns {{names: Set<string>, problems: string[]}}
+ * @param {string} code  the problem's code for a word that is none of them (embed.notControl)
+ * @returns {{names: Set<string>, problems: any[]}}
  */
-export function parseList(value, all, normalise, what) {
+export function parseList(value, all, normalise, code) {
   const words = value.split(/[\s,]+/).filter(Boolean);
   if (words.length === 1 && words[0].toLowerCase() === 'all') return { names: new Set(all), problems: [] };
   if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === 'none')) return { names: new Set(), problems: [] };
@@ -53,8 +54,7 @@ export function parseList(value, all, normalise, what) {
   for (const word of words) {
     const name = normalise(word);
     if (name) names.add(name);
-    // In English, as every message is kept; src/shared/i18n/i18n-errors.js says it in the widget's language.
-    else problems.push(`"${word.slice(0, 40)}" is not ${what} (use ${all.join(', ')}, all or none).`);
+    else problems.push(errorOf(new PageError(code, { value: word.slice(0, 40), list: [...all] })));
   }
   return { names, problems };
 }
@@ -63,16 +63,18 @@ export function parseList(value, all, normalise, what) {
  * Read one state attribute.
  * @param {ControlDef} def
  * @param {string|null} raw
- * @returns {{value: any, error: string|null, problem: string|null}}
+ * @returns {{value: any, error: any, problem: any}}  (coded errors: embed.attribute)
  *   error: a number that can't be read (shown like an empty field); problem: anything else
  */
 export function parseAttribute(def, raw) {
-  const quoted = raw === null ? '' : `"${raw.slice(0, 40)}"`;
+  const given = raw === null ? '' : raw.slice(0, 40);
+  /** The attribute's name before its problem (code: embed.notNumber, embed.notIndex). */
+  const problem = (/** @type {string} */ code) => errorOf(new PageError('errors.embed.attribute', { name: def.attr, problem: new PageError(code, { value: given }) }, def.field));
   switch (def.kind) {
     case 'number': {
       if (raw === null) return { value: DEFAULTS[def.field], error: null, problem: null };
       const n = raw.trim() === '' ? NaN : Number(raw.trim());
-      if (!Number.isFinite(n)) return { value: null, error: `${def.attr}: ${quoted} is not a number.`, problem: null };
+      if (!Number.isFinite(n)) return { value: null, error: problem('errors.embed.notNumber'), problem: null };
       return { value: n, error: null, problem: null };
     }
     case 'boolean':
@@ -82,7 +84,7 @@ export function parseAttribute(def, raw) {
       return { value: raw.trim().slice(0, 64), error: null, problem: null };
     case 'index':
       if (raw === null) return { value: 0, error: null, problem: null };
-      if (!/^\s*\d{1,5}\s*$/.test(raw)) return { value: 0, error: null, problem: `${def.attr}: ${quoted} is not a token index (0, 1, 2, …).` };
+      if (!/^\s*\d{1,5}\s*$/.test(raw)) return { value: 0, error: null, problem: problem('errors.embed.notIndex') };
       return { value: Number(raw), error: null, problem: null };
     default: {
       if (raw === null || raw.trim() === '') return { value: [], error: null, problem: null };
@@ -101,5 +103,5 @@ export function parseAttribute(def, raw) {
  * @param {string} value
  */
 export function themeProblem(value) {
-  return THEMES.includes(value) ? null : `"${value.slice(0, 40)}" is not a theme (use ${THEMES.join(', ')}); the system's is used.`;
+  return THEMES.includes(value) ? null : errorOf(new PageError('errors.embed.notTheme', { value: value.slice(0, 40), list: [...THEMES] }));
 }

@@ -3,7 +3,7 @@
 // locks: a locked field keeps the value the host gave it, whatever a control or a click asks.
 
 import { Store } from '../shared/state/store.js';
-import { messageOf } from '../shared/state/errors.js';
+import { errorOf } from '../shared/state/errors.js';
 
 /** @typedef {import('../shared/state/store.js').State} State */
 
@@ -27,7 +27,7 @@ export class EmbedStore extends Store {
     try {
       this.hw = await this._load();
     } catch (e) {
-      this.loadError = messageOf(e);
+      this.loadError = errorOf(e);
     }
   }
 

@@ -2,6 +2,7 @@
 // JSON, the head tables as a PNG, and the Python that reproduces them. Everything is built from
 // the module's results; numbers are written at full precision (shortest round-trip digits).
 
+import { PageError } from '../shared/state/errors.js';
 import { labelOf } from '../shared/state/settings.js';
 import { numpyCode, paramsCode, torchTail } from '../lesson/hw-python.js';
 import { cellColors, weightPixels } from '../shared/ui/color.js';
@@ -133,7 +134,7 @@ export function headsCanvas(run, state) {
   canvas.width = gap + cols * (boxW + gap);
   canvas.height = header + rows * (boxH + gap);
   const ctx = canvas.getContext('2d');
-  if (!ctx) throw new Error('this browser cannot draw on a canvas');
+  if (!ctx) throw new PageError('errors.export.noCanvas');
   ctx.fillStyle = '#ffffff';
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.fillStyle = '#1d1f23';
@@ -176,7 +177,7 @@ export function headsCanvas(run, state) {
     } else {
       // One pixel per weight, then scaled up without smoothing.
       const pixels = weightPixels(w, false);
-      if (!pixels) throw new Error('this browser cannot draw on a canvas');
+      if (!pixels) throw new PageError('errors.export.noCanvas');
       ctx.imageSmoothingEnabled = false;
       ctx.drawImage(pixels, gx, gy, size, size);
     }
@@ -199,7 +200,7 @@ export function headsCanvas(run, state) {
  */
 export function pngBlob(canvas) {
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the image could not be encoded'))), 'image/png');
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new PageError('errors.export.noImage'))), 'image/png');
   });
 }
 

@@ -5,7 +5,6 @@
 
 import { HwElement, define } from '../shared/ui/element.js';
 import { h } from '../shared/ui/dom.js';
-import { messageOf } from '../shared/state/errors.js';
 import { fileStem, headsCanvas, pngBlob, pythonScript, saveFile, weightsCsv, weightsJson } from './export.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
@@ -74,7 +73,7 @@ class HwExport extends HwElement {
       saveFile(file[0], file[1], this);
       this.message.textContent = this.t('export.started', { file: file[1] });
     } catch (e) {
-      this.message.textContent = this.t('export.failed', { reason: this.say(messageOf(e)) });
+      this.message.textContent = this.t('export.failed', { reason: this.say(e) });
     }
   }
 }

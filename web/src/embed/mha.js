@@ -15,6 +15,7 @@ import {
   isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase, translateTree, whenLanguage,
 } from '../shared/i18n/i18n.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
+import { PageError, errorOf, messageOf } from '../shared/state/errors.js';
 
 /** @typedef {import('../shared/state/store.js').State} State */
 
@@ -81,7 +82,7 @@ export class MhaElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     /** @type {EmbedStore|null} read by the hw-* widgets inside (see element.js) */
     this.hwStore = null;
-    /** @type {Map<string, string[]>} attribute problems, by attribute (English; shown translated) */
+    /** @type {Map<string, any[]>} attribute problems (coded errors), by attribute; shown translated */
     this.problems = new Map();
     /** @type {Set<string>} controls shown */
     this.shown = new Set();
@@ -113,7 +114,7 @@ export class MhaElement extends HTMLElement {
       const { min: lo, max: hi } = /** @type {{min: number, max: number}} */ (rangeOf(SETTING.workers));
       const n = workers.trim() === '' ? NaN : Number(workers.trim());
       if (Number.isInteger(n) && n >= lo && n <= hi) pinWorkers(n);
-      else this.problems.set('workers', [`workers: "${workers.slice(0, 40)}" is not a whole number from ${lo} to ${hi}; the page uses one Worker per core.`]);
+      else this.problems.set('workers', [attributeProblem('workers', errorOf(new PageError('errors.embed.notWorkers', { value: workers.slice(0, 40), min: lo, max: hi })))]);
     }
     const store = new EmbedStore(state, () => sharedModule(BASE));
     for (const [id, message] of Object.entries(errors)) store.setInputError(id, message);
@@ -148,7 +149,7 @@ export class MhaElement extends HTMLElement {
       drawn = whenLanguage(wanted).then(() => this.build());
     }
     Promise.all([store.init(), drawn]).then(() => {
-      this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError } }));
+      this.dispatchEvent(new CustomEvent('headwise-ready', { bubbles: true, composed: true, detail: { error: store.loadError ? messageOf(store.loadError) : null } }));
     });
   }
 
@@ -243,17 +244,17 @@ export class MhaElement extends HTMLElement {
     const controls = this.getAttribute('controls');
     const shown = controls === null
       ? { names: new Set(this.spec.controls), problems: [] }
-      : parseList(controls, NAMES, controlName, 'a control');
+      : parseList(controls, NAMES, controlName, 'errors.embed.notControl');
     // `locked` and `lock` are the same attribute (the iframe's query parameter is `lock`).
     const lockAttr = this.hasAttribute('locked') || !this.hasAttribute('lock') ? 'locked' : 'lock';
     const lockValue = [this.getAttribute('locked'), this.getAttribute('lock')].filter((v) => v !== null).join(',');
-    const locked = parseList(lockValue || 'none', NAMES, controlName, 'a control');
+    const locked = parseList(lockValue || 'none', NAMES, controlName, 'errors.embed.notControl');
     const themeAttr = (this.getAttribute('theme') ?? 'auto').trim().toLowerCase();
     const theme = THEMES.includes(themeAttr) ? themeAttr : 'auto';
     const exportsAttr = this.getAttribute('exports');
     const formats = exportsAttr === null
       ? { names: new Set(EXPORT_FORMATS), problems: [] }
-      : parseList(exportsAttr, EXPORT_FORMATS, (w) => (EXPORT_FORMATS.includes(/** @type {any} */ (w.toLowerCase())) ? w.toLowerCase() : null), 'a download format');
+      : parseList(exportsAttr, EXPORT_FORMATS, (w) => (EXPORT_FORMATS.includes(/** @type {any} */ (w.toLowerCase())) ? w.toLowerCase() : null), 'errors.embed.notFormat');
     this.setProblem('controls', shown.problems);
     this.setProblem(lockAttr, locked.problems);
     this.problems.delete(lockAttr === 'locked' ? 'lock' : 'locked');
@@ -327,10 +328,10 @@ export class MhaElement extends HTMLElement {
 
   /**
    * @param {string} attr
-   * @param {string[]} problems
+   * @param {any[]} problems
    */
   setProblem(attr, problems) {
-    if (problems.length) this.problems.set(attr, problems.map((p) => `${attr}: ${p}`));
+    if (problems.length) this.problems.set(attr, problems.map((p) => attributeProblem(attr, p)));
     else this.problems.delete(attr);
   }
 
@@ -339,20 +340,30 @@ export class MhaElement extends HTMLElement {
     const store = this.hwStore;
     const box = this.problemsBox;
     if (!store || !box) return;
-    const lines = [...this.problems.values()].flat();
+    const lines = [...this.problems.values()].flat().map((p) => translateError(p, this.language));
     const errors = this.spec.experiment && store.hw ? store.errors() : { ...store.inputErrors };
     const panelShown = SETTINGS.some((name) => this.shown.has(name));
-    for (const [id, message] of Object.entries(errors)) {
+    for (const [id, error] of Object.entries(errors)) {
       const name = BY_ID.get(id);
       const visible = name ? this.shown.has(name) : id === 'general' && panelShown;
-      if (!visible && !lines.includes(message)) lines.push(message);
+      const text = translateError(error, this.language);
+      if (!visible && !lines.includes(text)) lines.push(text);
     }
     const key = `${this.language}\n${lines.join('\n')}`;
     if (key === this.problemsKey) return;
     this.problemsKey = key;
-    replace(box, lines.map((text) => h('p', { class: 'hw-error', text: translateError(text, this.language) })));
+    replace(box, lines.map((text) => h('p', { class: 'hw-error', text })));
     box.hidden = lines.length === 0;
   }
+}
+
+/**
+ * An attribute's problem as the element lists it: after the attribute's name.
+ * @param {string} attr
+ * @param {any} problem  a coded error
+ */
+function attributeProblem(attr, problem) {
+  return errorOf(new PageError('errors.embed.attribute', { name: attr, problem }));
 }
 
 /**

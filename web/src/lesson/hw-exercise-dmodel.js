@@ -5,7 +5,7 @@
 import { HwElement, define } from '../shared/ui/element.js';
 import { h, morph } from '../shared/ui/dom.js';
 import { fmtInt } from '../shared/ui/format.js';
-import { messageOf } from '../shared/state/errors.js';
+import { errorOf } from '../shared/state/errors.js';
 import { reflectNumber, settingField, showError } from '../shared/ui/forms.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
@@ -68,7 +68,7 @@ class HwExerciseDModel extends HwElement {
           rows.push({ numHeads, total: c.total });
         }
       } catch (e) {
-        dError = messageOf(e);
+        dError = errorOf(e);
       }
     }
     const lang = this.language;
@@ -118,7 +118,7 @@ class HwExerciseDModel extends HwElement {
       this.tryResult.dataset.accepted = 'true';
       morph(this.tryResult, [this.t('ex2.accepted', { count: /** @type {number} */ (s.ex2Heads), dModel: s.ex2DModel, total: fmtInt(c.total) })]);
     } catch (e) {
-      const message = messageOf(e);
+      const message = errorOf(e);
       // A problem with d_model itself is already shown beside the d_model field.
       showError(this.hd.error, this.hd.input, dError ? null : message, lang);
       this.tryResult.dataset.accepted = 'false';

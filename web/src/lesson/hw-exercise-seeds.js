@@ -1,6 +1,7 @@
 // <hw-exercise-seeds>: exercise 1. The student's own seed, with 2 and with 4 heads, on the
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
+import { concerns } from '../shared/state/errors.js';
 import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, morph, code } from '../shared/ui/dom.js';
 import { fmt3 } from '../shared/ui/format.js';
@@ -76,7 +77,7 @@ class HwExerciseSeeds extends HwElement {
       const numHeads = b.numHeads;
       if (b.error) {
         const message = b.error;
-        if (/\bseed\b/.test(message.replace(/^[A-Za-z]+: /, ''))) seedError = message;
+        if (concerns(message, 'seed')) seedError = message;
         return h('section', { class: 'hw-ex-block', 'data-heads': String(numHeads) }, [
           h('h4', { text: this.t('common.heads', { count: numHeads }) }),
           h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `ex1-${numHeads}`, text: this.say(message) }),

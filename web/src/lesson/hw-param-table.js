@@ -4,7 +4,6 @@
 import { HwElement, define } from '../shared/ui/element.js';
 import { h, morph, code } from '../shared/ui/dom.js';
 import { fmtInt, shapeStr } from '../shared/ui/format.js';
-import { messageOf } from '../shared/state/errors.js';
 import { SETTING } from '../shared/state/settings.js';
 import { t } from '../shared/i18n/i18n.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
@@ -70,7 +69,7 @@ class HwParamTable extends HwElement {
       } catch (e) {
         return h('div', { class: 'hw-param-cell hw-param-refused', 'data-heads': String(numHeads) }, [
           h('p', { class: 'hw-param-refused-title', translate: 'no', text: `num_heads = ${numHeads}` }),
-          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `param-${numHeads}`, text: translateError(messageOf(e), this.language) }),
+          h('p', { class: 'hw-error', role: 'alert', 'data-error-for': `param-${numHeads}`, text: translateError(e, this.language) }),
         ]);
       }
     });

@@ -166,7 +166,7 @@ function paramsOutput(store, dModel, bias) {
       c = store.memo(`pc|${dModel}|${numHeads}|${bias}`, () => store.hw.parameterCount({ embedDim: dModel, numHeads, bias }));
     } catch (e) {
       // PyTorch's own wording for the one refusal this loop can meet.
-      out.push(/divisible/.test(messageOf(e)) ? `num_heads=${numHeads}: refused: embed_dim must be divisible by num_heads` : `num_heads=${numHeads}: ${messageOf(e)}`);
+      out.push(/** @type {any} */ (e).code === 'divisible' ? `num_heads=${numHeads}: refused: embed_dim must be divisible by num_heads` : `num_heads=${numHeads}: ${messageOf(e)}`);
       continue;
     }
     for (const t of c.tensors) out.push(`  ${t.name.padEnd(16)} ${shapeStr(t.shape)} ${t.numel}`);

@@ -4,7 +4,6 @@
 import { HwElement, define } from '../shared/ui/element.js';
 import { h, morph, code } from '../shared/ui/dom.js';
 import { fmtInt } from '../shared/ui/format.js';
-import { messageOf } from '../shared/state/errors.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
 
@@ -31,7 +30,7 @@ class HwReferenceTable extends HwElement {
       try {
         return fmtInt(store.memo(`pc|${d}|${heads}|${run.bias}`, () => store.hw.parameterCount({ embedDim: d, numHeads: heads, bias: run.bias })).total);
       } catch (e) {
-        return this.say(messageOf(e));
+        return this.say(e);
       }
     };
     const t1 = total(1);

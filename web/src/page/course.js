@@ -39,8 +39,8 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
  * parameters. The call and the platform's own error stay as the platform gave them.
  */
 const STRINGS = {
-  // The reason is the adapter's English (src/shared/platform/lms.js), said in the page's language where
-  // src/shared/i18n/i18n-errors.js knows it; the platform's own error text inside it stays as it is.
+  // The reason is the adapter's coded error (src/shared/platform/lms.js), said in the page's language by
+  // src/shared/i18n/i18n-errors.js; the platform's own error text inside it stays as it is.
   failed: (/** @type {Failure} */ f) => ({ key: 'course.failed', params: { call: f.call, reason: f.reason }, messages: ['reason'] }),
   unreadable: { key: 'course.unreadable', params: {} },
   tooLong: (/** @type {string} */ what, /** @type {number} */ length, /** @type {number} */ limit) => ({ key: `course.tooLong.${what}`, params: { length, limit } }),
@@ -48,7 +48,7 @@ const STRINGS = {
 
 /**
  * @typedef {{key: string, params: Record<string, unknown>, messages?: string[]}} Said  a sentence
- *   for the learner: its key, its parameters, and which of them are messages to translate
+ *   for the learner: its key, its parameters, and which of them are errors to translate
  */
 
 /**
@@ -58,7 +58,7 @@ const STRINGS = {
  */
 function said(text, lang) {
   const params = { ...text.params };
-  for (const name of text.messages || []) params[name] = translateError(String(params[name]), lang);
+  for (const name of text.messages || []) params[name] = translateError(params[name], lang);
   return t(text.key, params, lang);
 }
 

@@ -13,7 +13,7 @@ import { HwElement, define } from '../shared/ui/element.js';
 import { code, h, replace, setText } from '../shared/ui/dom.js';
 import { codeBlock } from '../shared/python/code-block.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
-import { messageOf } from '../shared/state/errors.js';
+import { errorOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
 import { textModel, textModelNow } from './model.js';
 import { headRoles } from './roles.js';
@@ -143,7 +143,7 @@ class HwSentence extends HwElement {
       this.compute();
       this.refresh();
     }, (e) => {
-      this.loadError = messageOf(e);
+      this.loadError = errorOf(e);
       this.refresh();
     });
   }
@@ -203,7 +203,7 @@ class HwSentence extends HwElement {
         this.result = { text, base, off, ablate };
       }
     } catch (e) {
-      message = this.say(messageOf(e));
+      message = this.say(e);
     }
     // The page's own sentences are already in the widget's language; showError leaves them so.
     setText(this.error, message || '');

@@ -10,7 +10,7 @@
 //   textModelNow();                    // the same, or null until it has loaded
 
 import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, messageOf } from '../shared/state/errors.js';
 import { trainingModule } from '../train/module.js';
 
 /** The weights file the section reads (dist/models/). */
@@ -49,7 +49,7 @@ async function weightsOf(name) {
   if (!g[MODELS_KEY] || typeof g[MODELS_KEY][name] !== 'string') {
     const url = new URL(`models/${name}.js`, BASE).href;
     await loadScript(url, { data: 'headwiseTextModel' });
-    if (!g[MODELS_KEY] || typeof g[MODELS_KEY][name] !== 'string') throw new Error(`${url} loaded but did not register the model ${name}`);
+    if (!g[MODELS_KEY] || typeof g[MODELS_KEY][name] !== 'string') throw new PageError('errors.load.noModel', { url, name });
   }
   const bytes = bytesOf(g[MODELS_KEY][name]);
   // The base64 text is not needed again: the model keeps its own copy in the module.
@@ -65,7 +65,7 @@ export function textModel() {
   if (!loading) {
     loading = (async () => {
       const [{ hw }, weights] = await Promise.all([trainingModule(), weightsOf(MODEL_FILE)]);
-      if (typeof hw.textModel !== 'function') throw new Error('the module loaded has no text model API (hw.textModel is missing)');
+      if (typeof hw.textModel !== 'function') throw new PageError('errors.load.noTextModel');
       loaded = hw.textModel({ weights });
       return loaded;
     })();

@@ -4,7 +4,7 @@
 // draw a User Timing measure read by `npm run bench`, an error shown in the widget, not thrown),
 // how they take their session, and their seed field.
 
-import { messageOf } from '../shared/state/errors.js';
+import { errorOf } from '../shared/state/errors.js';
 import { settingField } from '../shared/ui/forms.js';
 import { measure } from './run.js';
 
@@ -17,7 +17,7 @@ export class FrameDrawer {
    * @param {string} o.name          the measure's name, "hw-train draw"
    * @param {() => void} o.draw
    * @param {() => boolean} o.busy   whether the models are training now
-   * @param {(message: string) => void} o.fail  show a drawing error (the error's own message)
+   * @param {(error: unknown) => void} o.fail  show a drawing error (a coded error, or what was thrown)
    */
   constructor({ name, draw, busy, fail }) {
     this.name = name;
@@ -48,7 +48,7 @@ export class FrameDrawer {
         measure(this.name, t0);
       } catch (e) {
         console.error(`${this.name}:`, e);
-        this.fail(messageOf(e));
+        this.fail(errorOf(e));
       }
     });
   }

@@ -10,7 +10,7 @@
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, errorOf } from '../shared/state/errors.js';
 import { SOURCE, t } from '../shared/i18n/i18n.js';
 import { headsWord } from './verdict.js';
 import { MAX_RELATIONS } from '../shared/state/settings.js';
@@ -69,7 +69,7 @@ export class Cell extends ModelRun {
  */
 export function experimentOf(hw) {
   if (typeof hw.trainingRelations !== 'function' || typeof hw.headsNeededDefaults !== 'function') {
-    throw new Error('this module has no relations to build tasks from (hw.trainingRelations is missing)');
+    throw new PageError('errors.grid.noRelations');
   }
   return { catalogue: hw.trainingRelations(), defaults: hw.headsNeededDefaults() };
 }
@@ -83,14 +83,14 @@ export function experimentOf(hw) {
  */
 export function parseRelations(text, catalogue) {
   const names = String(text).split(',').map((s) => s.trim()).filter(Boolean);
-  const allowed = catalogue.map((r) => r.name).join(', ');
-  if (names.length === 0) throw new Error(`choose at least one relation (of ${allowed})`);
-  if (names.length > MAX_RELATIONS) throw new Error(`${names.length} relations chosen; at most ${MAX_RELATIONS} (of ${allowed})`);
+  const list = catalogue.map((r) => r.name);
+  if (names.length === 0) throw new PageError('errors.grid.none', { list }, 'relations');
+  if (names.length > MAX_RELATIONS) throw new PageError('errors.grid.tooMany', { count: names.length, max: MAX_RELATIONS, list }, 'relations');
   const out = [];
   for (const name of names) {
     const r = catalogue.find((c) => c.name === name);
-    if (!r) throw new Error(`"${name.slice(0, 40)}" is not a relation (use ${allowed})`);
-    if (out.includes(r)) throw new Error(`"${name}" is chosen twice; each relation counts once`);
+    if (!r) throw new PageError('errors.grid.unknown', { name: name.slice(0, 40), list }, 'relations');
+    if (out.includes(r)) throw new PageError('errors.grid.twice', { name }, 'relations');
     out.push(r);
   }
   return out;
@@ -137,10 +137,10 @@ export function parseProbe(text, s) {
   const letters = String(text).toUpperCase().replace(/[\s,]+/g, '');
   const first = s.tokenLabels[0];
   const last = s.tokenLabels[s.tokenLabels.length - 1];
-  if (letters.length === 0) throw new Error(`type a sequence of 1 to ${s.seqLen} letters from ${first} to ${last}`);
+  if (letters.length === 0) throw new PageError('errors.probe.empty', { max: s.seqLen, first, last });
   const bad = [...letters].find((c) => !s.tokenLabels.includes(c));
-  if (bad !== undefined) throw new Error(`"${bad}" is not in the vocabulary: use the letters ${first} to ${last}`);
-  if (letters.length > s.seqLen) throw new Error(`${letters.length} letters is too long: the models read at most ${s.seqLen}`);
+  if (bad !== undefined) throw new PageError('errors.probe.letter', { letter: bad, first, last });
+  if (letters.length > s.seqLen) throw new PageError('errors.probe.tooLong', { count: letters.length, max: s.seqLen });
   return [...letters].map((c) => s.tokenLabels.indexOf(c));
 }
 
@@ -358,7 +358,7 @@ export class GridSession extends RunSet {
         } catch (e) {
           if (isDisposed(e) || c.disposed) return false;
           c.status = 'error';
-          c.error = messageOf(e);
+          c.error = errorOf(e);
           this.error = c.error;
           this.status = 'error';
           failed = true;

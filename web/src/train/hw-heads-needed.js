@@ -12,7 +12,7 @@
 import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, concerns, errorOf, stopped } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
@@ -141,7 +141,7 @@ class HwHeadsNeeded extends HwElement {
       try {
         this.buildRelations(session);
       } catch (e) {
-        this.setStatus(this.t('headsNeeded.cannotBuild', { reason: this.say(messageOf(e)) }), true);
+        this.setStatus(this.t('headsNeeded.cannotBuild', { reason: this.say(e) }), true);
         return;
       }
     }
@@ -153,9 +153,9 @@ class HwHeadsNeeded extends HwElement {
         showError(this.relationError, null, null, lang);
         showError(this.runError, null, null, lang);
       } catch (e) {
-        const message = messageOf(e);
-        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message, lang);
-        else showError(this.relationError, this.relationBox, message, lang);
+        const error = errorOf(e);
+        if (concerns(error, 'seed')) showError(this.seedError, this.seedInput, error, lang);
+        else showError(this.relationError, this.relationBox, error, lang);
       }
     }
     this.schedule();
@@ -186,12 +186,12 @@ class HwHeadsNeeded extends HwElement {
     const lang = this.language;
     if (next.length > MAX_RELATIONS) {
       box.checked = false;
-      showError(this.relationError, this.relationBox, `"${box.value}" not added: at most ${MAX_RELATIONS} relations (uncheck one first)`, lang);
+      showError(this.relationError, this.relationBox, new PageError('errors.grid.notAdded', { name: box.value, max: MAX_RELATIONS }), lang);
       return;
     }
     if (next.length === 0) {
       box.checked = true;
-      showError(this.relationError, this.relationBox, 'choose at least one relation: this one stays until you pick another', lang);
+      showError(this.relationError, this.relationBox, new PageError('errors.grid.keepOne'), lang);
       return;
     }
     showError(this.relationError, this.relationBox, null, lang);
@@ -207,7 +207,7 @@ class HwHeadsNeeded extends HwElement {
       showError(this.probeError, this.probeInput, null, this.language);
       if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens);
     } catch (e) {
-      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe, ${this.probeText()}.`, this.language);
+      showError(this.probeError, this.probeInput, new PageError('errors.probe.kept', { reason: errorOf(e), probe: this.probeText() }), this.language);
     }
   }
 
@@ -287,7 +287,7 @@ class HwHeadsNeeded extends HwElement {
     this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'waiting'));
     for (const box of this.relationChecks) box.disabled = running || box.hasAttribute('data-locked');
     this.relationBox.toggleAttribute('data-running', running);
-    showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
+    showError(this.runError, null, session.error ? stopped(session.error) : null, this.language);
 
     const plan = session.plan(session.full);
     const done = plan.filter((c) => c.status === 'done').length;
@@ -439,7 +439,7 @@ class HwHeadsNeeded extends HwElement {
       this.retaking = ticket;
       session.retake(c).then(() => {
         if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, messageOf(e), this.language));
+      }, (e) => showError(this.runError, null, errorOf(e), this.language));
     }
     const rowsUnique = /** @type {any} */ (this.rowsUnique);
     const snaps = current ? c.snapshots : [];

@@ -11,7 +11,7 @@ import { HwElement, define } from '../shared/ui/element.js';
 import { code, h, replace, setText } from '../shared/ui/dom.js';
 import { codeBlock } from '../shared/python/code-block.js';
 import { cellColors, prefersDark } from '../shared/ui/color.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, concerns, errorOf, stopped } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
@@ -138,8 +138,8 @@ class HwInduction extends HwElement {
         session.ensure(/** @type {number} */ (seed));
         showError(this.runError, null, null, lang);
       } catch (e) {
-        const field = /** @type {any} */ (e).field === 'inductionSeed';
-        showError(field ? this.seedError : this.runError, field ? this.seedInput : null, messageOf(e), lang);
+        const field = concerns(e, 'seed');
+        showError(field ? this.seedError : this.runError, field ? this.seedInput : null, errorOf(e), lang);
         if (!session.settings) return;
       }
     }
@@ -153,9 +153,9 @@ class HwInduction extends HwElement {
     try {
       const tokens = parseInductionProbe(this.probeInput.value, session.settings);
       showError(this.probeError, this.probeInput, null, this.language);
-      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, messageOf(e), this.language));
+      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, errorOf(e), this.language));
     } catch (e) {
-      showError(this.probeError, this.probeInput, `${messageOf(e)}. The tables keep the last good probe: ${this.probeText()}.`, this.language);
+      showError(this.probeError, this.probeInput, new PageError('errors.induction.kept', { reason: errorOf(e), probe: this.probeText() }), this.language);
     }
   }
 
@@ -223,7 +223,7 @@ class HwInduction extends HwElement {
     this.runButton.toggleAttribute('disabled', running || session.status === 'done');
     this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
     this.seedInput.disabled = running || this.seedInput.hasAttribute('data-locked');
-    showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
+    showError(this.runError, null, session.error ? stopped(session.error) : null, this.language);
     const [deep, wide] = session.models;
     const step = deep.step;
     const counter = session.status === 'evaluating' ? this.t('induction.counterEvaluating')
@@ -438,7 +438,7 @@ class HwInduction extends HwElement {
         for (const m of session.models) await session.retake(m);
       })().then(() => {
         if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, messageOf(e), this.language));
+      }, (e) => showError(this.runError, null, errorOf(e), this.language));
     }
     const snaps = current ? deep.snapshots : [];
     this.timeline.update(snaps.map((sn) => sn.step), []);

@@ -8,7 +8,7 @@
 import { HwElement, define } from '../shared/ui/element.js';
 import { h, replace, code } from '../shared/ui/dom.js';
 import { codeBlock } from '../shared/python/code-block.js';
-import { messageOf } from '../shared/state/errors.js';
+import { errorOf } from '../shared/state/errors.js';
 import { SETTING } from '../shared/state/settings.js';
 import { sessionFor } from './session.js';
 import { awaitTrainingModule } from './module.js';
@@ -77,9 +77,9 @@ class PythonBlock extends HwElement {
   }
 
   /**
-   * The script for the current state, or a reason there is none (a string).
+   * The script for the current state, or a reason there is none (a coded error).
    * @param {Store} store
-   * @returns {Script|string|null}  null: the training module is loading
+   * @returns {Script|import('../shared/state/errors.js').ErrorInfo|null}  null: the training module is loading
    */
   script(store) {
     throw new Error(`${store} has no script here`);
@@ -91,17 +91,16 @@ class PythonBlock extends HwElement {
     try {
       sc = this.script(store);
     } catch (e) {
-      sc = messageOf(e);
+      sc = errorOf(e);
     }
-    // In the store's English, or the module's: said in this block's language.
-    if (typeof sc === 'string') sc = this.say(sc);
     if (sc === null) {
       awaitTrainingModule(this);
       return;
     }
     const { id } = this.block;
-    if (typeof sc === 'string') {
-      replace(this.pending, [h('p', { class: 'hw-hint', text: this.t('python.train.none', { reason: sc }) })]);
+    // A reason there is none (an empty field, the module's refusal): said in this block's language.
+    if (typeof sc !== 'object' || !('settings' in /** @type {object} */ (sc))) {
+      replace(this.pending, [h('p', { class: 'hw-hint', text: this.t('python.train.none', { reason: this.say(sc) }) })]);
       this.pendingStatus = '';
       return;
     }

@@ -10,7 +10,7 @@
 import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { prefersDark } from '../shared/ui/color.js';
-import { messageOf } from '../shared/state/errors.js';
+import { concerns, errorOf, stopped } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
 import { Curves, SERIES } from './curves.js';
@@ -157,7 +157,7 @@ class HwTrain extends HwElement {
       try {
         tasks = session.hw.trainingTasks();
       } catch (e) {
-        this.setStatus(this.t('train.cannotTrain', { reason: this.say(messageOf(e)) }), true);
+        this.setStatus(this.t('train.cannotTrain', { reason: this.say(e) }), true);
         return;
       }
       for (const t of tasks) this.taskSelect.appendChild(h('option', { value: t.name, text: taskTitle(t.name, t.title, this.language) }));
@@ -172,9 +172,9 @@ class HwTrain extends HwElement {
         showError(this.seedError, this.seedInput, null, lang);
         showError(this.runError, null, null, lang);
       } catch (e) {
-        const message = messageOf(e);
-        if (/seed/i.test(message)) showError(this.seedError, this.seedInput, message, lang);
-        else showError(this.runError, null, message, lang);
+        const error = errorOf(e);
+        if (concerns(error, 'seed')) showError(this.seedError, this.seedInput, error, lang);
+        else showError(this.runError, null, error, lang);
         session.dispose();
       }
     }
@@ -311,10 +311,10 @@ class HwTrain extends HwElement {
     // Something to show for it: the page prints the section only then (page.css, print).
     this.toggleAttribute('data-trained', session.step > 0);
     this.dataset.status = status;
-    const seedProblem = session.error && /\bseed\b/.test(session.error) ? session.error : null;
+    const seedProblem = session.error && concerns(session.error, 'seed') ? session.error : null;
     const lang = this.language;
     if (seedProblem || !this.store.inputErrors[SETTING.trainSeed.control]) showError(this.seedError, this.seedInput, seedProblem, lang);
-    showError(this.runError, null, session.error && !seedProblem ? `Training stopped: ${session.error}` : null, lang);
+    showError(this.runError, null, session.error && !seedProblem ? stopped(session.error) : null, lang);
 
     session.models.forEach((m, i) => {
       this.loss.update(i, m.steps, m.loss);

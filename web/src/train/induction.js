@@ -9,7 +9,7 @@
 
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
 import { perStore } from './module.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, errorOf } from '../shared/state/errors.js';
 import { SETTING, rangeError } from '../shared/state/settings.js';
 
 /**
@@ -41,7 +41,7 @@ export const FORMED_POINTS = 3;
  */
 export function inductionSettings(hw, seed) {
   if (typeof hw.inductionDefaults !== 'function') {
-    throw new Error('this module has no induction task (hw.inductionDefaults is missing)');
+    throw new PageError('errors.induction.missing');
   }
   const refused = rangeError(SETTING.inductionSeed, seed, hw.limits);
   if (refused) throw refused;
@@ -84,11 +84,11 @@ export function parseInductionProbe(text, s) {
   const single = labels.every((l) => l.length === 1);
   const raw = String(text).trim().toUpperCase();
   const parts = single && !/[\s,]/.test(raw) ? [...raw] : raw.split(/[\s,]+/).filter(Boolean);
-  if (parts.length === 0) throw new Error(`type a sequence of 2 to ${s.seqLen} tokens from ${first} to ${last}, separated by spaces`);
+  if (parts.length === 0) throw new PageError('errors.induction.empty', { max: s.seqLen, first, last });
   const bad = parts.find((p) => !labels.includes(p));
-  if (bad !== undefined) throw new Error(`"${bad.slice(0, 12)}" is not a token of the vocabulary: use ${first} to ${last}`);
-  if (parts.length < 2) throw new Error('1 token is too short: a probe needs at least 2');
-  if (parts.length > s.seqLen) throw new Error(`${parts.length} tokens is too long: the models read at most ${s.seqLen}`);
+  if (bad !== undefined) throw new PageError('errors.induction.token', { token: bad.slice(0, 12), first, last });
+  if (parts.length < 2) throw new PageError('errors.induction.short');
+  if (parts.length > s.seqLen) throw new PageError('errors.induction.tooLong', { count: parts.length, max: s.seqLen });
   return parts.map((p) => labels.indexOf(p));
 }
 
@@ -287,7 +287,7 @@ export class InductionSession extends RunSet {
   /** @param {unknown} e */
   _fail(e) {
     this.status = 'error';
-    this.error = messageOf(e);
+    this.error = errorOf(e);
     this._emit('state');
   }
 }

@@ -70,7 +70,7 @@ export function loadTraining(base) {
     if (!g[HOST_KEY]) g[HOST_KEY] = HOST;
     loading = moduleLoader.loadScript(new URL('train.js', base).href).then(() => {
       if (TRAINING_TAGS.some((tag) => !customElements.get(tag))) {
-        throw new Error('train.js loaded but did not define the training section\'s elements');
+        throw new errors.PageError('errors.load.noElements');
       }
     });
     loading.catch((e) => console.error('Headwise: the training section failed to load:', errors.messageOf(e)));
@@ -97,7 +97,7 @@ function loadStyles(base) {
  * A line in each undefined training element until train.js defines it (or an error if it fails),
  * in the element's language (and again in a new one, should it change meanwhile).
  * @param {Element} el
- * @param {string|null} error  why train.js could not be loaded (English), or null while it loads
+ * @param {unknown} error  why train.js could not be loaded (a coded error), or null while it loads
  */
 function placeholder(el, error) {
   let line = /** @type {HTMLElement|null} */ (el.querySelector(':scope > [data-hw-train-loading]'));
@@ -154,7 +154,7 @@ export function watchTraining(root, base, { styles = false, loaded } = {}) {
     loadTraining(base).then(() => {
       if (loaded) loaded();
     }).catch((e) => {
-      for (const el of els) placeholder(el, errors.messageOf(e));
+      for (const el of els) placeholder(el, errors.errorOf(e));
     });
   };
   if (typeof IntersectionObserver !== 'function') {

@@ -15,7 +15,7 @@
 
 import { Pool } from '../shared/compute/compute.js';
 import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError } from '../shared/state/errors.js';
 
 /** Where train.js was loaded from (read while it runs: currentScript is only set then; Node, where
  * tests import the section's pure parts, has no document). */
@@ -61,14 +61,14 @@ export function trainingModule() {
       if (!factory) {
         const url = new URL('headwise.js', BASE).href;
         factory = await loadFullModule(url);
-        if (typeof factory !== 'function') throw new Error(`${url} loaded but did not define createHeadwise`);
+        if (typeof factory !== 'function') throw new PageError('errors.load.noFactory', { file: url });
       }
       // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute/compute.js).
       const worker = document.documentElement.getAttribute('data-hw-compute') !== 'main';
       const compute = new Pool({ factory: () => factory, worker });
       const hw = await compute.main();
       if (factory.training === false || typeof hw.createTrainer !== 'function') {
-        throw new Error('the module loaded for training has no training API (it is headwise-lesson.js, not headwise.js)');
+        throw new PageError('errors.load.noTraining');
       }
       loaded = { hw, compute };
       return loaded;
@@ -109,11 +109,11 @@ export function perStore(make) {
 /**
  * Until the training module has loaded: the element says so, starts the load, and refreshes when
  * it settles (or shows why it failed).
- * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void, t: (key: string, params?: Record<string, unknown>) => string, say: (message: string) => string}} el
+ * @param {{setStatus: (text: string, isError?: boolean) => void, refresh: () => void, t: (key: string, params?: Record<string, unknown>) => string, say: (error: unknown) => string}} el
  */
 export function awaitTrainingModule(el) {
   el.setStatus(el.t('status.trainLoading'));
   trainingModule().then(() => el.refresh(), (e) => {
-    el.setStatus(el.t('status.trainFailed', { reason: el.say(messageOf(e)) }), true);
+    el.setStatus(el.t('status.trainFailed', { reason: el.say(e) }), true);
   });
 }

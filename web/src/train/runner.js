@@ -10,6 +10,8 @@
 // (`remote.mode` 'main'; the Compute's own queue would spend a timer task per call): the caller
 // keeps each call small and yields between slices.
 
+import { PageError } from '../shared/state/errors.js';
+
 /**
  * @typedef {object} Remote
  * @property {'main'|'worker'} mode
@@ -47,7 +49,7 @@ export function mainThreadTrainer(hw, options) {
   return {
     mode: 'main',
     call(method, ...args) {
-      if (disposed) return Promise.reject(new Error(`the trainer was disposed before ${method}()`));
+      if (disposed) return Promise.reject(new PageError('errors.train.disposed', { method }));
       try {
         return Promise.resolve(trainer[method](...args));
       } catch (e) {

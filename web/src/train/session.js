@@ -5,7 +5,7 @@
 // "progress" and "state" events, and the element redraws once per frame.
 
 import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
-import { messageOf } from '../shared/state/errors.js';
+import { PageError, errorOf } from '../shared/state/errors.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
 
@@ -25,7 +25,7 @@ export const HEAD_COUNTS = [1, 2, 4];
 export function resolveSettings(hw, taskName, seed) {
   const tasks = hw.trainingTasks();
   const task = tasks.find((/** @type {any} */ t) => t.name === taskName);
-  if (!task) throw new Error(`"${taskName}" is not a training task (use ${tasks.map((/** @type {any} */ t) => t.name).join(', ')})`);
+  if (!task) throw new PageError('errors.train.task', { task: taskName, list: tasks.map((/** @type {any} */ t) => t.name) }, 'task');
   const d = task.defaults;
   return {
     task: task.name,
@@ -130,7 +130,7 @@ export class TrainSession extends RunSet {
    */
   _fail(models, e) {
     if (isDisposed(e) || models !== this.models) return;
-    this.error = messageOf(e);
+    this.error = errorOf(e);
     this.pausing = false;
     this._setStatus('error');
   }

@@ -76,7 +76,9 @@ export function installTasks(hw, transfers = false) {
         try {
           run = hw.seedExperiment({ seed: o.seed, tokens: o.tokens, dModel: o.dModel, numHeads, bias: o.bias, causal: o.causal });
         } catch (e) {
-          return { numHeads, error: e instanceof Error ? e.message : String(e) };
+          // The module's coded error as plain data (it crosses from a Worker; the page writes it by code).
+          const c = /** @type {any} */ (e);
+          return { numHeads, error: c && typeof c.code === 'string' ? { code: c.code, field: c.field ?? null, params: c.params || {}, message: c.message } : String(e) };
         }
         return {
           numHeads, dHead: run.dHead, tokens: run.tokens,

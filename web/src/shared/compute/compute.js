@@ -72,8 +72,47 @@ function abortError(key) {
  * @returns {string}
  */
 export function quoted(e) {
-  return (e instanceof Error ? e.message : String(e)).replace(/\.$/, '');
+  const m = e instanceof Error ? e.message : String(e);
+  return m.endsWith('.') ? m.slice(0, -1) : m;
 }
+
+/**
+ * One of the page's coded errors (src/shared/state/errors.js), made here without the catalogues
+ * (this file is also bundled on its own): its code, its catalogue key, by which the page writes
+ * it in each language; its parameters; and its English message, for consoles only.
+ * @param {string} code
+ * @param {Record<string, unknown>} params
+ * @param {string} message
+ * @param {string|null} [field]
+ * @returns {Error & {code: string, field: string|null, params: Record<string, unknown>}}
+ */
+function coded(code, params, message, field = null) {
+  return Object.assign(new Error(message), { code, field, params });
+}
+
+/** Why the page computes on its main thread, coded (errors.worker.*). */
+const WHY = {
+  notAsked: () => coded('errors.worker.notAsked', {}, 'the page asked for no Worker'),
+  cannot: () => coded('errors.worker.cannot', {}, 'this browser cannot start a Worker here'),
+  noSource: () => coded('errors.worker.noSource', {}, 'the module\'s source is not available for a Worker (headwise.js was not post-linked)'),
+  failed: (/** @type {string} */ error) => coded('errors.worker.failed', { error }, `a Worker could not be started (${error}), and the page's Content-Security-Policy must allow worker-src blob: for one`),
+  timeout: () => coded('errors.worker.timeout', {}, 'the Worker did not start in time'),
+  csp: () => coded('errors.worker.csp', {}, 'a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)'),
+  moduleFailed: (/** @type {string} */ error) => coded('errors.worker.moduleFailed', { error }, `the module did not start in the Worker (${error})`),
+  moduleRestart: (/** @type {string} */ error) => coded('errors.worker.moduleRestart', { error }, `the module did not restart in the Worker (${error})`),
+  restart: () => coded('errors.worker.restart', {}, 'the Worker could not be restarted'),
+};
+
+/**
+ * "the computation stopped: …" (its reason a coded error or a browser's message).
+ * @param {unknown} reason
+ */
+function stoppedError(reason) {
+  return coded('errors.worker.stopped', { reason }, `the computation stopped: ${reason instanceof Error ? reason.message : String(reason)}`);
+}
+
+/** "its Worker was closed". */
+const closed = () => stoppedError(coded('errors.worker.closed', {}, 'its Worker was closed'));
 
 /** @param {any} e */
 export function isAbort(e) {
@@ -179,7 +218,12 @@ function workerMain(scope, tasksOf, dispatcherOf, wire) {
         const value = wire(handle(m), transfer, scope.createHeadwise.Tensor);
         scope.postMessage({ id: m.id, ok: true, value }, transfer);
       } catch (e) {
-        scope.postMessage({ id: m.id, ok: false, error: { name: (e && e.name) || 'Error', message: e instanceof Error ? e.message : String(e) } });
+        // The module's and the tasks' errors keep their code, field and parameters (plain data).
+        const c = e && typeof e === 'object' ? e : {};
+        scope.postMessage({
+          id: m.id, ok: false,
+          error: { name: c.name || 'Error', message: e instanceof Error ? e.message : String(e), code: c.code, field: c.field, params: c.params },
+        });
       }
     });
   };
@@ -234,8 +278,8 @@ export class Compute {
     this._wantWorker = worker;
     /** @type {'starting'|'worker'|'main'} */
     this.mode = 'starting';
-    /** @type {string} why the work runs on the main thread (empty in worker mode) */
-    this.reason = '';
+    /** @type {Error|null} why the work runs on the main thread, coded (null in worker mode) */
+    this.reason = null;
     /** @type {Promise<any>|null} */
     this._main = null;
     /** @type {Worker|null} */
@@ -266,7 +310,7 @@ export class Compute {
     if (!this._main) {
       this._main = new Promise((resolve) => { setTimeout(resolve, 0); }).then(() => {
         const f = this._factory();
-        if (typeof f !== 'function') throw new Error('headwise.js did not load (createHeadwise is missing)');
+        if (typeof f !== 'function') throw coded('errors.load.missing', {}, 'headwise.js did not load (createHeadwise is missing)');
         return f();
       });
     }
@@ -278,9 +322,9 @@ export class Compute {
     if (this._started) return this.ready;
     this._started = true;
     if (!this._wantWorker) {
-      this._useMain('the page asked for no Worker');
+      this._useMain(WHY.notAsked());
     } else if (typeof Worker !== 'function' || typeof Blob !== 'function' || typeof URL.createObjectURL !== 'function') {
-      this._useMain('this browser cannot start a Worker here');
+      this._useMain(WHY.cannot());
     } else {
       // In a task of its own: making the Worker's source and starting it takes a while.
       setTimeout(() => this._startWorker(), 0);
@@ -298,7 +342,7 @@ export class Compute {
       source = null;
     }
     if (!source) {
-      this._useMain('the module\'s source is not available for a Worker (headwise.js was not post-linked)');
+      this._useMain(WHY.noSource());
       return;
     }
     this._source = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()}, ${dispatcher.toString()}, ${toWire.toString()});\n`;
@@ -319,28 +363,25 @@ export class Compute {
       worker = new Worker(url);
     } catch (e) {
       if (url) URL.revokeObjectURL(url);
-      if (restart) this._useMain('the Worker could not be restarted');
-      else this._useMain(`a Worker could not be started (${quoted(e)}), and the page's Content-Security-Policy must allow worker-src blob: for one`);
+      this._useMain(restart ? WHY.restart() : WHY.failed(quoted(e)));
       return;
     }
-    const fallback = (/** @type {string} */ why) => {
+    const fallback = (/** @type {Error} */ why) => {
       clearTimeout(timer);
       worker.terminate();
       URL.revokeObjectURL(url);
       if (restart || this.mode === 'starting') this._useMain(why);
     };
-    const timer = setTimeout(() => (restart ? fallback('the Worker did not restart in time') : fallback('the Worker did not start in time')), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fallback(restart ? WHY.restart() : WHY.timeout()), START_TIMEOUT_MS);
     worker.onerror = (event) => {
       event.preventDefault();
-      if (restart) fallback('the Worker could not be restarted');
-      else fallback('a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)');
+      fallback(restart ? WHY.restart() : WHY.csp());
     };
     worker.onmessage = (event) => {
       const m = event.data;
       if (!m || !('ready' in m)) return;
       if (!m.ready) {
-        if (restart) fallback(`the module did not restart in the Worker (${quoted(m.error)})`);
-        else fallback(`the module did not start in the Worker (${quoted(m.error)})`);
+        fallback(restart ? WHY.moduleRestart(quoted(m.error)) : WHY.moduleFailed(quoted(m.error)));
         return;
       }
       clearTimeout(timer);
@@ -352,7 +393,7 @@ export class Compute {
       worker.onmessage = (e) => this._onMessage(e.data);
       worker.onerror = (e) => {
         e.preventDefault();
-        this._crashed(e.message || 'the Worker stopped');
+        this._crashed(e.message || coded('errors.worker.died', {}, 'the Worker stopped'));
       };
       this._worker = worker;
       if (this.mode === 'starting') {
@@ -375,10 +416,10 @@ export class Compute {
     const jobs = [...(this._running ? [this._running] : []), ...this._queue];
     this._running = null;
     this._queue = [];
-    for (const job of jobs) job.reject(new Error('the computation stopped: its Worker was closed'));
+    for (const job of jobs) job.reject(closed());
   }
 
-  /** @param {string} reason */
+  /** @param {Error} reason  why, coded (the page's budget quotes it) */
   _useMain(reason) {
     this.mode = 'main';
     this.reason = reason;
@@ -388,13 +429,13 @@ export class Compute {
   }
 
   /** A Worker that died: its jobs fail, and the next ones start a new Worker. */
-  _crashed(/** @type {string} */ why) {
+  _crashed(/** @type {string|Error} */ why) {
     const job = this._running;
     this._running = null;
     this._worker?.terminate();
     this._worker = null;
     this._objects = 0;
-    if (job) job.reject(new Error(`the computation stopped: ${why}`));
+    if (job) job.reject(stoppedError(why));
     this._restart();
   }
 
@@ -412,8 +453,9 @@ export class Compute {
     this._running = null;
     if (m.ok) job.resolve(fromWire(m.value, this._factory()));
     else {
-      const e = new Error(m.error.message);
+      const e = /** @type {any} */ (new Error(m.error.message));
       e.name = m.error.name === 'Error' ? 'Error' : m.error.name;
+      if (typeof m.error.code === 'string') Object.assign(e, { code: m.error.code, field: m.error.field ?? null, params: m.error.params || {} });
       job.reject(e);
     }
     this._pump();
@@ -477,7 +519,7 @@ export class Compute {
     this.start();
     return new Promise((resolve, reject) => {
       if (this._disposed) {
-        reject(new Error('the computation stopped: its Worker was closed'));
+        reject(closed());
         return;
       }
       if (key) this._supersede(key);
@@ -559,7 +601,8 @@ export function defaultWorkers(cores = typeof navigator === 'undefined' ? 1 : na
 export function checkWorkers(n) {
   const v = typeof n === 'string' && /^\s*\d+\s*$/.test(n) ? Number(n) : n;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_WORKERS) {
-    throw new Error(`workers must be a whole number from 1 to ${MAX_WORKERS} (got ${JSON.stringify(String(n)).slice(0, 40)})`);
+    const value = JSON.stringify(String(n)).slice(0, 40);
+    throw coded('errors.workers.range', { value, min: 1, max: MAX_WORKERS }, `workers must be a whole number from 1 to ${MAX_WORKERS} (got ${value})`, 'workers');
   }
   return v;
 }

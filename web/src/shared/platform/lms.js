@@ -9,6 +9,17 @@
 // "false" with an error code, never throws into the page; the first failure is kept in
 // `lms.failure` and passed to `onFailure` once.
 
+import { PageError, errorOf } from '../state/errors.js';
+
+/**
+ * A failure's reason: a coded error of the page's catalogue (lms.*), as plain data.
+ * @param {string} code
+ * @param {Record<string, unknown>} params
+ */
+function coded(code, params) {
+  return errorOf(new PageError(code, params));
+}
+
 /** How many parent windows are searched above each starting window. */
 export const MAX_PARENTS = 10;
 
@@ -27,7 +38,8 @@ export const MAX_PARENTS = 10;
 /**
  * @typedef {object} Failure
  * @property {string} call     e.g. LMSSetValue("cmi.suspend_data", …)
- * @property {string} reason   what the LMS said (its error code and text) or threw
+ * @property {any} reason      what the LMS said (its error code and text) or threw, as a coded
+ *   error (lms.*: src/shared/state/errors.js)
  */
 
 /** The limit SCORM sets on cmi.suspend_data, in characters. */
@@ -162,7 +174,7 @@ export class Lms {
 
   /**
    * @param {string} call
-   * @param {string} reason
+   * @param {any} reason  a coded error
    * @returns {false}
    */
   fail(call, reason) {
@@ -177,20 +189,20 @@ export class Lms {
     return false;
   }
 
-  /** The LMS's last error as "code: text" ('' when it reports none). */
+  /** The LMS's last error, coded (lms.codeText, lms.code), or null when it reports none. */
   lastError() {
     try {
       const code = String(this.api[this.names.lastError]());
-      if (code === '' || code === '0') return '';
+      if (code === '' || code === '0') return null;
       let text = '';
       try {
         text = String(this.api[this.names.errorString](code) || '');
       } catch {
         text = '';
       }
-      return text ? `error ${code}, ${text}` : `error ${code}`;
+      return coded(text ? 'errors.lms.codeText' : 'errors.lms.code', { code, text });
     } catch {
-      return '';
+      return null;
     }
   }
 
@@ -203,12 +215,12 @@ export class Lms {
     const shown = `${method}(${args.map((a, i) => (i === 1 ? '…' : JSON.stringify(a))).join(', ')})`;
     try {
       const fn = this.api[method];
-      if (typeof fn !== 'function') return this.fail(shown, `the course platform's API has no ${method}`);
+      if (typeof fn !== 'function') return this.fail(shown, coded('errors.lms.noMethod', { method }));
       const answer = fn.apply(this.api, args);
       if (answer === true || String(answer) === 'true') return true;
-      return this.fail(shown, this.lastError() || `it answered ${JSON.stringify(String(answer))}`);
+      return this.fail(shown, this.lastError() || coded('errors.lms.answered', { answer: JSON.stringify(String(answer)) }));
     } catch (e) {
-      return this.fail(shown, `it threw ${e && typeof e.message === 'string' ? e.message : String(e)}`);
+      return this.fail(shown, coded('errors.lms.threw', { error: e && typeof e.message === 'string' ? e.message : String(e) }));
     }
   }
 

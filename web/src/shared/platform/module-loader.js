@@ -5,7 +5,7 @@
 // Content-Security-Policy) unless the page already defines createHeadwise. Every widget then
 // shares one module instance.
 
-import { messageOf } from '../state/errors.js';
+import { PageError, messageOf } from '../state/errors.js';
 import { getCompute } from '../compute/compute.js';
 import { loadScript } from './scripts.js';
 
@@ -28,7 +28,7 @@ export function sharedModule(base) {
       const g = globalThis;
       if (typeof g.createHeadwise !== 'function') await loadScript(new URL('headwise-lesson.js', base).href);
       if (typeof g.createHeadwise !== 'function') {
-        throw new Error('headwise-lesson.js loaded but did not define createHeadwise');
+        throw new PageError('errors.load.noFactory', { file: 'headwise-lesson.js' });
       }
       // The page's one main-thread instance, shared with Compute (web/src/shared/compute/compute.js).
       return getCompute().main();

@@ -92,7 +92,9 @@ export function loadScript(url, { data = 'headwiseModule', onLoad } = {}) {
       track(-1);
       script.remove();
       if (left && !retried) whenStaying().then(() => attempt(true)).then(resolve, reject);
-      else reject(new Error(`${url} could not be loaded`));
+      // Coded as src/shared/state/errors.js's PageError (load.failed), which this file, loaded by
+      // the catalogues' own loader, does not import.
+      else reject(Object.assign(new Error(`${url} could not be loaded`), { code: 'errors.load.failed', field: null, params: { url } }));
     });
     (document.head || document.documentElement).appendChild(script);
   });

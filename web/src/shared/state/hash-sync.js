@@ -2,7 +2,7 @@
 // at most once per HASH_WRITE_MS (the hash's codec is settings.js's).
 
 import { defaults, langOf, parseHash, toHash } from './settings.js';
-import { messageOf } from './errors.js';
+import { PageError, errorOf } from './errors.js';
 import { pinWorkers } from '../compute/compute.js';
 
 /** @typedef {import('./store.js').Store} Store */
@@ -26,7 +26,7 @@ export const hashSync = {
       // The defaults, in the language the link asks for if it asks for one plainly: a student
       // whose link is mistyped reads why in their own language.
       this.state = { ...defaults(), lang: langOf(window.location.hash) };
-      this.notice = `This link's settings could not be read (${messageOf(e)}), so the page shows the lesson's defaults instead.`;
+      this.notice = errorOf(new PageError('errors.hash.notice', { reason: errorOf(e) }));
     }
     this.inputErrors = {};
     this.lastChanged = null;

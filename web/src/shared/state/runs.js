@@ -5,6 +5,7 @@
 import { MAIN_BUDGET_MS, isAbort } from '../compute/compute.js';
 import { installTasks } from '../compute/compute-tasks.js';
 import { fmtInt } from '../ui/format.js';
+import { PageError } from './errors.js';
 
 /** @typedef {import('./store.js').Store} Store */
 /** @typedef {import('./store.js').Slot} Slot */
@@ -37,7 +38,7 @@ export const runs = {
    * @param {string} method     a task of compute-tasks.js or a module method
    * @param {any} options
    * @param {Label} label       shown while it computes: "Computing <label>…"
-   * @param {() => string|null} [refuse]  a reason not to start it, asked once the mode is known
+   * @param {() => Error|null} [refuse]  a refusal to start it (thrown as its error), asked once the mode is known
    * @returns {Slot}
    * @this {Store}
    */
@@ -81,7 +82,7 @@ export const runs = {
     };
     this.compute.start().then(() => {
       const why = refuse ? refuse() : null;
-      if (why) throw new Error(why);
+      if (why) throw why;
       return this.compute.run(method, options, { key: `${this.id}:${name}`, cost });
     }).then((value) => settle({ ok: true, value }), (e) => {
       if (!isAbort(e)) settle({ ok: false, error: e });
@@ -128,13 +129,17 @@ export const runs = {
   },
 
   /**
-   * When no Worker runs, a reason to refuse work estimated above the main thread's budget.
+   * When no Worker runs, a refusal of work estimated above the main thread's budget (the code
+   * 'errors.budget', concerning the tokens and d_model: the sizes that make it cost).
    * @param {number} cost  estimated ms of everything one change computes
-   * @param {string} what  e.g. "512 tokens at d_model 768"
+   * @param {{tokens: unknown, dModel: unknown}} sizes
+   * @returns {PageError|null}
    * @this {Store}
    */
-  mainBudget(cost, what) {
+  mainBudget(cost, { tokens, dModel }) {
     if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
-    return `This page computes on the main thread: ${this.compute.reason}. So a change may take at most about ${MAIN_BUDGET_MS} ms, and ${what} would take about ${fmtInt(Math.round(cost))} ms with the exercises. Choose fewer tokens or a smaller d_model.`;
+    return new PageError('errors.budget', {
+      reason: this.compute.reason, budget: MAIN_BUDGET_MS, tokens, dModel, cost: fmtInt(Math.round(cost)), fields: ['tokens', 'dModel'],
+    }, 'tokens');
   },
 };

@@ -7,6 +7,7 @@
 
 import { isLanguageTag } from '../i18n/i18n.js';
 import { MAX_WORKERS } from '../compute/limits.js';
+import { PageError } from './errors.js';
 
 /**
  * A core limit a range may name as its maximum: a field of `hw.limits` (the module's own numbers,
@@ -38,9 +39,12 @@ import { MAX_WORKERS } from '../compute/limits.js';
  * @property {Section} section
  * @property {Range} [range]      a number's allowed values
  * @property {boolean} [nullable] null is its default (workers: none chosen)
- * @property {{re: RegExp, example: string}} [form]  what a text may hold, and how to say so
+ * @property {{re: RegExp, code: string}} [form]  what a text may hold, and the error's code
+ *   (errors.<code> in the catalogues) that says so
  * @property {string} hash        its key in the URL hash (labels: the prefix of label.<i>)
  * @property {string} control     the id of its control (and the key of its errors)
+ * @property {string} [field]     the module's option it is passed as: an error of the module
+ *   whose field is this one belongs to its control (src/shared/state/errors.js)
  * @property {string} [embed]     its public name on the <mha-*> elements (no name: not offered)
  * @property {string} [attr]      the element attribute that sets it
  * @property {Record<string, string>} [runs]  the runs that read it, each with the option it is
@@ -65,30 +69,30 @@ const BOTH = { experiment: '', ex1: '' };
 
 /** The table as written (its literal types give State's fields). */
 const TABLE = /** @type {const} */ ([
-  { name: 'seed', type: 'number', default: 7, section: 'lesson', range: SEED, hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', runs: { experiment: 'seed' }, lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
-  { name: 'tokens', type: 'number', default: 5, section: 'lesson', range: TOKENS, hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', runs: BOTH, lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
-  { name: 'dModel', type: 'number', default: 8, section: 'lesson', range: WIDTH, hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', runs: BOTH, lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
-  { name: 'numHeads', type: 'number', default: 2, section: 'lesson', range: WIDTH, hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', runs: { experiment: 'numHeads' }, lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
+  { name: 'seed', type: 'number', default: 7, field: 'seed', section: 'lesson', range: SEED, hash: 'seed', control: 'seed', embed: 'seed', attr: 'seed', runs: { experiment: 'seed' }, lesson: true, panel: true, label: 'controls.seed.label', hint: 'controls.seed.hint' },
+  { name: 'tokens', type: 'number', default: 5, field: 'tokens', section: 'lesson', range: TOKENS, hash: 'tokens', control: 'tokens', embed: 'tokens', attr: 'tokens', runs: BOTH, lesson: true, panel: true, label: 'controls.tokens.label', hint: 'controls.tokens.hint' },
+  { name: 'dModel', type: 'number', default: 8, field: 'dModel', section: 'lesson', range: WIDTH, hash: 'd_model', control: 'd-model', embed: 'dModel', attr: 'd-model', runs: BOTH, lesson: true, panel: true, label: 'controls.dModel.label', hint: 'controls.dModel.hint' },
+  { name: 'numHeads', type: 'number', default: 2, field: 'numHeads', section: 'lesson', range: WIDTH, hash: 'heads', control: 'num-heads', embed: 'heads', attr: 'heads', runs: { experiment: 'numHeads' }, lesson: true, panel: true, label: 'controls.numHeads.label', hint: 'controls.numHeads.hint' },
   { name: 'bias', type: 'boolean', default: false, section: 'lesson', hash: 'bias', control: 'bias', embed: 'bias', attr: 'bias', runs: BOTH, lesson: true, panel: true },
   { name: 'causal', type: 'boolean', default: false, section: 'lesson', hash: 'causal', control: 'causal', embed: 'causal', attr: 'causal', runs: BOTH, lesson: true, panel: true },
   { name: 'query', type: 'index', default: 0, section: 'lesson', hash: 'query', control: 'query-token', embed: 'query', attr: 'query-token', lesson: true, panel: true },
   { name: 'labels', type: 'labels', default: [], section: 'lesson', hash: 'label', control: 'token-labels', embed: 'labels', attr: 'labels', lesson: true, panel: true },
-  { name: 'ex1Seed', type: 'number', default: 2024, section: 'exercise1', range: SEED, hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed', runs: { ex1: 'seed' } },
-  { name: 'ex2DModel', type: 'number', default: 12, section: 'exercise2', range: WIDTH, hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
-  { name: 'ex2Heads', type: 'number', default: 5, section: 'exercise2', range: WIDTH, hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
-  { name: 'trainSeed', type: 'number', default: 1, section: 'train', range: SEED, hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed', runs: { train: 'seed' } },
+  { name: 'ex1Seed', type: 'number', default: 2024, field: 'seed', section: 'exercise1', range: SEED, hash: 'ex1_seed', control: 'ex1-seed', embed: 'ex1Seed', attr: 'ex1-seed', runs: { ex1: 'seed' } },
+  { name: 'ex2DModel', type: 'number', default: 12, field: 'embedDim', section: 'exercise2', range: WIDTH, hash: 'ex2_d_model', control: 'ex2-d-model', embed: 'ex2DModel', attr: 'ex2-d-model' },
+  { name: 'ex2Heads', type: 'number', default: 5, field: 'numHeads', section: 'exercise2', range: WIDTH, hash: 'ex2_heads', control: 'ex2-heads', embed: 'ex2Heads', attr: 'ex2-heads' },
+  { name: 'trainSeed', type: 'number', default: 1, field: 'seed', section: 'train', range: SEED, hash: 'train_seed', control: 'train-seed', embed: 'trainSeed', attr: 'train-seed', runs: { train: 'seed' } },
   {
     name: 'trainTask', type: 'text', default: 'previous-and-first', section: 'train', hash: 'train_task', control: 'train-task', embed: 'trainTask', attr: 'train-task', runs: { train: 'task' },
-    form: { re: /^[a-z0-9-]{1,64}$/, example: 'a name such as previous-and-first' },
+    form: { re: /^[a-z0-9-]{1,64}$/, code: 'errors.hash.taskName' },
   },
   {
     name: 'headsRelations', type: 'text', default: 'previous,first,two-back', section: 'heads', hash: 'heads_relations', control: 'heads-relations', embed: 'headsRelations', attr: 'heads-relations', runs: { heads: 'relations' },
-    form: { re: new RegExp(`^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,${MAX_RELATIONS - 1}}$`), example: 'relation names separated by commas, such as previous,first,two-back' },
+    form: { re: new RegExp(`^[a-z0-9-]{1,32}(,[a-z0-9-]{1,32}){0,${MAX_RELATIONS - 1}}$`), code: 'errors.hash.relationNames' },
   },
-  { name: 'headsSeed', type: 'number', default: 1, section: 'heads', range: SEED, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed', runs: { heads: 'seed' } },
-  { name: 'inductionSeed', type: 'number', default: 1, section: 'induction', range: SEED, hash: 'induction_seed', control: 'induction-seed', embed: 'inductionSeed', attr: 'induction-seed', runs: { induction: 'seed' } },
+  { name: 'headsSeed', type: 'number', default: 1, field: 'seed', section: 'heads', range: SEED, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed', runs: { heads: 'seed' } },
+  { name: 'inductionSeed', type: 'number', default: 1, field: 'seed', section: 'induction', range: SEED, hash: 'induction_seed', control: 'induction-seed', embed: 'inductionSeed', attr: 'induction-seed', runs: { induction: 'seed' } },
   { name: 'lang', type: 'lang', default: '', section: 'page', hash: 'lang', control: 'hw-language-select' },
-  { name: 'workers', type: 'number', default: null, nullable: true, section: 'page', range: { min: 1, max: MAX_WORKERS, step: 1 }, hash: 'workers', control: 'workers', attr: 'workers' },
+  { name: 'workers', type: 'number', default: null, nullable: true, field: 'workers', section: 'page', range: { min: 1, max: MAX_WORKERS, step: 1 }, hash: 'workers', control: 'workers', attr: 'workers' },
 ]);
 
 /** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */
@@ -169,8 +173,8 @@ export function rangeOf(s, limits = null) {
 
 /**
  * What is wrong with a number for a setting, as a sentence naming the allowed values, or null
- * when it is allowed. The Error a caller throws with it carries `code: 'range'`, `field` (the
- * setting) and `params` ({value, min, max}): rangeError().
+ * when it is allowed. The PageError a caller throws with it (rangeError()) carries the code
+ * `errors.setting.range`, the setting's module option as `field` and `params` {name, value, min, max}.
  * @param {Setting} s
  * @param {unknown} value
  * @param {Partial<Record<CoreLimit, number>>|null} [limits]
@@ -184,8 +188,8 @@ export function rangeProblem(s, value, limits = null) {
 }
 
 /**
- * rangeProblem's Error, or null: with the setting's name as `field`, for the page to show it at
- * that setting's control.
+ * rangeProblem's PageError, or null: with the setting's module option as `field` ('seed'), for
+ * the page to show it at that setting's control.
  * @param {Setting} s
  * @param {unknown} value
  * @param {Partial<Record<CoreLimit, number>>|null} [limits]
@@ -194,7 +198,8 @@ export function rangeError(s, value, limits = null) {
   const problem = rangeProblem(s, value, limits);
   if (!problem) return null;
   const r = /** @type {{min: number, max: number}} */ (rangeOf(s, limits));
-  return Object.assign(new Error(problem), { code: 'range', field: s.name, params: { value, min: r.min, max: r.max } });
+  const name = s.range && s.range.max === 'maxSeed' ? 'seed' : s.hash;
+  return new PageError('errors.setting.range', { name, value: String(value).slice(0, 40), min: r.min, max: r.max }, s.field || s.name);
 }
 
 /** @type {Readonly<State>} */
@@ -247,27 +252,27 @@ function readValue(s, key, value) {
   switch (s.type) {
     case 'number': {
       const n = value === '' ? NaN : Number(value);
-      if (!Number.isFinite(n)) throw new Error(`"${key}" is not a number`);
+      if (!Number.isFinite(n)) throw new PageError('errors.hash.notNumber', { key }, s.field || null);
       // A page limit is judged here; a core limit by the module, at the setting's control.
       const r = rangeOf(s);
       if (r && !(Number.isInteger(n) && n >= r.min && n <= r.max)) {
-        throw new Error(`"${key}" must be a whole number from ${r.min} to ${r.max}`);
+        throw new PageError('errors.hash.whole', { key, min: r.min, max: r.max }, s.field || null);
       }
       return n;
     }
     case 'boolean':
-      if (!['0', '1', 'true', 'false'].includes(value)) throw new Error(`"${key}" must be 0 or 1`);
+      if (!['0', '1', 'true', 'false'].includes(value)) throw new PageError('errors.hash.zeroOrOne', { key });
       return value === '1' || value === 'true';
     case 'text': {
-      const form = /** @type {{re: RegExp, example: string}} */ (s.form);
-      if (!form.re.test(value)) throw new Error(`"${key}" must be ${form.example}`);
+      const form = /** @type {{re: RegExp, code: string}} */ (s.form);
+      if (!form.re.test(value)) throw new PageError(form.code, { key });
       return value;
     }
     case 'lang':
-      if (!isLanguageTag(value)) throw new Error('"lang" must be a language tag such as es or zh-CN');
+      if (!isLanguageTag(value)) throw new PageError('errors.hash.lang');
       return value;
     default:  // 'index'
-      if (!/^\d{1,5}$/.test(value)) throw new Error(`"${key}" must be a token index`);
+      if (!/^\d{1,5}$/.test(value)) throw new PageError('errors.hash.query', { key });
       return Number(value);
   }
 }
@@ -284,24 +289,24 @@ export function parseHash(hash) {
   const text = hash.replace(/^#/, '');
   const state = defaults();
   if (text.length > MAX_HASH_LENGTH) {
-    throw new Error(`the link is too long (${text.length} characters after the #; at most ${MAX_HASH_LENGTH})`);
+    throw new PageError('errors.hash.tooLong', { length: text.length, max: MAX_HASH_LENGTH });
   }
   // Never throws for a string (a malformed escape such as %zz is kept as it is); an empty
   // hash has no entries and gives the defaults.
   const params = new URLSearchParams(text);
   const seen = new Set();
   for (const [key, raw] of params) {
-    if (seen.has(key)) throw new Error(`"${key}" appears twice`);
+    if (seen.has(key)) throw new PageError('errors.hash.twice', { key });
     seen.add(key);
     const s = BY_HASH.get(key);
     if (s) {
       /** @type {any} */ (state)[s.name] = readValue(s, key, raw.trim());
     } else if (/^label\.\d{1,5}$/.test(key)) {
       const i = Number(key.slice(6));
-      if (i >= MAX_LABEL_INDEX) throw new Error(`"${key}" is out of range`);
+      if (i >= MAX_LABEL_INDEX) throw new PageError('errors.hash.range', { key });
       state.labels[i] = raw;
     } else {
-      throw new Error(`"${key.slice(0, 40)}" is not a setting this page knows`);
+      throw new PageError('errors.hash.unknown', { key: key.slice(0, 40) });
     }
   }
   return state;

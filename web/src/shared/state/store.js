@@ -5,7 +5,7 @@
 // (hash-sync.js, with settings.js's codec), computations (runs.js) and the lesson's runs and
 // their errors (lesson-runs.js).
 
-import { messageOf } from './errors.js';
+import { errorOf } from './errors.js';
 import { getCompute } from '../compute/compute.js';
 import { defaults } from './settings.js';
 import { hashSync } from './hash-sync.js';
@@ -23,7 +23,7 @@ let storeIds = 0;
 /**
  * @typedef {object} Experiment
  * @property {any|null} result      hw.seedExperiment's result for the current state, or null
- * @property {string|null} error    the module's (or the page's "required") message
+ * @property {any} error          the module's or the page's error (an ErrorInfo: src/shared/state/errors.js), or null
  * @property {string|null} errorFor control id the error belongs to
  * @property {any|null} lastGood    the last result that computed, for widgets that keep showing it
  * @property {boolean} [pending]    the result for the current state is being computed
@@ -65,11 +65,12 @@ export class Store extends EventTarget {
     this.state = { ...defaults(), ...state };
     /** @type {any} the WASM module, null until loaded */
     this.hw = null;
-    /** @type {string|null} */
+    /** @typedef {import('./errors.js').ErrorInfo} ErrorInfo */
+    /** @type {ErrorInfo|unknown} why the module did not load (null while it has not failed) */
     this.loadError = null;
-    /** @type {string|null} a notice about the URL hash */
+    /** @type {ErrorInfo|null} a notice about the URL hash */
     this.notice = null;
-    /** @type {Record<string, string>} page-level input problems (empty fields), by control id */
+    /** @type {Record<string, ErrorInfo>} page-level input problems (empty fields), by control id */
     this.inputErrors = {};
     /** @type {string|null} */
     this.lastChanged = null;
@@ -113,7 +114,7 @@ export class Store extends EventTarget {
     try {
       this.hw = await this.compute.main();
     } catch (e) {
-      this.loadError = messageOf(e);
+      this.loadError = errorOf(e);
       console.error('Headwise: the WASM module failed to load:', e);
     }
   }
@@ -132,10 +133,10 @@ export class Store extends EventTarget {
   /**
    * Record (or clear, with null) a page-level input problem such as an empty field.
    * @param {string} control
-   * @param {string|null} message
+   * @param {import('./errors.js').ErrorInfo|null} problem  (src/shared/ui/forms.js parseNumberField)
    */
-  setInputError(control, message) {
-    if (message) this.inputErrors[control] = message;
+  setInputError(control, problem) {
+    if (problem) this.inputErrors[control] = problem;
     else delete this.inputErrors[control];
   }
 

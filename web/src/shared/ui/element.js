@@ -5,7 +5,6 @@
 
 import { getStore } from '../state/store.js';
 import { h, morph } from './dom.js';
-import { messageOf } from '../state/errors.js';
 import { onLanguageChange, resolveLanguage, setAutoLang, t, tNodes } from '../i18n/i18n.js';
 import { translateError } from '../i18n/i18n-errors.js';
 
@@ -56,12 +55,12 @@ export class HwElement extends HTMLElement {
   }
 
   /**
-   * A message of the module or the page (English, as the module and the error routing know it),
-   * as this widget shows it: in its language where src/shared/i18n/i18n-errors.js knows the message.
-   * @param {string} message
+   * An error of the module or the page (coded: src/shared/state/errors.js), as this widget shows
+   * it: in its language, from the catalogue (src/shared/i18n/i18n-errors.js).
+   * @param {unknown} error
    */
-  say(message) {
-    return translateError(message, this._lang);
+  say(error) {
+    return translateError(error, this._lang);
   }
 
   /** @returns {Store} */
@@ -261,7 +260,7 @@ export class HwElement extends HTMLElement {
       this.showBusy(store);
     } catch (e) {
       console.error(`${this.localName}:`, e);
-      this.setStatus(this.t('status.drawFailed', { reason: this.say(messageOf(e)) }), true);
+      this.setStatus(this.t('status.drawFailed', { reason: this.say(e) }), true);
     }
   }
 

@@ -5,23 +5,25 @@
 import { h, setText } from './dom.js';
 import { translateError } from '../i18n/i18n-errors.js';
 import { SETTING } from '../state/settings.js';
+import { PageError, errorOf } from '../state/errors.js';
 
 /** @typedef {import('../state/settings.js').State} State */
 
 /**
  * Parse a number field. Empty -> "required" problem; otherwise Number(value) goes through as is.
- * The problem is in English, as the store keeps every message (src/shared/i18n/i18n-errors.js says it
- * in the widget's language).
+ * The problem is a coded error (input.required, input.notNumber), as the store keeps every error
+ * (src/shared/i18n/i18n-errors.js says it in the widget's language).
  * @param {HTMLInputElement} input
- * @returns {{value: number|null, problem: string|null}}
+ * @returns {{value: number|null, problem: import('../state/errors.js').ErrorInfo|null}}
  */
 export function parseNumberField(input) {
   const raw = input.value.trim();
+  const problem = (/** @type {string} */ code) => /** @type {import('../state/errors.js').ErrorInfo} */ (errorOf(new PageError(code)));
   if (raw === '') {
-    return { value: null, problem: input.validity && input.validity.badInput ? 'Enter a number.' : 'Required: enter a number.' };
+    return { value: null, problem: problem(input.validity && input.validity.badInput ? 'errors.input.notNumber' : 'errors.input.required') };
   }
   const n = Number(raw);
-  if (Number.isNaN(n)) return { value: null, problem: 'Enter a number.' };
+  if (Number.isNaN(n)) return { value: null, problem: problem('errors.input.notNumber') };
   return { value: n, problem: null };
 }
 
@@ -86,10 +88,10 @@ export function settingField(el, name, label, hint) {
 }
 
 /**
- * Show (or clear) an error message in a slot and mark the input invalid.
+ * Show (or clear) an error in a slot and mark the input invalid.
  * @param {HTMLElement} slot
  * @param {HTMLElement|null} input
- * @param {string|undefined|null} message  in English, as the module or the page made it
+ * @param {unknown} message  a coded error (the module's or the page's), or nothing
  * @param {string} lang  the language to show it in (src/shared/i18n/i18n-errors.js)
  */
 export function showError(slot, input, message, lang) {
