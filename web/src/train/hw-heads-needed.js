@@ -94,7 +94,7 @@ class HwHeadsNeeded extends HwElement {
     /** @type {GridSession|null} */
     this.session = null;
     this.drawer = new FrameDrawer({
-      name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'training',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
     });
     // Kept when the section is drawn again in another language (see keep).
@@ -281,10 +281,10 @@ class HwHeadsNeeded extends HwElement {
     if (!session || !session.settings) return;
     this.layout();
     const st = session.settings;
-    const running = session.status === 'running';
+    const running = session.busy;
     this.runButton.toggleAttribute('disabled', running || session.row(st.relations.length).every((c) => c.status === 'done'));
     this.gridButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'done'));
-    this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'waiting'));
+    this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'idle'));
     for (const box of this.relationChecks) box.disabled = running || box.hasAttribute('data-locked');
     this.relationBox.toggleAttribute('data-running', running);
     showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);
@@ -305,14 +305,14 @@ class HwHeadsNeeded extends HwElement {
     const drawn = /** @type {Map<string, string>} */ (this.drawnCells);
     for (const [key, b] of /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons)) {
       const c = /** @type {Cell} */ (session.cells.get(key));
-      const text = c.status === 'done' ? cell2(/** @type {number} */ (c.worst)) : c.status === 'waiting' ? '·' : c.status === 'error' ? '!' : `${Math.round((100 * c.step) / st.steps)}%`;
+      const text = c.status === 'done' ? cell2(/** @type {number} */ (c.worst)) : c.status === 'idle' ? '·' : c.status === 'failed' ? '!' : `${Math.round((100 * c.step) / st.steps)}%`;
       const state = `${text}|${c.status}|${this.dark ? 'd' : 'l'}`;
       if (drawn.get(key) !== state) {
         drawn.set(key, state);
         b.textContent = text;
         b.dataset.status = c.status;
         b.setAttribute('aria-label', this.t('headsNeeded.cellLabel', {
-          relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, this.language), value: c.status === 'waiting' ? this.t('headsNeeded.waiting') : text,
+          relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, this.language), value: c.status === 'idle' ? this.t('headsNeeded.waiting') : text,
         }));
         if (c.status === 'done') paintCell(b, /** @type {number} */ (c.worst), Boolean(this.dark));
         else {
@@ -422,7 +422,7 @@ class HwHeadsNeeded extends HwElement {
       relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, lang), dModel: st.dModel, dHead: st.dModel / c.numHeads, parameters: c.parameters,
     }));
     const last = c.loss.length - 1;
-    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'waiting' ? this.t('headsNeeded.cellNotYet')
+    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'idle' ? this.t('headsNeeded.cellNotYet')
       : last >= 0 ? this.t('headsNeeded.cellStep', { step: c.steps[last], loss: c.loss[last].toFixed(3), accuracy: c.accuracy[last].toFixed(3) }) : this.t('headsNeeded.stepZero'));
     setText(/** @type {HTMLElement} */ (this.cellResult), c.evaluation
       ? this.t('headsNeeded.cellResult', { values: perRelation(c.relations, (k) => a3(/** @type {any} */ (c.evaluation).relationAccuracy[k]), lang) }) : '');

@@ -114,7 +114,7 @@ class HwInduction extends HwElement {
     this.session = null;
     this.layoutKey = '';
     this.drawer = new FrameDrawer({
-      name: 'hw-induction draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      name: 'hw-induction draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'training',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
     });
     if (!this.onSession) this.onSession = () => this.schedule();
@@ -151,7 +151,7 @@ class HwInduction extends HwElement {
   /** The seed field changed: a whole number configures the models anew; else say why. */
   readSeed() {
     const { value, problem } = parseNumberField(this.seedInput);
-    const running = this.session && (this.session.status === 'running' || this.session.status === 'evaluating');
+    const running = this.session && this.session.busy;
     const message = problem || (value === null || !Number.isInteger(value) || value < 0 || value > 4294967295
       ? `seed ${this.seedInput.value} is not allowed: use a whole number from 0 to 4294967295` : null);
     showError(this.seedError, this.seedInput, message, this.language);
@@ -234,8 +234,8 @@ class HwInduction extends HwElement {
     if (!session || !session.settings) return;
     this.layout();
     const st = session.settings;
-    const running = session.status === 'running' || session.status === 'evaluating';
-    this.runButton.toggleAttribute('disabled', running || session.status === 'done');
+    const running = session.busy;
+    this.runButton.toggleAttribute('disabled', !session.canStart());
     this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
     this.seedInput.disabled = running;
     showError(this.runError, null, session.error ? `Training stopped: ${session.error}` : null, this.language);

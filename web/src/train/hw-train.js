@@ -70,7 +70,7 @@ class HwTrain extends HwElement {
     this.runButton.addEventListener('click', () => {
       const s = this.session;
       if (!s) return;
-      if (s.status === 'running' && !s.stepping) s.pause();
+      if (s.status === 'training' && !s.stepping) s.pause();
       else s.start();
     });
     this.stepButton.addEventListener('click', () => { if (this.session) this.session.stepOnce(); });
@@ -101,7 +101,7 @@ class HwTrain extends HwElement {
     /** @type {TrainSession|null} */
     this.session = null;
     this.drawer = new FrameDrawer({
-      name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
+      name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'training',
       fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
     });
     /** the model whose attention tables are drawn first when several wait (see draw) */
@@ -271,14 +271,14 @@ class HwTrain extends HwElement {
     this.layout();
     const st = session.settings;
     const status = session.status;
-    const running = status === 'running' || status === 'finishing';
+    const running = session.busy;
     // Written only when it changes: a click whose button's text is replaced between press and
     // release is lost (WebKit).
-    setText(this.runButton, this.t(status === 'running' && !session.stepping ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
-    this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
-    this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
-    this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
-    setText(this.counter, this.t(status === 'finishing' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }));
+    setText(this.runButton, this.t(status === 'training' && !session.stepping ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
+    this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'evaluating' || status === 'failed');
+    this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'failed');
+    this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'failed');
+    setText(this.counter, this.t(status === 'evaluating' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }));
     this.counter.dataset.step = String(session.step);
     // The attention tables: one model's per frame, the models taking turns (all of them in one
     // frame, about 500 boxes, would make it a long task); the section says it is done only once
@@ -330,7 +330,7 @@ class HwTrain extends HwElement {
         b.drawnStep = w.key;
         b.tables.forEach((t, head) => t.update(/** @type {number[][][]} */ (w.attention)[head], Boolean(this.dark)));
       }
-      const canAblate = Boolean(m.remote) && !running && status !== 'error';
+      const canAblate = Boolean(m.remote) && !running && status !== 'failed';
       for (const box of b.switches) {
         box.disabled = !canAblate;
         box.checked = !m.off.has(Number(box.dataset.head));
