@@ -35,6 +35,30 @@ import { messageOf } from '../shared/state/errors.js';
 
 /** @typedef {'idle'|'training'|'paused'|'evaluating'|'done'|'failed'} Status */
 
+/** The model settings every experiment takes from the module's defaults, by the same names. */
+export const MODEL_SETTINGS = /** @type {const} */ (['seqLen', 'vocab', 'dModel', 'learningRate', 'batchSize', 'steps', 'evalSize']);
+
+/**
+ * The model settings of a defaults object (hw.trainingTasks()[k].defaults, hw.headsNeededDefaults(),
+ * hw.inductionDefaults()).
+ * @param {Record<string, any>} defaults
+ * @returns {{seqLen: number, vocab: number, dModel: number, learningRate: number, batchSize: number, steps: number, evalSize: number}}
+ */
+export function modelSettings(defaults) {
+  return /** @type {any} */ (Object.fromEntries(MODEL_SETTINGS.map((k) => [k, defaults[k]])));
+}
+
+/**
+ * hw.createTrainer's options that every model of an experiment shares (a declaration adds its task
+ * or relations, its layers and heads).
+ * @param {{seed: number, seqLen: number, vocab: number, dModel: number, learningRate: number, batchSize: number, evalSize: number}} s
+ */
+export function trainerOptions(s) {
+  return {
+    seed: s.seed, dModel: s.dModel, seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
+  };
+}
+
 /** A model of an experiment: a ModelRun with a key, a status and its error. */
 export class ExperimentRun extends ModelRun {
   /**
@@ -127,6 +151,8 @@ export class Experiment extends RunSet {
      */
     this.stepping = false;
     this.trainOn = false;
+    /** the models and probe whose timelines are being taken again (timelineCurrent) */
+    this._retaking = '';
     /** whether prepare() was called: later configurations make their trainers at once */
     this._prepared = false;
     /** performance.now() when the training under way (or the last) was asked for, and when it was done */
@@ -349,6 +375,28 @@ export class Experiment extends RunSet {
    */
   retake(run) {
     return super.retake(run, run.status === 'done');
+  }
+
+  /**
+   * Whether these models' timelines are all on the current probe. Where they are not and the
+   * models are trained, their snapshots are taken again on it (once per probe; a "progress" event
+   * says when they are), so that the section can show the timeline from then on.
+   * @param {ExperimentRun[]} runs
+   */
+  timelineCurrent(runs) {
+    const key = this.probeKey;
+    if (runs.every((r) => r.snapshots.every((sn) => sn.probeKey === key))) return true;
+    const ticket = `${this.generation}|${runs.map((r) => r.key).join()}|${key}`;
+    if (runs.every((r) => r.status === 'done') && this._retaking !== ticket) {
+      this._retaking = ticket;
+      const gen = this.generation;
+      (async () => {
+        for (const r of runs) await this.retake(r);
+      })().then(() => {
+        if (this._retaking === ticket) this._retaking = '';
+      }, (e) => this._fail(gen, e, []));
+    }
+    return false;
   }
 
   /**

@@ -7,7 +7,7 @@
 // the whole grid on request, the cliff), run by the experiment controller (experiment.js), drawn
 // by <hw-heads-needed>.
 
-import { Experiment, ExperimentRun } from './experiment.js';
+import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
 import { SOURCE, t } from '../shared/i18n/i18n.js';
@@ -104,8 +104,7 @@ export function gridSettings(hw, relationsText, seed) {
   const order = [...relations, ...rest].slice(0, MAX_RELATIONS);
   return {
     relations, order, catalogue, seed, headCounts: d.headCounts, solved: d.solvedAccuracy, tokenLabels: d.tokenLabels,
-    seqLen: d.seqLen, vocab: d.vocab, dModel: d.dModel, learningRate: d.learningRate, batchSize: d.batchSize,
-    steps: d.steps, evalSize: d.evalSize,
+    ...modelSettings(d),
   };
 }
 
@@ -177,10 +176,7 @@ export const GRID = {
     for (let d = 1; d <= MAX_RELATIONS; d += 1) {
       const relations = d === s.relations.length ? s.relations : s.order.slice(0, d);
       for (const numHeads of s.headCounts) {
-        cells.push(new Cell(d, relations, {
-          relations: relations.map((r) => r.name), numHeads, dModel: s.dModel, seed: s.seed,
-          seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
-        }));
+        cells.push(new Cell(d, relations, { relations: relations.map((r) => r.name), numHeads, ...trainerOptions(s) }));
       }
     }
     return cells;

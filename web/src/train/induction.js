@@ -8,7 +8,7 @@
 // (experiment.js), drawn by <hw-induction>. Only comparisons here: every number comes from the
 // trainer.
 
-import { Experiment, ExperimentRun } from './experiment.js';
+import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
 
 /**
@@ -47,8 +47,7 @@ export function inductionSettings(hw, seed) {
   }
   const d = hw.inductionDefaults();
   return {
-    layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, dModel: d.dModel, seqLen: d.seqLen,
-    vocab: d.vocab, learningRate: d.learningRate, batchSize: d.batchSize, steps: d.steps, evalSize: d.evalSize,
+    layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, ...modelSettings(d),
     formedAccuracy: d.formedAccuracy, formedScore: d.formedScore, tokenLabels: d.tokenLabels, seed,
   };
 }
@@ -172,10 +171,7 @@ export const INDUCTION = {
   settings: inductionSettings,
   same: (s, seed) => s.seed === seed,
   runs: (s) => {
-    const common = {
-      task: 'induction', dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
-      learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
-    };
+    const common = { task: 'induction', ...trainerOptions(s) };
     return [
       new InductionModel('deep', { ...common, layers: s.layers, numHeads: s.numHeads }),
       new InductionModel('wide', { ...common, layers: 1, numHeads: s.wideHeads }),

@@ -3,7 +3,7 @@
 // held-out with every head switched off in turn; the student may then switch heads off. Declared
 // here, run by the experiment controller (experiment.js), drawn by <hw-train>.
 
-import { Experiment, ExperimentRun } from './experiment.js';
+import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
 
@@ -31,13 +31,7 @@ export function resolveSettings(hw, taskName, seed) {
     relations: task.relations,
     tokenLabels: task.tokenLabels,
     seed,
-    seqLen: d.seqLen,
-    vocab: d.vocab,
-    dModel: d.dModel,
-    learningRate: d.learningRate,
-    batchSize: d.batchSize,
-    steps: d.steps,
-    evalSize: d.evalSize,
+    ...modelSettings(d),
     headCounts: HEAD_COUNTS.filter((h) => d.dModel % h === 0),
     probe: probeTokens(d.seqLen, d.vocab),
   };
@@ -48,10 +42,7 @@ export const TRAIN = {
   name: 'hw-train',
   settings: resolveSettings,
   same: (s, taskName, seed) => s.task === taskName && s.seed === seed,
-  runs: (s) => s.headCounts.map((numHeads) => new ExperimentRun({
-    task: s.task, numHeads, dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
-    learningRate: s.learningRate, batchSize: s.batchSize,
-  })),
+  runs: (s) => s.headCounts.map((numHeads) => new ExperimentRun({ task: s.task, numHeads, ...trainerOptions(s) })),
   probe: (s) => s.probe,
   // Points per curve: about 200 at most, whatever the budget.
   pace: (s) => ({ pacedSteps: s.steps, maxChunk: Math.max(1, Math.floor(s.steps / 200)) }),
