@@ -433,12 +433,16 @@ class HwHeadsNeeded extends HwElement {
       this.schedule();
     }
     this.cellBox.toggleAttribute('data-drawn', tables.length === args.numHeads);
-    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${c.attention ? 1 : 0}|${tables.length}`;
-    if (shownKey !== this.shownKey) {
+    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${tables.length}`;
+    const at = index === null ? null : snaps[index];
+    const attention = at ? at.attention : c.attention;
+    // Only an attention on this probe: a model asked while it trained keeps its latest on the last
+    // probe until its next snapshot (and the new probe's is taken one model after another).
+    if (attention && attention[0] && attention[0].length === args.labels.length
+      && (shownKey !== this.shownKey || attention !== this.shownAttention)) {
       this.shownKey = shownKey;
-      const at = index === null ? null : snaps[index];
-      if (at) this.drawTables(at.attention);
-      else if (c.attention) this.drawTables(c.attention);
+      this.shownAttention = attention;
+      this.drawTables(attention);
     }
     this.cellBox.dataset.shownStep = this.timeline.at.dataset.step || '';
 
