@@ -150,7 +150,7 @@ async function grid(size) {
   peakInHand = 0;
   session.start(false);
   await new Promise((resolve, reject) => {
-    const check = () => (session.status === 'done' ? resolve() : session.status === 'error' ? reject(new Error(session.error)) : setTimeout(check, 20));
+    const check = () => (session.status === 'done' ? resolve() : session.status === 'failed' ? reject(new Error(session.error)) : setTimeout(check, 20));
     check();
   });
   const numbers = [];

@@ -96,7 +96,7 @@ test('the session trains the chosen row cell by cell, as a trainer trained direc
   session.addEventListener('state', () => events.push(session.status));
   session.start(false);
   await new Promise((resolve, reject) => {
-    const check = () => (session.status === 'done' ? resolve() : session.status === 'error' ? reject(new Error(session.error)) : setTimeout(check, 20));
+    const check = () => (session.status === 'done' ? resolve() : session.status === 'failed' ? reject(new Error(session.error)) : setTimeout(check, 20));
     check();
   });
   assert.equal(events.at(-1), 'done');
@@ -118,7 +118,7 @@ test('the session trains the chosen row cell by cell, as a trainer trained direc
     t.dispose();
   }
   // The other rows wait for the full grid; every cell of a row has one parameter count.
-  assert.ok(session.row(1).every((c) => c.status === 'waiting'));
+  assert.ok(session.row(1).every((c) => c.status === 'idle'));
   assert.equal(new Set(row.map((c) => c.parameters)).size, 1);
 
   // A new probe: the latest attention is taken on it; an old snapshot is taken again from its

@@ -65,7 +65,7 @@ test('a pause while a chunk computes: "running" until that chunk is counted, the
   const before = session.step;
   assert.ok(before > 0, 'the first chunk was counted');
   session.pause();
-  assert.equal(session.status, 'running');
+  assert.equal(session.status, 'training');
   assert.equal(session.pausing, true);
   // Neither a second pause, nor a start or one step, starts anything meanwhile.
   session.pause();
@@ -83,7 +83,7 @@ test('a pause while a chunk computes: "running" until that chunk is counted, the
   assert.equal(session.pausing, false);
   const paused = session.step;
   assert.ok(paused > before, `the chunk computing at the pause was counted (${before} → ${paused})`);
-  assert.deepEqual(states.slice(-2), ['running, pausing', 'paused']);
+  assert.deepEqual(states.slice(-2), ['training, pausing', 'paused']);
   // Paused means paused: nothing more is asked of the trainers, and the count stays.
   await turn();
   await turn();
@@ -119,7 +119,7 @@ test('a reset while pausing leaves nothing pausing', async () => {
   session.dispose();
 });
 
-test('Run pressed while one step computes (the status still "running") trains on after that step, instead of pausing', async () => {
+test('Run pressed while one step computes (the status still "training") trains on after that step, instead of pausing', async () => {
   const { store, pending } = workerLikeStore();
   const session = new TrainSession(store);
   session.configure(TASK, 3);
@@ -129,7 +129,7 @@ test('Run pressed while one step computes (the status still "running") trains on
   pending.shift().run();
   await turn();
   assert.equal(session.step, 1);
-  assert.equal(session.status, 'running');
+  assert.equal(session.status, 'training');
   assert.equal(session.stepping, true);
   // What the Run button does now: start, not pause.
   session.start();
@@ -141,7 +141,7 @@ test('Run pressed while one step computes (the status still "running") trains on
   }
   await one;
   assert.ok(session.step >= 5, `training went on after the step (step ${session.step})`);
-  assert.equal(session.status, 'running');
+  assert.equal(session.status, 'training');
   assert.equal(session.trainOn, false);
   // A reset forgets a pending "train on".
   session.reset();

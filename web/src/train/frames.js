@@ -2,7 +2,7 @@
 // once per frame however many events arrive, and while their models train at most once per
 // DRAW_INTERVAL_MS, so that style, layout and paint stay small next to the training itself; each
 // draw a User Timing measure read by `npm run bench`, an error shown in the widget, not thrown),
-// how they take their session, and their seed field.
+// and their seed field.
 
 import { errorOf } from '../shared/state/errors.js';
 import { settingField } from '../shared/ui/forms.js';
@@ -52,20 +52,6 @@ export class FrameDrawer {
       }
     });
   }
-}
-
-/**
- * Make `session` the element's (once): its events schedule a drawing, and the pace control shows
- * its pace.
- * @param {{session: any, onSession: () => void, paceSelect: HTMLSelectElement}} el
- * @param {EventTarget & {pace: string}} session
- * @param {string[]} types
- */
-export function adoptSession(el, session, types) {
-  if (session === el.session) return;
-  el.session = session;
-  for (const type of types) session.addEventListener(type, el.onSession);
-  el.paceSelect.value = session.pace;
 }
 
 /**

@@ -1,18 +1,18 @@
 // The experiment of "How many heads does it take?": a task built from D relations, trained with
 // 1, 2, 4 and 8 heads at the same d_model (so the same parameter count), and on request the whole
-// grid D = 1…4 × h = 1, 2, 4, 8. One model per cell (a ModelRun of the training engine, run.js),
-// trained as many at once as the training module has Workers (one after another on the main
-// thread), so the grid fills in cell by cell; each keeps its curves, its
-// timeline on the student's probe and, when done, the heads × relations ablation matrix. The
-// session never draws; it fires "progress" and "state" events, and the element redraws once per
-// frame.
+// grid D = 1…4 × h = 1, 2, 4, 8. One model per cell (an ExperimentRun), trained as many at once
+// as the training module has Workers (one after another on the main thread), so the grid fills in
+// cell by cell; each keeps its curves, its timeline on the student's probe and, when done, the
+// heads × relations ablation matrix. Declared here (with what is its own: the cells, the rows,
+// the whole grid on request, the cliff), run by the experiment controller (experiment.js), drawn
+// by <hw-heads-needed>.
 
-import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
+import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
-import { PageError, errorOf } from '../shared/state/errors.js';
 import { SOURCE, t } from '../shared/i18n/i18n.js';
 import { headsWord } from './verdict.js';
+import { PageError } from '../shared/state/errors.js';
 import { MAX_RELATIONS } from '../shared/state/settings.js';
 
 /** @typedef {import('./python.js').Relation} Relation */
@@ -39,25 +39,19 @@ export { MAX_RELATIONS };
  * @property {string[]} tokenLabels
  */
 
-/** A cell of the grid: one model (a ModelRun) of D relations and a head count. */
-export class Cell extends ModelRun {
+/** A cell of the grid: one model of D relations and a head count. */
+export class Cell extends ExperimentRun {
   /**
    * @param {number} rows  D, the number of relations
    * @param {Relation[]} relations
    * @param {Record<string, any>} options  hw.createTrainer's options
    */
   constructor(rows, relations, options) {
-    super(options);
-    /** "D:h" */
-    this.key = `${rows}:${options.numHeads}`;
+    super(options, { key: `${rows}:${options.numHeads}` });
     this.rows = rows;
     this.relations = relations;
-    /** @type {'waiting'|'training'|'evaluating'|'done'|'error'} */
-    this.status = 'waiting';
     /** @type {number|null} the worst relation's held-out accuracy */
     this.worst = null;
-    /** @type {string|null} */
-    this.error = null;
   }
 }
 
@@ -112,8 +106,7 @@ export function gridSettings(hw, relationsText, seed) {
   const order = [...relations, ...rest].slice(0, MAX_RELATIONS);
   return {
     relations, order, catalogue, seed, headCounts: d.headCounts, solved: d.solvedAccuracy, tokenLabels: d.tokenLabels,
-    seqLen: d.seqLen, vocab: d.vocab, dModel: d.dModel, learningRate: d.learningRate, batchSize: d.batchSize,
-    steps: d.steps, evalSize: d.evalSize,
+    ...modelSettings(d),
   };
 }
 
@@ -174,27 +167,58 @@ export function cliffSentence(rows, row, solved, lang = SOURCE) {
   return t('headsNeeded.cliff', { count: rows, heads: headsWord(need, lang), list }, lang);
 }
 
-export class GridSession extends RunSet {
+/** @type {import('./experiment.js').Declaration<GridSettings>} */
+export const GRID = {
+  name: 'hw-heads',
+  settings: gridSettings,
+  same: (s, relationsText, seed) => s.seed === seed
+    && s.relations.map((r) => r.name).join(',') === parseRelations(relationsText, s.catalogue).map((r) => r.name).join(','),
+  runs: (s) => {
+    const cells = [];
+    for (let d = 1; d <= MAX_RELATIONS; d += 1) {
+      const relations = d === s.relations.length ? s.relations : s.order.slice(0, d);
+      for (const numHeads of s.headCounts) {
+        cells.push(new Cell(d, relations, { relations: relations.map((r) => r.name), numHeads, ...trainerOptions(s) }));
+      }
+    }
+    return cells;
+  },
+  probe: defaultProbe,
+  keepProbe: true,
+  keepParameters: true,
+  sideBySide: true,
+  // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in real
+  // time, and the full grid as long per row. Cells trained side by side share that time.
+  pace: (s, exp) => ({ pacedSteps: s.steps * Math.ceil(s.headCounts.length / exp.lanes) }),
+  measure: (c, s) => {
+    void s;
+    /** @type {Cell} */ (c).worst = Math.min(...(/** @type {import('./python.js').Evaluation} */ (c.evaluation)).relationAccuracy);
+  },
+};
+
+/** @extends {Experiment<GridSettings>} */
+export class GridSession extends Experiment {
   /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
   constructor(store) {
-    super(store, 'hw-heads steps', { keepParameters: true });
-    /** @type {GridSettings|null} */
-    this.settings = null;
-    /** @type {Map<string, Cell>} */
-    this.cells = new Map();
-    /** @type {'idle'|'running'|'done'|'error'} */
-    this.status = 'idle';
-    /** @type {string|null} */
-    this.error = null;
+    super(store, GRID);
     /** @type {string|null} the cell the student opened */
     this.opened = null;
-    /** whether the run under way (or the last one) is the full grid */
+    /** whether the training under way (or the last) is the full grid */
     this.full = false;
-    /** performance.now() when the current run was asked for, and when its last cell was done */
-    this.startedAt = 0;
-    this.finishedAt = 0;
-    /** how many cells the run under way trains at once (the training module's Workers) */
-    this.lanes = 1;
+  }
+
+  /** @returns {Cell[]} */
+  get models() {
+    return /** @type {Cell[]} */ (this.runs);
+  }
+
+  /** @type {Map<string, Cell>} every cell by its key "D:h" */
+  get cells() {
+    if (this._cellsOf !== this.runs) {
+      this._cellsOf = this.runs;
+      this._cells = new Map(this.models.map((c) => [c.key, c]));
+    }
+    return /** @type {Map<string, Cell>} */ (this._cells);
   }
 
   /**
@@ -203,45 +227,23 @@ export class GridSession extends RunSet {
    * @param {number} seed
    */
   configure(relationsText, seed) {
-    const s = gridSettings(this.hw, relationsText, seed);
-    for (const c of this.cells.values()) c.dispose();
-    this.settings = s;
-    this.cells = new Map();
-    if (this.probe.length === 0 || this.probe.length > s.seqLen || this.probe.some((t) => t >= s.vocab)) {
-      this.probe = defaultProbe(s);
-    }
-    this.probeKey = this.probe.join(' ');
-    for (let d = 1; d <= MAX_RELATIONS; d += 1) {
-      const relations = d === s.relations.length ? s.relations : s.order.slice(0, d);
-      for (const numHeads of s.headCounts) {
-        const c = new Cell(d, relations, {
-          relations: relations.map((r) => r.name), numHeads, dModel: s.dModel, seed: s.seed,
-          seqLen: s.seqLen, vocab: s.vocab, learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
-        });
-        this.cells.set(c.key, c);
-      }
-    }
-    this.status = 'idle';
-    this.error = null;
+    // Not shown until asked for again; set before the controller's "state" event.
+    const full = this.full;
+    const opened = this.opened;
     this.full = false;
     this.opened = null;
-    this._emit('state');
-  }
-
-  /**
-   * Configure unless these are the settings already.
-   * @param {string} relationsText
-   * @param {number} seed
-   */
-  ensure(relationsText, seed) {
-    const s = this.settings;
-    if (s && s.seed === seed && s.relations.map((r) => r.name).join(',') === parseRelations(relationsText, s.catalogue).map((r) => r.name).join(',')) return;
-    this.configure(relationsText, seed);
+    try {
+      super.configure(relationsText, seed);
+    } catch (e) {
+      this.full = full;
+      this.opened = opened;
+      throw e;
+    }
   }
 
   /** The row D (its cells in head order). @param {number} d */
   row(d) {
-    return [...this.cells.values()].filter((c) => c.rows === d);
+    return this.models.filter((c) => c.rows === d);
   }
 
   /** The rows the page shows: the chosen one, or all of them once the full grid is asked for. */
@@ -271,6 +273,25 @@ export class GridSession extends RunSet {
   }
 
   /**
+   * Each cell trains alone (a group of one), the chosen row first.
+   * @param {boolean} [full]
+   */
+  groups(full = false) {
+    return this.plan(full).map((c) => [c]);
+  }
+
+  /**
+   * Side by side, each row's models go costliest (most heads) first, so that the row's last cell
+   * is not a big model started when the others are done.
+   * @param {Cell[][]} groups
+   * @param {number} lanes
+   */
+  queue(groups, lanes) {
+    if (lanes <= 1) return groups;
+    return this.byRow(groups.map((g) => g[0])).flatMap((row) => row.sort((a, b) => b.numHeads - a.numHeads)).map((c) => [c]);
+  }
+
+  /**
    * Open a cell (null: follow the one training, else the last one done).
    * @param {string|null} key
    */
@@ -290,114 +311,11 @@ export class GridSession extends RunSet {
 
   /**
    * Train the chosen row (full: every row) to the step budget; cells already done are kept.
-   * @param {boolean} full
+   * @param {boolean} [full]
    */
-  start(full) {
-    if (!this.settings || this.status === 'running') return;
-    this.full = this.full || full;
-    const todo = this.plan(full).filter((c) => c.status !== 'done');
-    if (todo.length === 0) return;
-    this.status = 'running';
-    this.error = null;
-    this.startedAt = performance.now();
-    this.finishedAt = 0;
-    this._emit('state');
-    this._run(todo);
-  }
-
-  /** Same settings, nothing trained. */
-  reset() {
-    if (!this.settings) return;
-    this.configure(this.settings.relations.map((r) => r.name).join(','), this.settings.seed);
-  }
-
-  /** Free every trainer. */
-  dispose() {
-    for (const c of this.cells.values()) c.dispose();
-    this.cells = new Map();
-    this.settings = null;
-  }
-
-  /**
-   * A new probe: every model's attention is taken on it again.
-   * @param {number[]} tokens
-   */
-  setProbe(tokens) {
-    return super.setProbe(tokens, this.cells.values(), (c) => c.status !== 'training' && c.status !== 'evaluating');
-  }
-
-  /**
-   * A done cell's timeline on the current probe (RunSet.retake).
-   * @param {Cell} c
-   */
-  retake(c) {
-    return super.retake(c, c.status === 'done');
-  }
-
-  /**
-   * Train the cells, as many at once as the training module has Workers (each model on its own
-   * Worker, see compute.js's Pool; on the main thread one after another), in plan order.
-   * @param {Cell[]} todo
-   */
-  async _run(todo) {
-    const s = /** @type {GridSettings} */ (this.settings);
-    const compute = this.store.compute;
-    if (compute) await (compute.warm ? compute.warm() : compute.start());
-    const lanes = compute && compute.mode === 'worker' && 'size' in compute ? Math.min(compute.size, todo.length) : 1;
-    this.lanes = lanes;
-    // Side by side, each row's models go costliest (most heads) first, so that the row's last
-    // cell is not a big model started when the others are done.
-    const queue = lanes > 1 ? this.byRow(todo).flatMap((row) => row.sort((a, b) => b.numHeads - a.numHeads)) : todo.slice();
-    let failed = false;
-    const lane = async (/** @type {unknown} */ _, /** @type {number} */ k) => {
-      while (queue.length > 0 && !failed) {
-        const c = /** @type {Cell} */ (queue.shift());
-        if (!c.remote) c.lane = k;
-        try {
-          await this._trainCell(c);
-        } catch (e) {
-          if (isDisposed(e) || c.disposed) return false;
-          c.status = 'error';
-          c.error = errorOf(e);
-          this.error = c.error;
-          this.status = 'error';
-          failed = true;
-          this._emit('state');
-          return false;
-        }
-      }
-      return !failed;
-    };
-    const done = await Promise.all(Array.from({ length: lanes }, lane));
-    if (s !== this.settings || !done.every(Boolean)) return;
-    this.status = 'done';
-    this.finishedAt = performance.now();
-    this._emit('progress');
-    this._emit('state');
-  }
-
-  /** @param {Cell} c */
-  async _trainCell(c) {
-    const s = /** @type {GridSettings} */ (this.settings);
-    c.status = 'training';
-    this._emit('state');
-    if (!c.remote) {
-      await c.open(this.store);
-      await c.snapshot(this.currentProbe());
-    }
-    await this.train([c], {
-      to: s.steps,
-      every: snapshotEvery(s.steps),
-      // The pace counts the chosen row's steps: the default experiment takes REAL_TIME_MS in
-      // real time, and the full grid as long per row.
-      // Cells trained side by side share that time.
-      pacedSteps: s.steps * Math.ceil(this.row(s.relations.length).length / this.lanes),
-    });
-    c.status = 'evaluating';
-    await c.evaluateHeads();
-    c.worst = Math.min(...(/** @type {import('./python.js').Evaluation} */ (c.evaluation)).relationAccuracy);
-    c.status = 'done';
-    this._emit('progress');
+  start(full = false) {
+    if (this.settings && !this.busy) this.full = this.full || full;
+    super.start(full);
   }
 }
 

@@ -7,20 +7,22 @@
 //
 // Settings live in the store (headsRelations, headsSeed; `#heads_relations`, `#heads_seed`), so
 // embeds show, hide and lock them like any other control. The run lives in the store's
-// GridSession (grid.js); this element only draws it, at most once per DRAW_INTERVAL_MS (frames.js), in place.
+// GridSession (grid.js); this element draws it with the run view (run-view.js), at most once per
+// DRAW_INTERVAL_MS while it trains, in place, and draws what is its own: the grid, the cliff, the
+// probe, the opened cell's tables and ablation matrix.
 
 import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
-import { PageError, concerns, errorOf, stopped } from '../shared/state/errors.js';
+import { PageError, concerns, errorOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
-import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession, seedField } from './frames.js';
+import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
-import { MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
-import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
+import { GRID, MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
+import { RESET, RunView } from './run-view.js';
+import { probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 import { a3, headsWord, perRelation, titleOf } from './verdict.js';
 import { relationDescription, relationPhrase, relationTitle, sourceOf } from '../shared/i18n/relations.js';
 
@@ -47,20 +49,19 @@ class HwHeadsNeeded extends HwElement {
     const seed = seedField(this, 'headsSeed', this.t('headsNeeded.seed'), this.t('headsNeeded.seedHint'));
     this.seedInput = seed.input;
     this.seedError = seed.error;
-    const pace = paceField('heads-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
-    this.paceSelect = pace.select;
-
-    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'heads-run', 'data-testid': 'heads-run', text: this.t('headsNeeded.run') });
-    this.gridButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-grid', 'data-testid': 'heads-grid', text: this.t('headsNeeded.grid') });
-    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'heads-reset', 'data-testid': 'heads-reset', text: this.t('train.run.reset') });
-    this.runButton.addEventListener('click', () => this.session && this.session.start(false));
-    this.gridButton.addEventListener('click', () => this.session && this.session.start(true));
-    this.resetButton.addEventListener('click', () => {
-      if (this.session) this.session.reset();
+    this.view = new RunView(this, {
+      id: 'heads', measure: GRID.name,
+      buttons: [
+        { name: 'run', text: 'headsNeeded.run', onClick: (exp) => exp.start(false) },
+        { name: 'grid', text: 'headsNeeded.grid', quiet: true, onClick: (exp) => exp.start(true) },
+        RESET,
+      ],
+      onScrub: () => {
+        this.shownKey = '';
+        this.schedule();
+      },
     });
-    for (const b of [this.runButton, this.gridButton, this.resetButton]) b.toggleAttribute('disabled', true);
-    this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'heads-counter', role: 'status', 'aria-live': 'off' });
-    this.runError = h('p', { class: 'hw-error', 'data-error-for': 'heads', role: 'alert', hidden: true });
+    this.timeline = this.view.timeline;
 
     this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'heads-about' });
     this.gridBox = h('div', { class: 'hw-heads-grid-box' });
@@ -75,16 +76,8 @@ class HwHeadsNeeded extends HwElement {
     this.probeInput.addEventListener('input', () => this.readProbe());
 
     this.cellBox = h('section', { class: 'hw-heads-cell', 'data-testid': 'heads-cell', 'aria-live': 'off' });
-    this.timeline = new Timeline('heads-timeline', () => {
-      this.shownKey = '';
-      this.schedule();
-    }, this.language);
 
-    this.appendChild(h('div', { class: 'hw-train-controls' }, [
-      h('div', { class: 'hw-train-fields' }, [h('div', { class: 'hw-heads-relations-wrap' }, [this.relationBox, this.relationHint, this.relationError]), seed.wrap, pace.wrap]),
-      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.gridButton, this.resetButton, this.counter]),
-      this.runError,
-    ]));
+    this.appendChild(this.view.controls([h('div', { class: 'hw-heads-relations-wrap' }, [this.relationBox, this.relationHint, this.relationError]), seed.wrap]));
     this.appendChild(this.about);
     this.appendChild(this.gridBox);
     this.appendChild(this.cliff);
@@ -93,12 +86,6 @@ class HwHeadsNeeded extends HwElement {
 
     /** @type {GridSession|null} */
     this.session = null;
-    this.drawer = new FrameDrawer({
-      name: 'hw-heads draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
-      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
-    });
-    // Kept when the section is drawn again in another language (see keep).
-    if (!this.onSession) this.onSession = () => this.schedule();
     this.onTheme(() => {
       forget(this, 'layout');
       this.schedule();
@@ -131,7 +118,7 @@ class HwHeadsNeeded extends HwElement {
       awaitTrainingModule(this);
       return;
     }
-    adoptSession(this, session, ['progress', 'state', 'shown']);
+    this.view.adopt(session, ['progress', 'state', 'shown']);
     const s = store.state;
     reflectNumber(this.seedInput, s.headsSeed);
     const missing = store.inputErrors[SETTING.headsSeed.control];
@@ -151,7 +138,7 @@ class HwHeadsNeeded extends HwElement {
       try {
         session.ensure(s.headsRelations, /** @type {number} */ (s.headsSeed));
         showError(this.relationError, null, null, lang);
-        showError(this.runError, null, null, lang);
+        this.view.showError(null);
       } catch (e) {
         const error = errorOf(e);
         if (concerns(error, 'seed')) showError(this.seedError, this.seedInput, error, lang);
@@ -226,7 +213,7 @@ class HwHeadsNeeded extends HwElement {
   }
 
   schedule() {
-    this.drawer.schedule();
+    this.view.schedule();
   }
 
 
@@ -281,38 +268,38 @@ class HwHeadsNeeded extends HwElement {
     if (!session || !session.settings) return;
     this.layout();
     const st = session.settings;
-    const running = session.status === 'running';
-    this.runButton.toggleAttribute('disabled', running || session.row(st.relations.length).every((c) => c.status === 'done'));
-    this.gridButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'done'));
-    this.resetButton.toggleAttribute('disabled', running || [...session.cells.values()].every((c) => c.status === 'waiting'));
+    const running = session.busy;
+    this.view.drawButtons({
+      run: { disabled: running || session.row(st.relations.length).every((c) => c.status === 'done') },
+      grid: { disabled: running || session.models.every((c) => c.status === 'done') },
+      reset: { disabled: running || session.models.every((c) => c.status === 'idle') },
+    });
     for (const box of this.relationChecks) box.disabled = running || box.hasAttribute('data-locked');
     this.relationBox.toggleAttribute('data-running', running);
-    showError(this.runError, null, session.error ? stopped(session.error) : null, this.language);
 
     const plan = session.plan(session.full);
     const done = plan.filter((c) => c.status === 'done').length;
     const current = plan.find((c) => c.status === 'training' || c.status === 'evaluating') || null;
-    const counter = current
-      ? this.t('headsNeeded.counterModel', { model: done + 1, models: plan.length, relations: this.relationsWord(current.rows), heads: headsWord(current.numHeads, this.language), step: current.step, steps: st.steps })
-      : this.t('headsNeeded.counterDone', { done, models: plan.length });
-    const took = session.finishedAt ? this.t('headsNeeded.took', { seconds: ((session.finishedAt - session.startedAt) / 1000).toFixed(1) }) : '';
-    setText(this.counter, `${counter}${took}`);
-    this.counter.dataset.done = String(done);
-    this.dataset.status = session.status;
-    this.toggleAttribute('data-running', running);
+    this.view.drawRun(session, {
+      counter: current
+        ? this.t('headsNeeded.counterModel', { model: done + 1, models: plan.length, relations: this.relationsWord(current.rows), heads: headsWord(current.numHeads, this.language), step: current.step, steps: st.steps })
+        : this.t('headsNeeded.counterDone', { done, models: plan.length }),
+      took: true,
+    });
+    this.view.counter.dataset.done = String(done);
 
     // The grid's cells: only those whose value changed.
     const drawn = /** @type {Map<string, string>} */ (this.drawnCells);
     for (const [key, b] of /** @type {Map<string, HTMLButtonElement>} */ (this.cellButtons)) {
       const c = /** @type {Cell} */ (session.cells.get(key));
-      const text = c.status === 'done' ? cell2(/** @type {number} */ (c.worst)) : c.status === 'waiting' ? '·' : c.status === 'error' ? '!' : `${Math.round((100 * c.step) / st.steps)}%`;
+      const text = c.status === 'done' ? cell2(/** @type {number} */ (c.worst)) : c.status === 'idle' ? '·' : c.status === 'failed' ? '!' : `${Math.round((100 * c.step) / st.steps)}%`;
       const state = `${text}|${c.status}|${this.dark ? 'd' : 'l'}`;
       if (drawn.get(key) !== state) {
         drawn.set(key, state);
         b.textContent = text;
         b.dataset.status = c.status;
         b.setAttribute('aria-label', this.t('headsNeeded.cellLabel', {
-          relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, this.language), value: c.status === 'waiting' ? this.t('headsNeeded.waiting') : text,
+          relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, this.language), value: c.status === 'idle' ? this.t('headsNeeded.waiting') : text,
         }));
         if (c.status === 'done') paintCell(b, /** @type {number} */ (c.worst), Boolean(this.dark));
         else {
@@ -391,20 +378,19 @@ class HwHeadsNeeded extends HwElement {
       this.ablationKey = '';
       const row = session.row(c.rows);
       const lang = this.language;
-      const series = row.map((m, i) => ({ label: headsWord(m.numHeads, lang), cls: SERIES[i] }));
-      const xLabel = this.t('train.curves.step');
-      this.loss = new Curves({ title: this.t('headsNeeded.loss'), testid: 'heads-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series, xLabel });
-      this.acc = new Curves({ title: this.t('headsNeeded.accuracy'), testid: 'heads-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series, xLabel });
-      this.loss.setX(st.steps);
-      this.acc.setX(st.steps);
+      this.view.layoutCurves(st.steps, {
+        series: row.map((m) => headsWord(m.numHeads, lang)),
+        loss: { title: this.t('headsNeeded.loss') },
+        accuracy: { title: this.t('headsNeeded.accuracy') },
+      });
       this.curveRow = row;
       this.timeline.follow();
       replace(this.cellBox, [
         this.cellTitle,
         this.cellStats,
         this.cellResult,
-        h('div', { class: 'hw-train-curves' }, [this.loss.figure, this.acc.figure]),
-        h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') }, row.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads, lang)]))),
+        this.view.curves,
+        this.view.legend,
         this.timeline.wrap,
         h('p', { class: 'hw-hint', text: this.t('headsNeeded.tablesHint', { probe: labels.join(' ') }) }),
         h('p', { class: 'hw-hint' }, c.relations.flatMap((r, k) => [
@@ -422,25 +408,15 @@ class HwHeadsNeeded extends HwElement {
       relations: this.relationsWord(c.rows), heads: headsWord(c.numHeads, lang), dModel: st.dModel, dHead: st.dModel / c.numHeads, parameters: c.parameters,
     }));
     const last = c.loss.length - 1;
-    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'waiting' ? this.t('headsNeeded.cellNotYet')
+    setText(/** @type {HTMLElement} */ (this.cellStats), c.status === 'idle' ? this.t('headsNeeded.cellNotYet')
       : last >= 0 ? this.t('headsNeeded.cellStep', { step: c.steps[last], loss: c.loss[last].toFixed(3), accuracy: c.accuracy[last].toFixed(3) }) : this.t('headsNeeded.stepZero'));
     setText(/** @type {HTMLElement} */ (this.cellResult), c.evaluation
       ? this.t('headsNeeded.cellResult', { values: perRelation(c.relations, (k) => a3(/** @type {any} */ (c.evaluation).relationAccuracy[k]), lang) }) : '');
-    /** @type {Cell[]} */ (this.curveRow).forEach((m, i) => {
-      /** @type {Curves} */ (this.loss).update(i, m.steps, m.loss);
-      /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
-    });
+    this.view.drawCurves(/** @type {Cell[]} */ (this.curveRow));
 
     // The timeline: the snapshots' steps, the settled sentence from their focus on the probe. A
     // done cell's snapshots taken on an earlier probe are taken again on this one first.
-    const current = c.snapshots.every((sn) => sn.probeKey === session.probeKey);
-    if (!current && c.status === 'done' && this.retaking !== `${c.key}|${session.probeKey}`) {
-      const ticket = `${c.key}|${session.probeKey}`;
-      this.retaking = ticket;
-      session.retake(c).then(() => {
-        if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, errorOf(e), this.language));
-    }
+    const current = session.timelineCurrent([c]);
     const rowsUnique = /** @type {any} */ (this.rowsUnique);
     const snaps = current ? c.snapshots : [];
     const points = snaps.map((sn) => ({ step: sn.step, focus: probeFocus(sn.attention, rowsUnique) }));
@@ -457,12 +433,16 @@ class HwHeadsNeeded extends HwElement {
       this.schedule();
     }
     this.cellBox.toggleAttribute('data-drawn', tables.length === args.numHeads);
-    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${c.attention ? 1 : 0}|${tables.length}`;
-    if (shownKey !== this.shownKey) {
+    const shownKey = `${c.key}|${index}|${snaps.length}|${session.probeKey}|${tables.length}`;
+    const at = index === null ? null : snaps[index];
+    const attention = at ? at.attention : c.attention;
+    // Only an attention on this probe: a model asked while it trained keeps its latest on the last
+    // probe until its next snapshot (and the new probe's is taken one model after another).
+    if (attention && attention[0] && attention[0].length === args.labels.length
+      && (shownKey !== this.shownKey || attention !== this.shownAttention)) {
       this.shownKey = shownKey;
-      const at = index === null ? null : snaps[index];
-      if (at) this.drawTables(at.attention);
-      else if (c.attention) this.drawTables(c.attention);
+      this.shownAttention = attention;
+      this.drawTables(attention);
     }
     this.cellBox.dataset.shownStep = this.timeline.at.dataset.step || '';
 

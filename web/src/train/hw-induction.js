@@ -5,22 +5,22 @@
 // the previous token and the induction target marked), each head's previous-token and induction
 // scores held-out, and switches that turn heads off: with the layer-1 previous-token head or the
 // layer-2 induction head off, the repeat accuracy falls back toward chance. The run lives in the
-// store's InductionSession (induction.js); this element only draws it, once per frame (frames.js).
+// store's InductionSession (induction.js); this element draws it with the run view (run-view.js)
+// and draws what is its own: the formed step, the verdict, the scores and switches, the heads.
 
 import { HwElement, define } from '../shared/ui/element.js';
 import { code, h, replace, setText } from '../shared/ui/dom.js';
 import { codeBlock } from '../shared/python/code-block.js';
 import { cellColors, prefersDark } from '../shared/ui/color.js';
-import { PageError, concerns, errorOf, stopped } from '../shared/state/errors.js';
+import { PageError, concerns, errorOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
-import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession, seedField } from './frames.js';
+import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
-import { Timeline, paceField } from './timeline.js';
+import { RESET, RunView } from './run-view.js';
 import { inductionCode, inductionOutput } from './induction-python.js';
-import { formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';
+import { INDUCTION, formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';
 
 /** @typedef {import('./induction.js').InductionSession} InductionSession */
 /** @typedef {import('./induction.js').InductionModel} InductionModel */
@@ -38,31 +38,26 @@ class HwInduction extends HwElement {
     this.seedError = seed.error;
     this.seedError.hidden = true;
     this.seedInput.addEventListener('input', () => this.timeline.follow());
-    const pace = paceField('induction-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
-    this.paceSelect = pace.select;
-
-    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'induction-run', 'data-testid': 'induction-run', text: this.t('induction.run') });
-    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'induction-reset', 'data-testid': 'induction-reset', text: this.t('train.run.reset') });
-    this.runButton.addEventListener('click', () => this.session && this.session.start());
-    this.resetButton.addEventListener('click', () => {
-      if (!this.session) return;
-      this.timeline.follow();
-      this.session.reset();
+    this.view = new RunView(this, {
+      id: 'induction', measure: INDUCTION.name, errorTestid: 'induction-error',
+      buttons: [
+        { name: 'run', text: 'induction.run', onClick: (exp) => exp.start() },
+        { ...RESET, onClick: (exp) => {
+          this.timeline.follow();
+          exp.reset();
+        } },
+      ],
+      onScrub: () => {
+        this.shownKey = '';
+        this.schedule();
+      },
     });
-    for (const b of [this.runButton, this.resetButton]) b.toggleAttribute('disabled', true);
-    this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'induction-counter', role: 'status', 'aria-live': 'off' });
-    this.runError = h('p', { class: 'hw-error', 'data-error-for': 'induction', 'data-testid': 'induction-error', role: 'alert', hidden: true });
+    this.timeline = this.view.timeline;
 
     this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'induction-about' });
     this.models = h('ul', { class: 'hw-induction-models', 'data-testid': 'induction-models' });
-    this.curvesBox = h('div', { class: 'hw-train-curves' });
-    this.legend = h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') });
     this.formed = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'induction-formed', 'aria-live': 'polite' });
     this.verdict = h('div', { class: 'hw-induction-verdict', 'data-testid': 'induction-verdict', 'aria-live': 'polite' });
-    this.timeline = new Timeline('induction-timeline', () => {
-      this.shownKey = '';
-      this.schedule();
-    }, this.language);
 
     this.probeInput = /** @type {HTMLInputElement} */ (h('input', {
       id: 'induction-probe', name: 'induction-probe', type: 'text', autocomplete: 'off', spellcheck: 'false', 'data-testid': 'induction-probe',
@@ -74,15 +69,11 @@ class HwInduction extends HwElement {
     this.headsBox = h('div', { class: 'hw-induction-heads', 'data-testid': 'induction-heads', 'aria-live': 'off' });
     this.scoresBox = h('div', { class: 'hw-induction-scores', 'data-testid': 'induction-scores' });
 
-    this.appendChild(h('div', { class: 'hw-train-controls' }, [
-      h('div', { class: 'hw-train-fields' }, [seed.wrap, pace.wrap]),
-      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.resetButton, this.counter]),
-      this.runError,
-    ]));
+    this.appendChild(this.view.controls([seed.wrap]));
     this.appendChild(this.about);
     this.appendChild(this.models);
-    this.appendChild(this.curvesBox);
-    this.appendChild(this.legend);
+    this.appendChild(this.view.curves);
+    this.appendChild(this.view.legend);
     this.appendChild(this.formed);
     this.appendChild(this.verdict);
     this.appendChild(this.scoresBox);
@@ -103,11 +94,6 @@ class HwInduction extends HwElement {
     /** @type {InductionSession|null} */
     this.session = null;
     this.layoutKey = '';
-    this.drawer = new FrameDrawer({
-      name: 'hw-induction draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
-      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
-    });
-    if (!this.onSession) this.onSession = () => this.schedule();
     this.onTheme(() => {
       this.layoutKey = '';
       this.schedule();
@@ -125,9 +111,9 @@ class HwInduction extends HwElement {
       awaitTrainingModule(this);
       return;
     }
-    adoptSession(this, session, ['progress', 'state']);
+    this.view.adopt(session);
     // The seed is the store's (`#induction_seed`, the `induction-seed` attribute); the session
-    // judges it (a refusal names the setting as its field) and the field shows why.
+    // judges it (a refusal names the seed as its field) and the field shows why.
     const seed = store.state.inductionSeed;
     reflectNumber(this.seedInput, seed);
     const missing = store.inputErrors[SETTING.inductionSeed.control];
@@ -136,10 +122,11 @@ class HwInduction extends HwElement {
     if (!missing && (!session.settings || session.settings.seed !== seed)) {
       try {
         session.ensure(/** @type {number} */ (seed));
-        showError(this.runError, null, null, lang);
+        this.view.showError(null);
       } catch (e) {
-        const field = concerns(e, 'seed');
-        showError(field ? this.seedError : this.runError, field ? this.seedInput : null, errorOf(e), lang);
+        const error = errorOf(e);
+        if (concerns(error, 'seed')) showError(this.seedError, this.seedInput, error, lang);
+        else this.view.showError(error);
         if (!session.settings) return;
       }
     }
@@ -153,7 +140,7 @@ class HwInduction extends HwElement {
     try {
       const tokens = parseInductionProbe(this.probeInput.value, session.settings);
       showError(this.probeError, this.probeInput, null, this.language);
-      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => showError(this.runError, null, errorOf(e), this.language));
+      if (tokens.join(' ') !== session.probeKey) session.setProbe(tokens).catch((e) => this.view.showError(errorOf(e)));
     } catch (e) {
       showError(this.probeError, this.probeInput, new PageError('errors.induction.kept', { reason: errorOf(e), probe: this.probeText() }), this.language);
     }
@@ -167,7 +154,7 @@ class HwInduction extends HwElement {
   }
 
   schedule() {
-    this.drawer.schedule();
+    this.view.schedule();
   }
 
   /**
@@ -199,14 +186,11 @@ class HwInduction extends HwElement {
     this.dark = dark;
     setText(this.about, this.t('induction.about', { ...st, chance: f2(1 / st.vocab) }));
     setText(this.probeHint, this.t('induction.probeHint', { first: st.tokenLabels[0], last: st.tokenLabels[st.tokenLabels.length - 1], n: st.seqLen }));
-    const series = session.models.map((m, i) => ({ label: this.modelName(m), cls: SERIES[i] }));
-    const xLabel = this.t('train.curves.step');
-    this.loss = new Curves({ title: this.t('induction.loss'), testid: 'induction-loss', yMax: 4, yTicks: [0, 1, 2, 3, 4], yFormat: String, series, xLabel });
-    this.acc = new Curves({ title: this.t('induction.accuracy'), testid: 'induction-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: String, series, xLabel });
-    this.loss.setX(st.steps);
-    this.acc.setX(st.steps);
-    replace(this.curvesBox, [this.loss.figure, this.acc.figure]);
-    replace(this.legend, session.models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), this.modelName(m)])));
+    this.view.layoutCurves(st.steps, {
+      series: session.models.map((m) => this.modelName(m)),
+      loss: { title: this.t('induction.loss') },
+      accuracy: { title: this.t('induction.accuracy') },
+    });
     this.modelLines = session.models.map(() => h('li', {}));
     replace(this.models, this.modelLines);
     this.headsKey = '';
@@ -219,29 +203,24 @@ class HwInduction extends HwElement {
     if (!session || !session.settings) return;
     this.layout();
     const st = session.settings;
-    const running = session.status === 'running' || session.status === 'evaluating';
-    this.runButton.toggleAttribute('disabled', running || session.status === 'done');
-    this.resetButton.toggleAttribute('disabled', running || session.status === 'idle');
+    const running = session.busy;
+    this.view.drawButtons({ run: { disabled: !session.canStart() }, reset: { disabled: running || session.status === 'idle' } });
     this.seedInput.disabled = running || this.seedInput.hasAttribute('data-locked');
-    showError(this.runError, null, session.error ? stopped(session.error) : null, this.language);
     const [deep, wide] = session.models;
     const step = deep.step;
-    const counter = session.status === 'evaluating' ? this.t('induction.counterEvaluating')
-      : this.t('induction.counter', { step, steps: st.steps });
-    const took = session.finishedAt ? this.t('headsNeeded.took', { seconds: ((session.finishedAt - session.startedAt) / 1000).toFixed(1) }) : '';
-    setText(this.counter, `${counter}${took}`);
-    this.counter.dataset.step = String(step);
-    this.dataset.status = session.status;
-    this.toggleAttribute('data-running', running);
+    this.view.drawRun(session, {
+      counter: session.status === 'evaluating' ? this.t('induction.counterEvaluating') : this.t('induction.counter', { step, steps: st.steps }),
+      step,
+      took: true,
+    });
     this.toggleAttribute('data-done', session.status === 'done');
 
     session.models.forEach((m, i) => {
       setText(/** @type {HTMLElement[]} */ (this.modelLines)[i], this.t('induction.modelLine', {
         model: this.modelName(m), dHead: st.dModel / m.numHeads, parameters: m.parameters || '…',
       }));
-      /** @type {Curves} */ (this.loss).update(i, m.steps, m.loss);
-      /** @type {Curves} */ (this.acc).update(i, m.steps, m.accuracy);
     });
+    this.view.drawCurves(session.models);
 
     // The step where the head formed, from the live curve of the two-layer model.
     const formed = formedStep(deep.steps, deep.accuracy, st.formedAccuracy);
@@ -430,16 +409,7 @@ class HwInduction extends HwElement {
 
     // The timeline: the deep model's snapshots (both models are snapshotted at the same steps);
     // snapshots taken on an earlier probe are taken again on this one once training is done.
-    const current = session.models.every((m) => m.snapshots.every((sn) => sn.probeKey === session.probeKey));
-    if (!current && session.status === 'done' && this.retaking !== session.probeKey) {
-      const ticket = session.probeKey;
-      this.retaking = ticket;
-      (async () => {
-        for (const m of session.models) await session.retake(m);
-      })().then(() => {
-        if (this.retaking === ticket) this.retaking = '';
-      }, (e) => showError(this.runError, null, errorOf(e), this.language));
-    }
+    const current = session.timelineCurrent(session.models);
     const snaps = current ? deep.snapshots : [];
     this.timeline.update(snaps.map((sn) => sn.step), []);
     const index = this.timeline.index;

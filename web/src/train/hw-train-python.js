@@ -152,7 +152,7 @@ class HwTrainPython extends PythonBlock {
       results: session.status === 'done'
         ? session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation), ablations: m.ablations }))
         : null,
-      busy: session.status === 'running' || session.status === 'finishing',
+      busy: session.busy,
       started: session.step > 0,
       where: 'train.title',
       href: '#train',
@@ -193,7 +193,7 @@ class HwHeadsPython extends PythonBlock {
       results: c.status === 'done'
         ? [{ numHeads: c.numHeads, parameters: c.parameters, evaluation: /** @type {any} */ (c.evaluation), ablations: c.ablations }]
         : null,
-      busy: grid.status === 'running',
+      busy: grid.busy,
       started: c.step > 0,
       where: 'headsNeeded.title',
       href: '#heads-needed',

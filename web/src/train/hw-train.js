@@ -5,22 +5,25 @@
 //
 // Settings live in the store (trainTask, trainSeed; `#train-task`, `#train-seed`), so embeds can
 // show, hide and lock them like any other control. The run itself lives in the store's
-// TrainSession (session.js); this element only draws it, once per animation frame, in place.
+// TrainSession (session.js); this element draws it with the run view (run-view.js), once per
+// animation frame, in place, and draws what is its own: the models' blocks, tables, switches and
+// verdicts.
 
 import { HwElement, define, forget } from '../shared/ui/element.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { prefersDark } from '../shared/ui/color.js';
-import { concerns, errorOf, stopped } from '../shared/state/errors.js';
+import { concerns, errorOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
-import { Curves, SERIES } from './curves.js';
-import { FrameDrawer, adoptSession, seedField } from './frames.js';
+import { SERIES } from './curves.js';
+import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
-import { sessionFor } from './session.js';
+import { TRAIN, sessionFor } from './session.js';
+import { RESET, RunView } from './run-view.js';
 import { awaitTrainingModule } from './module.js';
 import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
 import { relationPhrase, sourceOf, taskTitle } from '../shared/i18n/relations.js';
-import { Timeline, paceField, probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
+import { probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
 
@@ -60,56 +63,37 @@ class HwTrain extends HwElement {
     this.seedInput = seed.input;
     this.seedError = seed.error;
 
-    const pace = paceField('train-pace', (p) => { if (this.session) this.session.setPace(p); }, this.language);
-    this.paceSelect = pace.select;
-    this.timeline = new Timeline('train-timeline', () => this.schedule(), this.language);
-
-    this.runButton = h('button', { type: 'button', class: 'hw-button', id: 'train-run', 'data-testid': 'train-run', text: this.t('train.run.train') });
-    this.stepButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-step', 'data-testid': 'train-step-once', text: this.t('train.run.step') });
-    this.resetButton = h('button', { type: 'button', class: 'hw-button hw-button-quiet', id: 'train-reset', 'data-testid': 'train-reset', text: this.t('train.run.reset') });
-    this.runButton.addEventListener('click', () => {
-      const s = this.session;
-      if (!s) return;
-      if (s.status === 'running' && !s.stepping) s.pause();
-      else s.start();
+    this.view = new RunView(this, {
+      id: 'train', measure: TRAIN.name,
+      buttons: [
+        // Run pauses while the models train (not while one step computes: see Experiment.stepOnce).
+        { name: 'run', text: 'train.run.train', onClick: (exp) => (exp.status === 'training' && !exp.stepping ? exp.pause() : exp.start()) },
+        { name: 'step', text: 'train.run.step', quiet: true, testid: 'train-step-once', onClick: (exp) => exp.stepOnce() },
+        RESET,
+      ],
+      onScrub: () => this.schedule(),
     });
-    this.stepButton.addEventListener('click', () => { if (this.session) this.session.stepOnce(); });
-    this.resetButton.addEventListener('click', () => { if (this.session) this.session.reset(); });
-    // Until the training module has loaded there is nothing to train (draw() enables them).
-    for (const b of [this.runButton, this.stepButton, this.resetButton]) b.toggleAttribute('disabled', true);
-    this.counter = h('p', { class: 'hw-train-counter', 'data-testid': 'train-counter', role: 'status', 'aria-live': 'off' });
-    this.runError = h('p', { class: 'hw-error', 'data-error-for': 'train', role: 'alert', hidden: true });
+    this.timeline = this.view.timeline;
 
     this.about = h('p', { class: 'hw-hint hw-train-about', 'data-testid': 'train-about' });
-    this.legend = h('ul', { class: 'hw-train-legend', 'aria-label': this.t('train.models') });
-    this.curveBox = h('div', { class: 'hw-train-curves' });
     this.modelsBox = h('div', { class: 'hw-train-models' });
     this.verdict = h('div', { class: 'hw-train-verdict', 'data-testid': 'train-verdict', 'aria-live': 'polite', hidden: true });
 
-    this.appendChild(h('div', { class: 'hw-train-controls' }, [
-      h('div', { class: 'hw-train-fields' }, [taskWrap, seed.wrap, pace.wrap]),
-      h('div', { class: 'hw-controls-actions', role: 'group', 'aria-label': this.t('train.group') }, [this.runButton, this.stepButton, this.resetButton, this.counter]),
-      this.runError,
-    ]));
+    this.appendChild(this.view.controls([taskWrap, seed.wrap]));
     this.appendChild(this.about);
-    this.appendChild(this.curveBox);
-    this.appendChild(this.legend);
+    this.appendChild(this.view.curves);
+    this.appendChild(this.view.legend);
     this.appendChild(this.verdict);
     this.appendChild(this.timeline.wrap);
     this.appendChild(this.modelsBox);
 
     /** @type {TrainSession|null} */
     this.session = null;
-    this.drawer = new FrameDrawer({
-      name: 'hw-train draw', draw: () => this.draw(), busy: () => Boolean(this.session) && this.session.status === 'running',
-      fail: (m) => this.setStatus(this.t('status.drawFailed', { reason: this.say(m) }), true),
-    });
     /** the model whose attention tables are drawn first when several wait (see draw) */
     this.tableTurn = 0;
-    // Kept when the section is drawn again in another language (see keep): the session's
-    // listener stays the same function, and a section already near stays near.
-    if (!this.onSession) this.onSession = () => this.schedule();
-    // The trainers are made when the section comes near the viewport (see TrainSession.prepare).
+    // Kept when the section is drawn again in another language (see keep): a section already
+    // near stays near.
+    // The trainers are made when the section comes near the viewport (see Experiment.prepare).
     if (this.near === undefined) this.near = typeof IntersectionObserver !== 'function';
     if (!this.near) {
       const watch = new IntersectionObserver((entries) => {
@@ -148,7 +132,7 @@ class HwTrain extends HwElement {
       awaitTrainingModule(this);
       return;
     }
-    adoptSession(this, session, ['progress', 'state']);
+    this.view.adopt(session);
     const s = store.state;
     reflectNumber(this.seedInput, s.trainSeed);
     const missing = store.inputErrors[SETTING.trainSeed.control];
@@ -170,11 +154,11 @@ class HwTrain extends HwElement {
         session.ensure(s.trainTask, /** @type {number} */ (s.trainSeed));
         if (this.near) session.prepare();
         showError(this.seedError, this.seedInput, null, lang);
-        showError(this.runError, null, null, lang);
+        this.view.showError(null);
       } catch (e) {
         const error = errorOf(e);
         if (concerns(error, 'seed')) showError(this.seedError, this.seedInput, error, lang);
-        else showError(this.runError, null, error, lang);
+        else this.view.showError(error);
         session.dispose();
       }
     }
@@ -184,7 +168,7 @@ class HwTrain extends HwElement {
   }
 
   schedule() {
-    this.drawer.schedule();
+    this.view.schedule();
   }
 
 
@@ -197,23 +181,18 @@ class HwTrain extends HwElement {
     this.dark = dark;
     const models = session.models;
     const lang = this.language;
-    const series = models.map((m, i) => ({ label: headsWord(m.numHeads, lang), cls: SERIES[i] }));
     const rule = (/** @type {any} */ r) => this.t('train.about.rule', { relation: relationPhrase(r, lang), rule: r.rule });
     const rules = st.relations.map(rule).join(this.t('common.and'));
     replace(this.about, [this.t('train.about.text', {
       task: taskTitle(st.task, st.title, lang), count: st.relations.length, rules, seqLen: st.seqLen, vocab: st.vocab, dModel: st.dModel,
       learningRate: st.learningRate, batchSize: st.batchSize, steps: st.steps,
     })]);
-    const xLabel = this.t('train.curves.step');
-    this.loss = new Curves({
-      title: this.t('train.curves.loss'), testid: 'train-loss', yMax: Math.max(1, Math.ceil(Math.log(st.vocab) * 1.25)),
-      yTicks: [0, 1, 2, 3].filter((y) => y <= Math.ceil(Math.log(st.vocab) * 1.25)), yFormat: String, series, xLabel,
+    const yMax = Math.ceil(Math.log(st.vocab) * 1.25);
+    this.view.layoutCurves(st.steps, {
+      series: models.map((m) => headsWord(m.numHeads, lang)),
+      loss: { title: this.t('train.curves.loss'), yMax: Math.max(1, yMax), yTicks: [0, 1, 2, 3].filter((y) => y <= yMax) },
+      accuracy: { title: this.t('train.curves.accuracy') },
     });
-    this.acc = new Curves({ title: this.t('train.curves.accuracy'), testid: 'train-accuracy', yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yFormat: (y) => String(y), series, xLabel });
-    this.loss.setX(st.steps);
-    this.acc.setX(st.steps);
-    replace(this.curveBox, [this.loss.figure, this.acc.figure]);
-    replace(this.legend, models.map((m, i) => h('li', { class: `hw-train-key ${SERIES[i]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), headsWord(m.numHeads, lang)])));
 
     // The models' blocks (their tables are most of the section's boxes) are built by draw(), one
     // per frame, so that no frame lays them all out at once.
@@ -271,15 +250,15 @@ class HwTrain extends HwElement {
     this.layout();
     const st = session.settings;
     const status = session.status;
-    const running = status === 'running' || status === 'finishing';
-    // Written only when it changes: a click whose button's text is replaced between press and
-    // release is lost (WebKit).
-    setText(this.runButton, this.t(status === 'running' && !session.stepping ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train'));
-    this.runButton.toggleAttribute('disabled', session.finished || session.pausing || status === 'finishing' || status === 'error');
-    this.stepButton.toggleAttribute('disabled', running || session.finished || status === 'error');
-    this.resetButton.toggleAttribute('disabled', session.step === 0 && status !== 'error');
-    setText(this.counter, this.t(status === 'finishing' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }));
-    this.counter.dataset.step = String(session.step);
+    const running = session.busy;
+    this.view.drawButtons({
+      run: {
+        disabled: session.finished || session.pausing || status === 'evaluating' || status === 'failed',
+        text: status === 'training' && !session.stepping ? (session.pausing ? 'train.run.pausing' : 'train.run.pause') : session.step > 0 && !session.finished ? 'train.run.resume' : 'train.run.train',
+      },
+      step: { disabled: running || session.finished || status === 'failed' },
+      reset: { disabled: session.step === 0 && status !== 'failed' },
+    });
     // The attention tables: one model's per frame, the models taking turns (all of them in one
     // frame, about 500 boxes, would make it a long task); the section says it is done only once
     // every table shows the final weights. A block built in this frame is filled in a later one.
@@ -304,21 +283,22 @@ class HwTrain extends HwElement {
     }
     if (turn >= 0) this.tableTurn = (turn + 1) % stale.length;
     const tablesLeft = this.blocks.length < session.models.length || session.models.some((_, i) => i !== turn && behind(i));
-    this.toggleAttribute('data-running', running);
     this.toggleAttribute('data-done', status === 'done' && !tablesLeft);
     // Every block built and every table showing its model's latest attention.
     this.toggleAttribute('data-drawn', !tablesLeft);
     // Something to show for it: the page prints the section only then (page.css, print).
     this.toggleAttribute('data-trained', session.step > 0);
-    this.dataset.status = status;
     const seedProblem = session.error && concerns(session.error, 'seed') ? session.error : null;
     const lang = this.language;
     if (seedProblem || !this.store.inputErrors[SETTING.trainSeed.control]) showError(this.seedError, this.seedInput, seedProblem, lang);
-    showError(this.runError, null, session.error && !seedProblem ? stopped(session.error) : null, lang);
+    this.view.drawRun(session, {
+      counter: this.t(status === 'evaluating' ? 'train.counterEvaluating' : 'train.counter', { step: session.step, steps: st.steps }),
+      step: session.step,
+      error: seedProblem ? null : session.error,
+    });
+    this.view.drawCurves(session.models);
 
     session.models.forEach((m, i) => {
-      this.loss.update(i, m.steps, m.loss);
-      this.acc.update(i, m.steps, m.accuracy);
       const b = this.blocks[i];
       if (!b) return;  // built in a coming frame
       const last = m.loss.length - 1;
@@ -330,7 +310,7 @@ class HwTrain extends HwElement {
         b.drawnStep = w.key;
         b.tables.forEach((t, head) => t.update(/** @type {number[][][]} */ (w.attention)[head], Boolean(this.dark)));
       }
-      const canAblate = Boolean(m.remote) && !running && status !== 'error';
+      const canAblate = Boolean(m.remote) && !running && status !== 'failed';
       for (const box of b.switches) {
         box.disabled = !canAblate;
         box.checked = !m.off.has(Number(box.dataset.head));

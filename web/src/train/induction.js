@@ -3,13 +3,14 @@
 // heads trains beside one layer of four heads at the same d_model, in lockstep (two ModelRuns of
 // the training engine, run.js). Each keeps its curves, its timeline on the student's probe and,
 // when trained, the held-out evaluation (repeat accuracy, every head's previous-token and
-// induction scores) with each head off in turn. The session never draws; it fires "progress" and
-// "state" events, and the element (hw-induction.js) redraws once per frame. Only comparisons here:
-// every number comes from the trainer.
+// induction scores) with each head off in turn. Declared here (and what is its own: the probe,
+// the step where the head formed, the key heads), run by the experiment controller
+// (experiment.js), drawn by <hw-induction>. Only comparisons here: every number comes from the
+// trainer.
 
-import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
+import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
-import { PageError, errorOf } from '../shared/state/errors.js';
+import { PageError } from '../shared/state/errors.js';
 import { SETTING, rangeError } from '../shared/state/settings.js';
 
 /**
@@ -47,8 +48,7 @@ export function inductionSettings(hw, seed) {
   if (refused) throw refused;
   const d = hw.inductionDefaults();
   return {
-    layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, dModel: d.dModel, seqLen: d.seqLen,
-    vocab: d.vocab, learningRate: d.learningRate, batchSize: d.batchSize, steps: d.steps, evalSize: d.evalSize,
+    layers: d.layers, numHeads: d.numHeads, wideHeads: d.layers * d.numHeads, ...modelSettings(d),
     formedAccuracy: d.formedAccuracy, formedScore: d.formedScore, tokenLabels: d.tokenLabels, seed,
   };
 }
@@ -154,141 +154,45 @@ export function keyHeads(e) {
 }
 
 /** One of the two models. */
-export class InductionModel extends ModelRun {
+export class InductionModel extends ExperimentRun {
   /**
    * @param {'deep'|'wide'} key
    * @param {Record<string, any>} options  hw.createTrainer's options
    */
   constructor(key, options) {
     const count = options.layers * options.numHeads;
-    super(options, Array.from({ length: count }, (_, k) => k));
-    this.key = key;
+    super(options, { key, heads: Array.from({ length: count }, (_, k) => k) });
     this.layers = options.layers;
   }
 }
 
-export class InductionSession extends RunSet {
-  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
-  constructor(store) {
-    super(store, 'hw-induction steps', { keepParameters: true });
-    /** @type {InductionSettings|null} */
-    this.settings = null;
-    /** @type {InductionModel[]} */
-    this.models = [];
-    /** @type {'idle'|'running'|'evaluating'|'done'|'error'} */
-    this.status = 'idle';
-    /** @type {string|null} */
-    this.error = null;
-    this.startedAt = 0;
-    this.finishedAt = 0;
-  }
-
-  /** @param {number} seed */
-  configure(seed) {
-    const s = inductionSettings(this.hw, seed);
-    for (const m of this.models) m.dispose();
-    this.settings = s;
-    if (this.probe.length === 0 || this.probe.length > s.seqLen || this.probe.some((t) => t >= s.vocab)) {
-      this.probe = defaultInductionProbe(s);
-    }
-    this.probeKey = this.probe.join(' ');
-    const common = {
-      task: 'induction', dModel: s.dModel, seed: s.seed, seqLen: s.seqLen, vocab: s.vocab,
-      learningRate: s.learningRate, batchSize: s.batchSize, evalSize: s.evalSize,
-    };
-    this.models = [
+/** @type {import('./experiment.js').Declaration<InductionSettings>} */
+export const INDUCTION = {
+  name: 'hw-induction',
+  settings: inductionSettings,
+  same: (s, seed) => s.seed === seed,
+  runs: (s) => {
+    const common = { task: 'induction', ...trainerOptions(s) };
+    return [
       new InductionModel('deep', { ...common, layers: s.layers, numHeads: s.numHeads }),
       new InductionModel('wide', { ...common, layers: 1, numHeads: s.wideHeads }),
     ];
-    this.status = 'idle';
-    this.error = null;
-    this.startedAt = 0;
-    this.finishedAt = 0;
-    this._emit('state');
+  },
+  probe: defaultInductionProbe,
+  keepProbe: true,
+  keepParameters: true,
+};
+
+/** @extends {Experiment<InductionSettings>} */
+export class InductionSession extends Experiment {
+  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  constructor(store) {
+    super(store, INDUCTION);
   }
 
-  /** @param {number} seed  configure unless it is the seed already */
-  ensure(seed) {
-    if (this.settings && this.settings.seed === seed) return;
-    this.configure(seed);
-  }
-
-  /** Same settings, nothing trained. */
-  reset() {
-    if (this.settings && this.status !== 'running' && this.status !== 'evaluating') this.configure(this.settings.seed);
-  }
-
-  dispose() {
-    for (const m of this.models) m.dispose();
-    this.models = [];
-    this.settings = null;
-  }
-
-  /** @param {InductionModel} m  may be asked now (not training) */
-  idle(m) {
-    return this.status !== 'running' && this.status !== 'evaluating' && Boolean(m.remote);
-  }
-
-  /** @param {number[]} tokens */
-  setProbe(tokens) {
-    return super.setProbe(tokens, this.models, (m) => this.idle(m));
-  }
-
-  /** @param {InductionModel} m  its timeline on the current probe (RunSet.retake) */
-  retake(m) {
-    return super.retake(m, this.status === 'done');
-  }
-
-  /**
-   * Switch these heads of a trained model off (indices layer * numHeads + head) and evaluate.
-   * @param {InductionModel} m
-   * @param {number[]} off
-   */
-  async ablate(m, off) {
-    if (this.status !== 'done') return;
-    try {
-      if (await m.ablate(off)) this._emit('progress');
-    } catch (e) {
-      if (!isDisposed(e)) this._fail(e);
-    }
-  }
-
-  /** Train both models to the step budget, in lockstep, then evaluate them. */
-  async start() {
-    const s = this.settings;
-    if (!s || this.status === 'running' || this.status === 'evaluating' || this.status === 'done') return;
-    this.status = 'running';
-    this.error = null;
-    this.startedAt = performance.now();
-    this._emit('state');
-    const models = this.models;
-    try {
-      for (const m of models) {
-        if (!m.remote) {
-          await m.open(this.store);
-          await m.snapshot(this.currentProbe());
-        }
-      }
-      await this.train(models, { to: s.steps, every: snapshotEvery(s.steps), pacedSteps: s.steps });
-      this.status = 'evaluating';
-      this._emit('state');
-      for (const m of models) await m.evaluateHeads();
-    } catch (e) {
-      if (isDisposed(e) || models !== this.models) return;
-      this._fail(e);
-      return;
-    }
-    this.status = 'done';
-    this.finishedAt = performance.now();
-    this._emit('progress');
-    this._emit('state');
-  }
-
-  /** @param {unknown} e */
-  _fail(e) {
-    this.status = 'error';
-    this.error = errorOf(e);
-    this._emit('state');
+  /** @returns {InductionModel[]} */
+  get models() {
+    return /** @type {InductionModel[]} */ (this.runs);
   }
 }
 
