@@ -74,7 +74,8 @@ double previous_position_score(const Matrix& qk, ConstMatrixRef p) {
   const Index n = p.rows();
   if (n < 2) {
     throw Error("atLeast", "seqLen", {{"value", integer(n)}, {"min", integer(2)}},
-                "seqLen (" + std::to_string(n) + ") must be at least 2");
+                "previous-position score: the position embedding has shape " +
+                    shape_string(p.rows(), p.cols()) + "; it needs at least 2 positions");
   }
   const Matrix s = matmul_transposed(matmul(p, qk), p);
   Index wins = 0;
