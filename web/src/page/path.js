@@ -564,7 +564,10 @@ export class Path {
     a.href = `#${this.continueTo}`;
     a.textContent = this.titleOf(this.continueTo);
     const [before, after = ''] = this.t('path.continue', { section: '\u0000' }).split('\u0000');
-    line.replaceChildren(before, a, after);
+    // One run of text (the line is a flex box that centres it in the row), at most two lines.
+    const text = this.doc.createElement('span');
+    text.append(before, a, after);
+    line.replaceChildren(text);
     setAutoLang(line, this.lang);
     line.hidden = false;
   }
