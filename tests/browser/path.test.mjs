@@ -257,3 +257,34 @@ test('in a sandboxed iframe, where localStorage throws, the page works and says 
     await host.close();
   }
 });
+
+test('the whole lesson as an element (the H5P content) shows the same contents and marks, and keeps nothing itself', { timeout: TEST_TIMEOUT }, async () => {
+  const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(server.url('/embed.html?widget=lesson'));
+    const inLesson = (fn, arg) => page.evaluate(`(${fn})(document.querySelector('mha-lesson').shadowRoot, ${JSON.stringify(arg ?? null)})`);
+    await until(() => inLesson((root) => root && root.querySelector('hw-quiz fieldset[data-question="1"] input')), 'the lesson element drawn');
+    const ids = await inLesson((root) => ({
+      sections: [...root.querySelectorAll('main section[id]')].map((s) => s.id),
+      parts: [...root.querySelectorAll('#contents li[data-section]')].map((li) => li.getAttribute('data-section')),
+      forget: root.querySelector('[data-forget]').hidden,
+      kept: root.querySelector('[data-path-kept]').hidden,
+    }));
+    assert.deepEqual(ids.parts, ids.sections);
+    assert.ok(ids.parts.length > 10);
+    assert.equal(ids.forget, true, 'the host keeps the work: no "forget" here');
+    assert.equal(ids.kept, true);
+    // A part's link scrolls to it inside the element, and the host page's address stays as it was.
+    const before = await page.url();
+    await inLesson((root) => root.querySelector('#contents a[href="#quiz"]').click());
+    await until(() => inLesson((root) => root.querySelector('#contents a[aria-current]')?.getAttribute('href') === '#quiz'), 'the quiz marked current');
+    assert.equal(await page.url(), before);
+    await inLesson((root) => root.querySelector('hw-quiz fieldset[data-question="1"] input').click());
+    await until(() => inLesson((root, want) => root.querySelector('#contents li[data-section="quiz"] [data-mark]')?.textContent === want, t('path.mark.quizPart', { answered: 1, total: 5 })), 'the quiz marked');
+    assert.equal(await page.evaluate(() => localStorage.getItem('headwise.progress')), null);
+    await collectCsp(page);
+    log.assertClean(server.origin);
+  } finally {
+    await context.close();
+  }
+});

@@ -97,7 +97,6 @@ export class Path {
     onLanguageChange(() => {
       this.drawMarks();
       this.drawContinue();
-      this.drawCopy();
       this.drawKept();
       for (const note of this.notes()) this.drawNote(note);
     });
@@ -175,7 +174,6 @@ export class Path {
     if (!li) return;
     li.setAttribute('data-current', '');
     li.querySelector(':scope > a')?.setAttribute('aria-current', 'location');
-    this.drawCopy();
     // The contents' own list scrolls (never the page) to keep the current part in sight.
     const list = /** @type {HTMLElement|null} */ (this.nav.querySelector('.hw-contents-list'));
     if (list && list.scrollHeight > list.clientHeight + 1) {
@@ -220,9 +218,8 @@ export class Path {
         }
       }
     });
-    const copy = /** @type {HTMLButtonElement|null} */ (this.nav.querySelector('[data-copy-link]'));
-    this.copyButton = copy;
-    copy?.addEventListener('click', () => this.copyLink());
+    // (Its name stays its visible text; the status line names the part whose link it copied.)
+    this.nav.querySelector('[data-copy-link]')?.addEventListener('click', () => this.copyLink());
     const forget = /** @type {HTMLButtonElement|null} */ (this.nav.querySelector('[data-forget]'));
     if (forget) {
       forget.hidden = this.keep !== 'local';
@@ -248,12 +245,6 @@ export class Path {
   linkTo(/** @type {string} */ id) {
     const here = this.doc.location;
     return `${here.href.split('#')[0]}#${id}`;
-  }
-
-  drawCopy() {
-    const b = this.copyButton;
-    if (!b || !this.current) return;
-    b.setAttribute('aria-label', this.t('path.copyLinkTo', { section: this.titleOf(this.current) }));
   }
 
   async copyLink() {
