@@ -107,11 +107,26 @@ test('on a phone a button opens the contents over nothing the student types in, 
     await page.click('#contents a[href="#challenge"]');
     await until(async () => !(await page.isVisible('#contents')), 'the contents closed by the link');
     await until(async () => (await current(page)) === '#challenge', 'the challenge is the current part');
-    // Typing in the challenge: the floating buttons step aside (WCAG 2.4.11).
-    await page.focus('#challenge-answer');
-    await until(() => page.evaluate(() => getComputedStyle(document.querySelector('.hw-floating')).visibility === 'hidden'), 'the floating buttons hidden while typing');
+    // The challenge's box under the floating buttons: focused, they step aside (WCAG 2.4.11); in
+    // the middle of the window, or blurred, they stay.
+    const floatingShown = () => page.evaluate(() => getComputedStyle(document.querySelector('.hw-floating')).visibility === 'visible');
+    const place = (where) => page.evaluate((w) => {
+      const box = /** @type {HTMLElement} */ (document.getElementById('challenge-answer'));
+      const r = box.getBoundingClientRect();
+      window.scrollBy({ top: w === 'bottom' ? r.bottom - (innerHeight - 8) : r.top - innerHeight / 3, behavior: 'instant' });
+      box.focus({ preventScroll: true });
+    }, where);
+    await place('middle');
+    await settle(page);
+    assert.ok(await floatingShown(), 'not hidden for a field they do not cover');
+    await place('bottom');
+    await until(async () => !(await floatingShown()), 'the floating buttons step aside from the field being typed in');
     await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement).blur());
-    await until(() => page.evaluate(() => getComputedStyle(document.querySelector('.hw-floating')).visibility === 'visible'), 'the floating buttons back');
+    await until(floatingShown, 'the floating buttons back once the field is left');
+    await place('bottom');
+    await until(async () => !(await floatingShown()), 'aside again');
+    await page.evaluate(() => window.scrollBy({ top: -300, behavior: 'instant' }));
+    await until(floatingShown, 'back once the field is scrolled away from them');
     await collectCsp(page);
     log.assertClean(server.origin);
   } finally {
@@ -191,6 +206,16 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     assert.match(note, TRAIN_FOR_REAL ? /with seed 1\. The verdict then: .{20,}/ : /You trained this on .+\. The verdict then:/);
     assert.ok(note.includes(t('path.trainAgain')), note);
 
+    // An address that names the language only (as the switcher leaves it) still gets the exercise's
+    // own seed back; one that names the exercise's setting wins.
+    await gotoFresh(page, `${bare}#lang=en`);
+    await waitReady(page);
+    await until(async () => (await page.inputValue('#ex1-seed')) === '5', 'exercise 1\'s seed restored under #lang=en');
+    await gotoFresh(page, `${bare}#ex1_seed=9`);
+    await waitReady(page);
+    await settle(page);
+    assert.equal(await page.inputValue('#ex1-seed'), '9');
+
     // Forget.
     await page.click('[data-forget]');
     assert.equal(await page.textContent('[data-testid=path-status]'), t('path.forgotten'));
@@ -262,8 +287,9 @@ test('the whole lesson as an element (the H5P content) shows the same contents a
   const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
   try {
     await page.goto(server.url('/embed.html?widget=lesson'));
-    const inLesson = (fn, arg) => page.evaluate(`(${fn})(document.querySelector('mha-lesson').shadowRoot, ${JSON.stringify(arg ?? null)})`);
-    await until(() => inLesson((root) => root && root.querySelector('hw-quiz fieldset[data-question="1"] input')), 'the lesson element drawn');
+    // (fn runs in the page with the element's shadow root; the adapter writes a function given as text as it is.)
+    const inLesson = (fn, arg) => page.evaluate(`() => (${fn})(document.querySelector('mha-lesson').shadowRoot, ${JSON.stringify(arg ?? null)})`);
+    await until(() => inLesson((root) => root && root.querySelector('#contents li[data-section]')), 'the lesson element drawn');
     const ids = await inLesson((root) => ({
       sections: [...root.querySelectorAll('main section[id]')].map((s) => s.id),
       parts: [...root.querySelectorAll('#contents li[data-section]')].map((li) => li.getAttribute('data-section')),
@@ -279,6 +305,7 @@ test('the whole lesson as an element (the H5P content) shows the same contents a
     await inLesson((root) => root.querySelector('#contents a[href="#quiz"]').click());
     await until(() => inLesson((root) => root.querySelector('#contents a[aria-current]')?.getAttribute('href') === '#quiz'), 'the quiz marked current');
     assert.equal(await page.url(), before);
+    await until(() => inLesson((root) => root.querySelector('hw-quiz fieldset[data-question="1"] input')), 'the quiz drawn', 60000);
     await inLesson((root) => root.querySelector('hw-quiz fieldset[data-question="1"] input').click());
     await until(() => inLesson((root, want) => root.querySelector('#contents li[data-section="quiz"] [data-mark]')?.textContent === want, t('path.mark.quizPart', { answered: 1, total: 5 })), 'the quiz marked');
     assert.equal(await page.evaluate(() => localStorage.getItem('headwise.progress')), null);

@@ -194,6 +194,8 @@ export class Path {
     if (opener) {
       opener.addEventListener('click', () => (this.nav.hasAttribute('data-open') ? this.close(true) : this.open()));
     }
+    const floating = /** @type {HTMLElement|null} */ (this.root === doc ? doc.querySelector('.hw-floating') : null);
+    if (floating) this.stepAside(floating);
     this.nav.querySelector('[data-contents-close]')?.addEventListener('click', () => this.close(true));
     this.nav.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && this.nav.hasAttribute('data-open')) {
@@ -225,6 +227,43 @@ export class Path {
       forget.hidden = this.keep !== 'local';
       forget.addEventListener('click', () => this.forget());
     }
+  }
+
+  /**
+   * The floating buttons step aside (data-aside: hidden) while they would cover the control that
+   * has the focus, the field being typed in above all (WCAG 2.4.11): checked when the focus moves
+   * and, while something has it, once per frame of scrolling or resizing.
+   * @param {HTMLElement} floating
+   */
+  stepAside(floating) {
+    const doc = this.doc;
+    let queued = false;
+    const check = () => {
+      queued = false;
+      const el = doc.activeElement;
+      let cover = false;
+      if (el && el !== doc.body && el !== doc.documentElement && !floating.contains(el)) {
+        const a = el.getBoundingClientRect();
+        const b = floating.getBoundingClientRect();
+        cover = b.width > 0 && a.bottom > b.top && a.top < b.bottom && a.right > b.left && a.left < b.right;
+      }
+      if (floating.hasAttribute('data-aside') !== cover) floating.toggleAttribute('data-aside', cover);
+    };
+    const later = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(check);
+    };
+    doc.addEventListener('focusin', later);
+    doc.addEventListener('focusout', later);
+    const moved = () => {
+      const el = doc.activeElement;
+      if (floating.hasAttribute('data-aside') || (el && el !== doc.body)) later();
+    };
+    addEventListener('scroll', moved, { passive: true });
+    addEventListener('resize', moved, { passive: true });
+    // (A field growing as the student types in it, a textarea resized.)
+    doc.addEventListener('input', later);
   }
 
   open() {
@@ -381,15 +420,19 @@ export class Path {
       for (const [n, oi] of Object.entries(quiz.answers)) if (Number.isInteger(oi)) answers[Number(n)] = oi;
       if (Object.keys(answers).length) quizEl.restore(answers);
     }
-    // The exercises' inputs, unless the address gives settings of its own (a link wins).
+    // The exercises' inputs, each unless the address gives it (a link wins).
     const store = this.store;
-    if (store && !this.doc.location.hash.includes('=')) {
+    if (store) {
+      const named = new URLSearchParams(this.doc.location.hash.replace(/^#/, ''));
       /** @type {Record<string, number>} */
       const patch = {};
       for (const ex of EXERCISES) {
         const rec = p.get(ex.id);
         if (!rec) continue;
-        for (const [k, name] of Object.entries(ex.fields)) if (Number.isFinite(rec[k])) patch[name] = rec[k];
+        for (const [k, name] of Object.entries(ex.fields)) {
+          const setting = SETTING[/** @type {keyof typeof SETTING} */ (name)];
+          if (Number.isFinite(rec[k]) && !named.has(setting.hash)) patch[name] = rec[k];
+        }
       }
       if (Object.keys(patch).length) {
         // After the store has read the address (first-load.js starts it in a microtask of its own).
