@@ -7,7 +7,7 @@
 // First: the page's language is known before any widget draws (src/page/language.js); then
 // the lesson page's first load holds every widget as it is defined, and starts them in slices,
 // nearest the reader first (first-load.js).
-import { followStore } from './language.js';
+import { followStore, languageSettled } from './language.js';
 import './first-load.js';
 import '../lesson/hw-controls.js';
 import '../lesson/hw-pipeline.js';
@@ -37,7 +37,7 @@ followStore(store);
 // In a SCORM package with its LMS there (course.js); nothing anywhere else.
 const course = startCourse(store);
 // The contents, the reader's place and progress (path.js): kept in this browser, or by the LMS.
-startPagePath(Boolean(course));
+startPagePath(Boolean(course), languageSettled);
 watchPrint();
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });

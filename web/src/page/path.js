@@ -47,6 +47,8 @@ const READING_BAND = 0.5;
  * @property {'local'|'host'} [keep]  'local': kept in this browser's storage (the page);
  *   'host': a course platform or an embed's host keeps the work, this browser nothing
  * @property {Store|null} [store]  the store whose exercise settings are recorded (the page's)
+ * @property {Promise<unknown>} [language]  settled once the page's first language is written
+ *   (language.js's languageSettled): the contents shows its words then (page.css, data-hw-wait)
  */
 
 /**
@@ -73,7 +75,7 @@ export class Path {
    * @param {HTMLElement} nav
    * @param {PathOptions} options
    */
-  constructor(root, nav, { keep = 'local', store = null } = {}) {
+  constructor(root, nav, { keep = 'local', store = null, language = Promise.resolve() } = {}) {
     this.root = root;
     this.nav = nav;
     this.doc = nav.ownerDocument;
@@ -86,6 +88,8 @@ export class Path {
     /** @type {string|null} */
     this.current = null;
     this.status = /** @type {HTMLElement|null} */ (nav.querySelector('[data-path-status]'));
+    const show = () => nav.removeAttribute('data-hw-wait');
+    language.then(show, show);
     this.watchCurrent();
     this.wireControls();
     this.record();
@@ -607,7 +611,11 @@ export class Path {
   }
 }
 
-/** The lesson page's path, with the page's store (main.js). @param {boolean} inCourse */
-export function startPagePath(inCourse) {
-  return startPath(document, { keep: inCourse ? 'host' : 'local', store: getStore() });
+/**
+ * The lesson page's path, with the page's store (main.js).
+ * @param {boolean} inCourse  a course platform keeps the work
+ * @param {Promise<unknown>} language  language.js's languageSettled
+ */
+export function startPagePath(inCourse, language) {
+  return startPath(document, { keep: inCourse ? 'host' : 'local', store: getStore(), language });
 }
