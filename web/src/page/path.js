@@ -20,6 +20,7 @@
 import { getStore } from '../shared/state/store.js';
 import { SETTING, defaults } from '../shared/state/settings.js';
 import { onLanguageChange, resolveLanguage, setAutoLang, t } from '../shared/i18n/i18n.js';
+import { afterFrame } from '../shared/compute/tasks.js';
 import { Progress, clip, openStorage } from './progress.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */
@@ -88,7 +89,8 @@ export class Path {
     /** @type {string|null} */
     this.current = null;
     this.status = /** @type {HTMLElement|null} */ (nav.querySelector('[data-path-status]'));
-    const show = () => nav.removeAttribute('data-hw-wait');
+    // Its words once the language is written, laid out in a frame after the page's first.
+    const show = () => afterFrame(() => nav.removeAttribute('data-hw-wait'));
     language.then(show, show);
     this.watchCurrent();
     this.wireControls();
