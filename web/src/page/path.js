@@ -258,7 +258,9 @@ export class Path {
     const later = () => {
       if (queued) return;
       queued = true;
-      requestAnimationFrame(check);
+      // (After the frame, or a timer: a frame that never comes, as in a page not shown, must not
+      // leave the check queued for good.)
+      afterFrame(check);
     };
     doc.addEventListener('focusin', later);
     doc.addEventListener('focusout', later);
