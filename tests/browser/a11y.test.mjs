@@ -177,7 +177,9 @@ describe('keyboard', () => {
       assert.equal(keys[1], '#hw-language-select');
       const parts = await page.evaluate(() => document.querySelectorAll('#contents a').length);
       const seed = keys.indexOf('#seed');
-      assert.deepEqual(keys.slice(2, seed), [...Array(parts).fill('a.'), 'testid:copy-link', 'testid:forget']);
+      // (Firefox makes the sticky column and the contents' list, boxes that scroll, stops of their own.)
+      const scrollBoxes = ENGINE === 'firefox' ? ['aside.hw-sidebar', 'ol.hw-contents-list'] : [];
+      assert.deepEqual(keys.slice(2, seed).filter((k) => !scrollBoxes.includes(k)), [...Array(parts).fill('a.'), 'testid:copy-link', 'testid:forget']);
       assert.deepEqual(keys.slice(seed, seed + 9), required.slice(0, 9));
       assert.equal(keys.filter((k) => /^#q\d-o/.test(k)).length, 5);
       // The sentence's words are one stop (the arrow keys move along them); each head's switch is one.
