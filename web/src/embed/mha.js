@@ -11,6 +11,7 @@ import { h, replace } from '../shared/ui/dom.js';
 import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
+import { startPath } from '../page/path.js';
 import {
   isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase, translateTree, whenLanguage,
 } from '../shared/i18n/i18n.js';
@@ -397,6 +398,8 @@ class MhaLesson extends MhaElement {
     if (this.language !== 'en') translateTree(frame, /** @type {string} */ (this.language));
     const article = frame.querySelector('.hw-article') || frame;
     article.appendChild(/** @type {HTMLElement} */ (this.exporter));
+    // The contents and its marks for this visit; the host (an H5P player, a course page) keeps the work.
+    startPath(frame, { keep: 'host' });
   }
 }
 

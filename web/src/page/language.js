@@ -17,6 +17,7 @@ import { getStore } from '../shared/state/store.js';
 import { langOf, parseHash } from '../shared/state/settings.js';
 import { whenRedrawn } from '../shared/ui/element.js';
 import { h } from '../shared/ui/dom.js';
+import { afterFrame } from '../shared/compute/tasks.js';
 import { scriptBase } from '../shared/platform/scripts.js';
 import {
   AUTO, KEYED, SOURCE, ensureLanguage, languageNames, languages, onLanguageChange, pageChoice, pageLanguage, requestedPageLanguage, resolveLanguage,
@@ -123,27 +124,6 @@ proseChannel.port1.onmessage = () => {
 function whenIdle(f) {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(() => f(), { timeout: 1000 });
   else afterFrame(f);
-}
-
-/**
- * Call `f` in a task after the next frame: a frame's callbacks run before it is laid out, and a
- * message posted from one is a task after it. A timer where no frame comes (a hidden tab).
- * @param {() => void} f
- */
-function afterFrame(f) {
-  let done = false;
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    f();
-  };
-  const go = () => {
-    if (done) return;
-    done = true;
-    channel.port2.postMessage(0);
-  };
-  requestAnimationFrame(go);
-  setTimeout(go, 100);
 }
 
 /**

@@ -7,7 +7,7 @@
 // First: the page's language is known before any widget draws (src/page/language.js); then
 // the lesson page's first load holds every widget as it is defined, and starts them in slices,
 // nearest the reader first (first-load.js).
-import { followStore } from './language.js';
+import { followStore, languageSettled } from './language.js';
 import './first-load.js';
 import '../lesson/hw-controls.js';
 import '../lesson/hw-pipeline.js';
@@ -27,6 +27,7 @@ import { scriptBase } from '../shared/platform/module-loader.js';
 import { getStore } from '../shared/state/store.js';
 import { startCourse } from './course.js';
 import { watchPrint } from './print.js';
+import { startPagePath } from './path.js';
 
 /** Where app.js was loaded from, and so train.js and headwise.js (read while this script runs). */
 const BASE = scriptBase('app.js');
@@ -34,7 +35,9 @@ const BASE = scriptBase('app.js');
 const store = getStore();
 followStore(store);
 // In a SCORM package with its LMS there (course.js); nothing anywhere else.
-startCourse(store);
+const course = startCourse(store);
+// The contents, the reader's place and progress (path.js): kept in this browser, or by the LMS.
+startPagePath(Boolean(course), languageSettled);
 watchPrint();
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => watchTraining(document, BASE, { styles: true }), { once: true });

@@ -1,5 +1,6 @@
 // A task of its own: what the page's long jobs (training, a language's fonts) yield to between
-// slices of work, so that input, timers and painting run in between.
+// slices of work, so that input, timers and painting run in between; and a task after the next
+// frame, for work that must not join the frame's own (afterFrame).
 
 /** @type {(() => void)[]} */
 const waiting = [];
@@ -30,4 +31,25 @@ export function nextSlice() {
     waiting.push(resolve);
     channel.port2.postMessage(0);
   });
+}
+
+/**
+ * Call `f` in a task after the next frame (a message posted from the frame's callback); after a
+ * timer where no frame comes (a page loading in a hidden tab).
+ * @param {() => void} f
+ */
+export function afterFrame(f) {
+  let sent = false;
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    f();
+  };
+  const go = () => {
+    if (sent) return;
+    sent = true;
+    channel.port2.postMessage(0);
+  };
+  requestAnimationFrame(go);
+  setTimeout(go, 100);
 }
