@@ -93,7 +93,9 @@ test('the induction seed: its hash key read and written back, its attribute, its
   for (const spelling of ['inductionSeed', 'induction-seed', 'induction_seed']) assert.equal(controlName(spelling), 'inductionSeed');
   assert.deepEqual(parseAttribute(CONTROLS.inductionSeed, ' 9 '), { value: 9, error: null, problem: null });
   assert.deepEqual(parseAttribute(CONTROLS.inductionSeed, null), { value: 1, error: null, problem: null });
-  assert.equal(parseAttribute(CONTROLS.inductionSeed, 'x').error, 'induction-seed: "x" is not a number.');
+  const refused = parseAttribute(CONTROLS.inductionSeed, 'x').error;
+  assert.equal(refused.message, 'induction-seed: "x" is not a number.');
+  assert.deepEqual([refused.code, refused.field, refused.params.problem.code], ['errors.embed.attribute', 'inductionSeed', 'errors.embed.notNumber']);
   // Each training section's element offers its section's settings.
   assert.deepEqual(embedNames('induction'), ['inductionSeed']);
   assert.deepEqual(embedNames('heads'), ['headsRelations', 'headsSeed']);

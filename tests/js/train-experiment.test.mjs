@@ -89,7 +89,8 @@ test('bad inputs change nothing; a model that cannot be made fails the experimen
   exp.start();
   await until(exp, 'failed', 'done');
   assert.equal(exp.status, 'failed');
-  assert.match(exp.error, /divisible|divide/);
+  assert.equal(exp.error.code, 'divisible');
+  assert.match(exp.error.message, /d_model \(8\) must be divisible by num_heads \(3\)/);
   assert.equal(exp.runs[0].status, 'failed');
   assert.equal(exp.canStart(), false);
   // Reset is the way out: a new generation, nothing failed.
