@@ -11,6 +11,7 @@
 
 #include "headwise/gemm.hpp"
 #include "headwise/multi_head.hpp"
+#include "headwise/text_model.hpp"
 #include "headwise/shape.hpp"
 
 namespace headwise {
@@ -142,24 +143,8 @@ Attribution attribute(const TrainerConfig& c, const ModelParams& p, const IntMat
                       std::int64_t relation) {
   const Index n = ids.cols(), v = static_cast<Index>(c.vocab),
               heads = static_cast<Index>(c.num_heads), dh = static_cast<Index>(c.d_head);
-  require_shape_of(ids.rows(), n, 1, n, "ids");
-  if (n < 1 || n > c.seq_len) {
-    throw Error("count", "ids",
-                {{"value", integer(n)}, {"min", integer(1)}, {"max", integer(c.seq_len)}},
-                "ids has " + std::to_string(n) + " words; give 1 to " + std::to_string(c.seq_len));
-  }
-  for (Index i = 0; i < n; ++i) {
-    if (ids(0, i) < 0 || ids(0, i) >= v) {
-      throw Error("range", "ids",
-                  {{"value", integer(ids(0, i))}, {"min", integer(0)}, {"max", integer(v - 1)},
-                   {"index", "[" + std::to_string(i) + "]"}},
-                  "ids[" + std::to_string(i) + "] (" + std::to_string(ids(0, i)) +
-                      ") must be a word id between 0 and " + std::to_string(v - 1));
-    }
-  }
-  if (position < 0 || position >= n) {
-    require_range(position, 0, n - 1, "position");
-  }
+  require_sequence(c, ids);
+  require_range(position, 0, n - 1, "position");
   require_range(relation, 0, c.num_relations - 1, "relation");
   if (word) require_range(*word, 0, v - 1, "word");
   const Index i = static_cast<Index>(position);

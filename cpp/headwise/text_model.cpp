@@ -231,8 +231,7 @@ double scheduled_rate(double lr, std::int64_t s, std::int64_t total, std::int64_
 
 // ---- running and measuring ------------------------------------------------------------------------
 
-TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMatrix& ids,
-                       const HeadMask& ablate) {
+void require_sequence(const TrainerConfig& c, const IntMatrix& ids) {
   const Index n = ids.cols(), v = static_cast<Index>(c.vocab);
   if (ids.rows() != 1 || n < 1 || n > c.seq_len) {
     throw Error("count", "ids", {{"value", integer(n)}, {"min", integer(1)}, {"max", integer(c.seq_len)}},
@@ -248,6 +247,12 @@ TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMa
                                   ") must be a word id between 0 and " + std::to_string(v - 1));
     }
   }
+}
+
+TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMatrix& ids,
+                       const HeadMask& ablate) {
+  const Index n = ids.cols(), v = static_cast<Index>(c.vocab);
+  require_sequence(c, ids);
   if (static_cast<std::int64_t>(ablate.size()) != c.layers * c.num_heads) {
     throw Error("internal", "ablate", {}, "ablate: one flag per head (" +
                                 std::to_string(c.layers * c.num_heads) + ")");

@@ -113,6 +113,8 @@ struct TextRun {
   Vector token_loss;              // (n - 1): -log p(ids[i + 1] | ids[0 .. i])
   double loss = 0.0;              // their mean (0 for one word)
 };
+// Throws unless ids is one sequence (1, n) of 1 to c.seq_len word ids in [0, c.vocab).
+void require_sequence(const TrainerConfig& c, const IntMatrix& ids);
 TextRun run_text_model(const TrainerConfig& c, const ModelParams& p, const IntMatrix& ids,
                        const HeadMask& ablate);
 

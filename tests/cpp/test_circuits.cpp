@@ -339,10 +339,10 @@ TEST_CASE("Circuit errors name the value and what is allowed", "[circuits][error
         "ids[1] (2001) must be a word id between 0 and 2000");
   CHECK(message_of([&] {
           headwise::attribute(c, m.params, IntMatrix::Zero(1, 33), 0, std::nullopt);
-        }) == "ids has 33 words; give 1 to 32");
+        }) == "ids: one sequence of 1 to 32 words; got 33");
   CHECK(message_of([&] {
           headwise::attribute(c, m.params, IntMatrix::Zero(2, 3), 0, std::nullopt);
-        }) == "ids has shape (2, 3) but must be (1, 3)");
+        }) == "ids: one sequence of 1 to 32 words; got 3");
   CHECK(message_of([&] { headwise::promoted_words(c, m.params, 2, 0, 1, 5); }) ==
         "layer (2) must be between 0 and 1");
   CHECK(message_of([&] { headwise::promoted_words(c, m.params, 0, 4, 1, 5); }) ==
