@@ -1066,7 +1066,8 @@
       var r = unwrap(m, raw._headCircuits(weightsIn(m, o, {
         numHeads: integer(m, 'numHeads', o.numHeads)
       })));
-      return resultOf(tensors(r, {}, ['qk', 'ov'], []));
+      return resultOf(tensors(r, { qkRank: r.qkRank, ovRank: r.ovRank, ovSumError: r.ovSumError },
+        ['qk', 'ov'], []));
     };
 
     if (installTraining && typeof raw._trainerCreate === 'function') installTraining(api, raw);

@@ -20,7 +20,7 @@ import {
   waitReady, withEmbed, withPage,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
-import { sentenceOutput } from '../../web/src/text/sentence-python.js';
+import { circuitsOutput, sentenceOutput } from '../../web/src/text/sentence-python.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -152,6 +152,8 @@ async function readCircuits(where) {
       composition: [...el.querySelectorAll('[data-testid="circuits-composition"]')].map(cells),
       head: Number(list.dataset.head), source: Number(list.dataset.source),
       promoted: [...list.querySelectorAll('li')].map((li) => [li.getAttribute('data-word'), li.getAttribute('data-value')]),
+      python: el.querySelector('[data-testid="circuits-python-output"]')?.textContent || '',
+      script: el.querySelector('[data-testid="circuits-python"]')?.textContent || '',
     };
   });
 }
@@ -184,6 +186,9 @@ function checkCircuits(c, text, pos, word) {
   const p = model.promoted({ layer: Math.floor(c.head / C.numHeads), head: c.head % C.numHeads, word: run.ids[pos], k: 8 });
   assert.equal(c.source, run.ids[pos], 'the source word is the chosen word');
   assert.deepEqual(c.promoted, p.promoted.map((x) => [x.word, String(x.value)]), 'the words the head promotes');
+  const head = /** @type {[number, number]} */ ([Math.floor(c.head / C.numHeads), c.head % C.numHeads]);
+  assert.equal(c.python, circuitsOutput({ attribution: a, circuits, promoted: p, words: run.words, position: pos, head }), 'the circuits printout');
+  assert.ok(c.script.includes(`POSITION = ${pos}`) && c.script.includes(`HEAD = (${head[0]}, ${head[1]})`), 'the script reads the chosen word and head');
 }
 
 /** Wait for the split to show `word` at the widget's word. @param {any} where @param {string} word */
@@ -229,6 +234,27 @@ async function exercise(where) {
   await where.waitForSelector('[data-testid="split-error"][hidden]', { state: 'attached' });
   await waitSplit(where, model.run({ text: repeat }).predictions[united][0].word);
   checkCircuits(await readCircuits(where), repeat, united);
+
+  // The exercise: the layer-1 head the induction head (layer 2's best copier) K-composes with
+  // most; a wrong answer is told so; the check by switching off is the module's ablated runs.
+  const circuits = model.circuits();
+  const copier = circuits.copying[1].reduce((best, x, k, row) => (x > row[best] ? k : best), 0);
+  const row = circuits.composition.k[1][copier][0];
+  const answer = row.reduce((best, x, g) => (x > row[best] ? g : best), 0);
+  for (const g of [(answer + 1) % C.numHeads, answer]) {
+    await where.selectOption('[data-testid="find-head"]', String(g));
+    await where.click('[data-testid="find-check"]');
+    await where.waitForSelector(`[data-testid="find-result"][data-correct="${g === answer}"]`, { state: 'attached' });
+  }
+  const result = await where.$eval('[data-testid="find-result"]', (p) => ({ text: p.textContent, off: p.dataset.off, all: p.dataset.all }));
+  const findText = 'The people of the United States have a right to expect that their government will do its duty. The people of the United States';
+  const at = model.tokenize(findText).words.lastIndexOf('united');
+  const pOf = (/** @type {number[]} */ ablate) => Math.exp(-model.run({ text: findText, ablate }).tokenLoss[at]);
+  assert.equal(result.all, String(pOf([])));
+  assert.deepEqual(result.off.split(','), [0, 1, 2, 3].map((g) => String(pOf([g]))), 'each layer-1 head off in turn');
+  assert.ok(result.text.includes(row[answer].toFixed(3)), result.text);
+  const offs = result.off.split(',').map(Number);
+  assert.equal(offs.indexOf(Math.min(...offs)), answer, 'switching the answer off costs the repeated word most');
 
   // Typing: a sentence with a word the model does not know.
   const text = 'The congress of the smartphone age must keep the peace, and the congress must keep the peace.';

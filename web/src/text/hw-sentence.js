@@ -20,7 +20,7 @@ import { messageOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
 import { textModel, textModelNow } from './model.js';
 import { headRoles } from './roles.js';
-import { sentenceCode, sentenceOutput } from './sentence-python.js';
+import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from './sentence-python.js';
 import { PROMOTED_K, drawBars, drawPromoted, scoreTable, setLine } from './sentence-circuits.js';
 
 /** How far ahead of the window the model starts loading (px, above and below). */
@@ -41,6 +41,9 @@ export const PRESETS = /** @type {const} */ ([
 
 /** @param {number} x */
 const f2 = (x) => x.toFixed(2);
+
+/** The exercise's sentence: a phrase said twice, the induction head's case (the first preset's, repeated). */
+export const FIND_TEXT = 'The people of the United States have a right to expect that their government will do its duty. The people of the United States';
 
 /** Each model's circuits (textModel.circuits), computed once. @type {WeakMap<object, any>} */
 const circuitsOf = new WeakMap();
@@ -108,6 +111,18 @@ class HwSentence extends HwElement {
       this.pyOutput,
       h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') })),
     ]));
+    // The same for the sum of paths and the circuits (circuitsCode).
+    const circuitsTitle = this.t('sentence.circuitsPython');
+    this.circuitsCodeEl = h('code', { class: 'language-python' });
+    this.circuitsPyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'circuits-python-output', tabindex: '0', translate: 'no' });
+    this.appendChild(h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: circuitsTitle }),
+      copyButton(this.circuitsCodeEl, copyTexts(circuitsTitle, this.language)),
+      h('pre', { class: 'hw-code', id: 'circuits-python', 'data-testid': 'circuits-python', tabindex: '0', translate: 'no' }, [this.circuitsCodeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.circuitsPyOutput,
+      h('p', { class: 'hw-hint' }, this.tNodes('sentence.circuitsPythonHint', { run: code('python3 circuits.py sotu.hwtm') })),
+    ]));
 
     /** @type {any} the last good run: {text, base, off, ablate} */
     this.result = null;
@@ -165,6 +180,64 @@ class HwSentence extends HwElement {
       h('div', { class: 'hw-field' }, [h('label', { for: 'sentence-promoted-head', text: this.t('sentence.promoted.label') }), this.promotedHead]),
       this.promotedTitle, this.promotedList,
     ]));
+    // The exercise: find the head the induction head reads in the composition table, then check
+    // it by switching heads off.
+    this.findSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-find-head', name: 'sentence-find-head', 'data-testid': 'find-head' }));
+    const check = h('button', { type: 'button', class: 'hw-button', 'data-testid': 'find-check', text: this.t('sentence.find.check') });
+    check.addEventListener('click', () => this.checkFind());
+    this.findResult = h('p', { class: 'hw-verdict', 'data-testid': 'find-result', role: 'status' });
+    this.appendChild(h('section', { class: 'hw-sentence-find', 'data-testid': 'sentence-find' }, [
+      h('h4', { text: this.t('sentence.find.title') }),
+      h('p', { text: this.t('sentence.find.question') }),
+      h('div', { class: 'hw-field hw-sentence-find-field' }, [h('label', { for: 'sentence-find-head', text: this.t('sentence.find.label') }), this.findSelect, check]),
+      this.findResult,
+    ]));
+  }
+
+  /**
+   * The exercise's answer, from the model's circuits: the last layer's best copier (the
+   * induction head) and the earlier head its K-composition is highest with.
+   * @returns {{layer: number, head: number, earlier: number, answer: number, k: number}|null}
+   */
+  findAnswer() {
+    const model = textModelNow();
+    const circuits = model && circuitsOf.get(model);
+    if (!circuits) return null;
+    const c = model.config;
+    const layer = c.layers - 1;
+    const earlier = layer - 1;
+    let head = 0;
+    for (let k = 1; k < c.numHeads; k += 1) if (Number(circuits.copying[layer][k]) > Number(circuits.copying[layer][head])) head = k;
+    const row = /** @type {number[]} */ (circuits.composition.k[layer][head][earlier]);
+    let answer = 0;
+    for (let g = 1; g < row.length; g += 1) if (row[g] > row[answer]) answer = g;
+    return { layer, head, earlier, answer, k: row[answer] };
+  }
+
+  /** Check the student's head, and show what switching each earlier head off does. */
+  checkFind() {
+    const model = textModelNow();
+    const a = this.findAnswer();
+    if (!model || !a) return;
+    const c = model.config;
+    const chosen = Number(this.findSelect.value);
+    const name = (/** @type {number} */ l, /** @type {number} */ k) => this.t('induction.headName', { layer: l + 1, head: k });
+    const correct = chosen === a.answer;
+    // The check by switching off: the repeated phrase, the probability of its word after the
+    // second "united" with each earlier head off in turn.
+    const words = model.tokenize(FIND_TEXT).words;
+    const pos = words.lastIndexOf('united');
+    const p = (/** @type {number[]} */ ablate) => Math.exp(-model.run({ text: FIND_TEXT, ablate }).tokenLoss[pos]);
+    const all = p([]);
+    const off = Array.from({ length: c.numHeads }, (_, g) => p([a.earlier * c.numHeads + g]));
+    const others = off.filter((_, g) => g !== a.answer);
+    this.findResult.dataset.correct = String(correct);
+    this.findResult.dataset.off = off.map(String).join(',');
+    this.findResult.dataset.all = String(all);
+    setText(this.findResult, this.t(correct ? 'sentence.find.right' : 'sentence.find.wrong', {
+      chosen: name(a.earlier, chosen), head: name(a.layer, a.head), answer: name(a.earlier, a.answer), k: a.k.toFixed(3),
+      word: words[pos + 1], p: all.toFixed(3), pOff: off[a.answer].toFixed(3), pOthers: Math.min(...others).toFixed(3),
+    }));
   }
 
   static get keep() {
@@ -394,6 +467,12 @@ class HwSentence extends HwElement {
       for (let k = 1; k < c.numHeads; k += 1) if (Number(circuits.copying[last][k]) > Number(circuits.copying[last][best])) best = k;
       this.promoteFrom = last * c.numHeads + best;
     }
+    const earlier = c.layers - 2;
+    if (earlier >= 0) {
+      const keep = this.findSelect.value;
+      replace(this.findSelect, Array.from({ length: c.numHeads }, (_, g) => h('option', { value: g, text: name(earlier, g) })));
+      if (keep) this.findSelect.value = keep;
+    }
     replace(this.promotedHead, rows.map((r, i) => h('option', { value: i, text: r.label })));
     this.promotedHead.value = String(this.promoteFrom);
     this.toggleAttribute('data-circuits', true);
@@ -559,6 +638,14 @@ class HwSentence extends HwElement {
       head: this.t('induction.headName', { layer: layer + 1, head }), word: this.wordText(result.word),
     }));
     drawPromoted(this.promotedList, result.promoted, (w) => this.wordText(w));
+    // The script for what this part shows, and its printout from these same results.
+    if (!this.splitResult) return;
+    const typed = Boolean((this.splitWord || '').trim());
+    const settings = { text: r.text, position: pos, word: typed ? this.splitResult.word : null, head: /** @type {[number, number]} */ ([layer, head]), k: PROMOTED_K };
+    setText(this.circuitsCodeEl, circuitsCode(settings));
+    setText(this.circuitsPyOutput, circuitsOutput({
+      attribution: this.splitResult, circuits: circuitsOf.get(model), promoted: result, words: r.base.words, position: pos, head: settings.head,
+    }));
   }
 
   /**
