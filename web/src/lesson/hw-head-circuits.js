@@ -6,7 +6,9 @@
 // The matrices are computed once per experiment result (store.memo), up to CIRCUITS_MAX_DMODEL.
 
 import { HwElement, define, forget } from '../shared/ui/element.js';
-import { code, h, morph, replace, setText } from '../shared/ui/dom.js';
+import { code, copyButton, h, morph, replace, setText } from '../shared/ui/dom.js';
+import { copyTexts } from '../shared/i18n/i18n.js';
+import { headCircuitsCode, headCircuitsOutput } from './circuits-python.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
@@ -55,6 +57,18 @@ class HwHeadCircuits extends HwElement {
     this.appendChild(this.check);
     this.appendChild(this.grid);
     this.appendChild(this.note);
+    // "Reproduce it in Python": the same heads in NumPy (circuits-python.js), and what it prints.
+    const title = this.t('circuits.python');
+    this.codeEl = h('code', { class: 'language-python' });
+    this.pyOutput = h('pre', { class: 'hw-code hw-code-output', 'data-testid': 'circuits-numpy-output', tabindex: '0', translate: 'no' });
+    this.pyBlock = h('section', { class: 'hw-code-block' }, [
+      h('h3', { text: title }),
+      copyButton(this.codeEl, copyTexts(title, this.language)),
+      h('pre', { class: 'hw-code', id: 'circuits-numpy', 'data-testid': 'circuits-numpy', tabindex: '0', translate: 'no' }, [this.codeEl]),
+      h('p', { class: 'hw-output-label', text: this.t('python.prints') }),
+      this.pyOutput,
+    ]);
+    this.appendChild(this.pyBlock);
   }
 
   /** @param {Store} store */
@@ -79,6 +93,7 @@ class HwHeadCircuits extends HwElement {
       setText(this.check, this.t('circuits.tooLarge', { dModel: d, max: CIRCUITS_MAX_DMODEL }));
       this.check.dataset.error = '';
       setText(this.note, '');
+      this.pyBlock.hidden = true;
       return;
     }
     let c;
@@ -111,6 +126,9 @@ class HwHeadCircuits extends HwElement {
       cards.push(h('section', { class: 'hw-circuit-head', 'data-testid': 'circuit-head', 'data-head': k }, [h('h4', { text: name }), h('div', { class: 'hw-circuit-pair' }, maps)]));
     }
     replace(this.grid, cards);
+    this.pyBlock.hidden = false;
+    setText(this.codeEl, headCircuitsCode(run));
+    setText(this.pyOutput, headCircuitsOutput(run, c));
     setText(this.note, shown < numHeads ? this.t('circuits.firstHeads', { shown, count: numHeads }) : '');
   }
 }
