@@ -49,6 +49,21 @@ const READ_MODEL = [
 ];
 
 /**
+ * The lines inside the scripts' loop over layers l that compute head h's weights w (n, n) from
+ * the residual z: its columns c of q, k, v, scaled dot products, the causal mask, the softmax.
+ */
+const ATTEND = [
+  '    q, k, v = (z @ p[f"layers.{l}.{w}"] for w in ("wq", "wk", "wv"))',
+  '    concat = np.zeros((n, D))',
+  '    for h in range(HEADS):',
+  '        c = slice(h * dh, (h + 1) * dh)',
+  '        s = q[:, c] @ k[:, c].T / np.sqrt(dh)',
+  '        s[np.triu_indices(n, 1)] = -np.inf  # a word sees only itself and the words before it',
+  '        w = np.exp(s - s.max(axis=1, keepdims=True))',
+  '        w /= w.sum(axis=1, keepdims=True)',
+];
+
+/**
  * The script for a sentence.
  * @param {SentenceSettings} s
  * @returns {string}
@@ -68,14 +83,7 @@ export function sentenceCode(s) {
     'z = p["tokenEmbedding"][ids] + p["positionEmbedding"][:n]',
     'attention = []',
     'for l in range(LAYERS):',
-    '    q, k, v = (z @ p[f"layers.{l}.{w}"] for w in ("wq", "wk", "wv"))',
-    '    concat = np.zeros((n, D))',
-    '    for h in range(HEADS):',
-    '        c = slice(h * dh, (h + 1) * dh)',
-    '        s = q[:, c] @ k[:, c].T / np.sqrt(dh)',
-    '        s[np.triu_indices(n, 1)] = -np.inf  # a word sees only itself and the words before it',
-    '        w = np.exp(s - s.max(axis=1, keepdims=True))',
-    '        w /= w.sum(axis=1, keepdims=True)',
+    ...ATTEND,
     '        attention.append(w)',
     '        if (l, h) not in OFF:',
     '            concat[:, c] = w @ v[:, c]',
@@ -156,14 +164,7 @@ export function circuitsCode(s) {
     'direct_in = z[POSITION].copy()',
     'written = {}',
     'for l in range(LAYERS):',
-    '    q, k, v = (z @ p[f"layers.{l}.{w}"] for w in ("wq", "wk", "wv"))',
-    '    concat = np.zeros((n, D))',
-    '    for h in range(HEADS):',
-    '        c = slice(h * dh, (h + 1) * dh)',
-    '        s = q[:, c] @ k[:, c].T / np.sqrt(dh)',
-    '        s[np.triu_indices(n, 1)] = -np.inf',
-    '        w = np.exp(s - s.max(axis=1, keepdims=True))',
-    '        w /= w.sum(axis=1, keepdims=True)',
+    ...ATTEND,
     '        concat[:, c] = w @ v[:, c]',
     '        written[l, h] = concat[POSITION, c] @ p[f"layers.{l}.wo"][c]',
     '    z = z + concat @ p[f"layers.{l}.wo"]',
