@@ -53,7 +53,8 @@ class HwHeadCircuits extends HwElement {
     this.grid = h('div', { class: 'hw-circuit-heads', 'data-testid': 'circuit-heads' });
     this.note = h('p', { class: 'hw-hint', 'data-testid': 'circuits-note' });
     this.appendChild(this.staleNote);
-    this.appendChild(h('p', { class: 'hw-hint' }, this.tNodes('circuits.hint', { qk: code('W_QK = Wq_h Wk_hᵀ'), ov: code('W_OV = Wv_h Wo_h') })));
+    this.hint = h('p', { class: 'hw-hint' });
+    this.appendChild(this.hint);
     this.appendChild(this.check);
     this.appendChild(this.grid);
     this.appendChild(this.note);
@@ -84,6 +85,10 @@ class HwHeadCircuits extends HwElement {
     }
     const dark = prefersDark(store);
     if (!this.changed('circuits', [run, dark])) return;
+    // The ramp runs light to dark in the light scheme and dark to light in the dark one.
+    morph(this.hint, this.tNodes('circuits.hint', {
+      qk: code('W_QK = Wq_h Wk_hᵀ'), ov: code('W_OV = Wv_h Wo_h'), scale: this.t(`circuits.scale.${dark ? 'dark' : 'light'}`),
+    }));
     const d = run.dModel;
     const numHeads = run.numHeads;
     this.dataset.dModel = String(d);

@@ -446,7 +446,7 @@ class HwSentence extends HwElement {
       }
     }
     const tables = [scoreTable(['', this.t('sentence.circuits.copying'), this.t('sentence.circuits.previous')], rows, {
-      dark: this.dark, testid: 'circuits-scores', caption: this.t('sentence.circuits.scoresCaption'),
+      dark: this.dark, testid: 'circuits-scores', caption: this.t('sentence.circuits.scoresCaption', { scale: this.t(`sentence.circuits.scale.${this.dark ? 'dark' : 'light'}`) }),
     })];
     for (let l = 1; l < c.layers; l += 1) {
       for (let m = 0; m < l; m += 1) {
@@ -455,7 +455,7 @@ class HwSentence extends HwElement {
         tables.push(scoreTable(['', ...Array.from({ length: c.numHeads }, (_, g) => name(m, g))],
           values.map((v, k) => ({ label: name(l, k), values: v, attrs: { 'data-layer': l, 'data-head': k } })), {
             dark: this.dark, top: Math.max(...values.flat()), digits: 3, testid: 'circuits-composition',
-            caption: this.t('sentence.circuits.compositionCaption', { later: l + 1, earlier: m + 1 }),
+            caption: this.t('sentence.circuits.compositionCaption', { later: l + 1, earlier: m + 1, scale: this.t(`sentence.circuits.scale.${this.dark ? 'dark' : 'light'}`) }),
           }));
       }
     }
