@@ -241,6 +241,10 @@ async function exercise(where) {
   const copier = circuits.copying[1].reduce((best, x, k, row) => (x > row[best] ? k : best), 0);
   const row = circuits.composition.k[1][copier][0];
   const answer = row.reduce((best, x, g) => (x > row[best] ? g : best), 0);
+  // Nothing chosen yet: asked to choose (the answer is not preselected).
+  assert.equal(await where.inputValue('[data-testid="find-head"]'), '');
+  await where.click('[data-testid="find-check"]');
+  await where.waitForSelector('[data-testid="find-result"][data-correct=""]', { state: 'attached' });
   for (const g of [(answer + 1) % C.numHeads, answer]) {
     await where.selectOption('[data-testid="find-head"]', String(g));
     await where.click('[data-testid="find-check"]');

@@ -220,6 +220,11 @@ class HwSentence extends HwElement {
     const a = this.findAnswer();
     if (!model || !a) return;
     const c = model.config;
+    if (this.findSelect.value === '') {
+      this.findResult.dataset.correct = '';
+      setText(this.findResult, this.t('sentence.find.none'));
+      return;
+    }
     const chosen = Number(this.findSelect.value);
     const name = (/** @type {number} */ l, /** @type {number} */ k) => this.t('induction.headName', { layer: l + 1, head: k });
     const correct = chosen === a.answer;
@@ -470,7 +475,10 @@ class HwSentence extends HwElement {
     const earlier = c.layers - 2;
     if (earlier >= 0) {
       const keep = this.findSelect.value;
-      replace(this.findSelect, Array.from({ length: c.numHeads }, (_, g) => h('option', { value: g, text: name(earlier, g) })));
+      replace(this.findSelect, [
+        h('option', { value: '', text: this.t('sentence.find.choose') }),
+        ...Array.from({ length: c.numHeads }, (_, g) => h('option', { value: g, text: name(earlier, g) })),
+      ]);
       if (keep) this.findSelect.value = keep;
     }
     replace(this.promotedHead, rows.map((r, i) => h('option', { value: i, text: r.label })));
