@@ -3,9 +3,10 @@
 // (computed on this page)"), run with Debian's NumPy and PyTorch (/usr/bin/python3), and its
 // output compared with that text character for character. The embed's "Python (.py)" download
 // is run too: it must print the page's boxes one after the other. The blocks include each head's
-// circuits (#circuits-numpy, <hw-head-circuits>: ranks and the sum of W_OV). Where more than one BLAS is
-// installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every script runs
-// under each, since the last bits of a product depend on the BLAS and the page's text must not.
+// circuits (#circuits-numpy, <hw-head-circuits>: ranks and the sum of W_OV). Where more than one
+// BLAS is installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every
+// script runs under each, since the last bits of a product depend on the BLAS and the page's
+// text must not.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
