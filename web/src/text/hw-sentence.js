@@ -615,7 +615,6 @@ class HwSentence extends HwElement {
       return;
     }
     this.splitResult = a;
-    this.splitInput.placeholder = this.wordText(r.base.predictions[pos][0].word);
     const c = model.config;
     const sum = drawBars(this.splitBars, a, (p) => (p.layer < 0 ? this.t('sentence.split.direct') : this.t('induction.headName', { layer: p.layer + 1, head: p.head })));
     this.splitBars.setAttribute('aria-label', this.t('sentence.split.barsLabel', { word: this.wordText(a.word) }));
