@@ -164,7 +164,7 @@ class HwSentence extends HwElement {
   /** The circuits panel: scores, composition, and what a head's OV circuit promotes. */
   buildCircuits() {
     this.circuitTables = h('div', { class: 'hw-circuits-tables', 'data-testid': 'circuits-tables' });
-    this.promotedHead = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-promoted-head', name: 'sentence-promoted-head', 'data-testid': 'promoted-head' }));
+    this.promotedHead = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-promoted-head', name: 'sentence-promoted-head', autocomplete: 'off', 'data-testid': 'promoted-head' }));
     this.promotedHead.addEventListener('change', () => {
       this.promoteFrom = Number(this.promotedHead.value);
       this.draw();
@@ -182,7 +182,7 @@ class HwSentence extends HwElement {
     ]));
     // The exercise: find the head the induction head reads in the composition table, then check
     // it by switching heads off.
-    this.findSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-find-head', name: 'sentence-find-head', 'data-testid': 'find-head' }));
+    this.findSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-find-head', name: 'sentence-find-head', autocomplete: 'off', 'data-testid': 'find-head' }));
     const check = h('button', { type: 'button', class: 'hw-button', 'data-testid': 'find-check', text: this.t('sentence.find.check') });
     check.addEventListener('click', () => this.checkFind());
     this.findResult = h('p', { class: 'hw-verdict', 'data-testid': 'find-result', role: 'status' });
