@@ -416,6 +416,14 @@ declare namespace createHeadwise {
     qk: MatrixStack;
     /** [h]: W_OV = Wv_h Wo_h (dModel, dModel), rank <= dHead: what head h writes; sum over h = Wv Wo. */
     ov: MatrixStack;
+    /**
+     * [h]: the rank of qk[h] and of ov[h], as np.linalg.matrix_rank counts it: singular values
+     * above s_max * dModel * eps (float64 eps). dHead for the lesson's random weights.
+     */
+    qkRank: number[];
+    ovRank: number[];
+    /** max |sum_h ov[h] - Wv Wo|: splitting Wv Wo into heads loses nothing but rounding (~1e-15). */
+    ovSumError: number;
   }
 
   /**

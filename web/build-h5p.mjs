@@ -46,6 +46,7 @@ export async function widgets(web) {
 /** What the H5P editor calls each widget and setting. */
 const WIDGET_LABELS = {
   lesson: 'The whole lesson (graded: its quiz)', quiz: 'Quiz (graded)', heads: 'Attention weights of every head', params: 'Parameters of nn.MultiheadAttention',
+  circuits: 'Each head\'s circuits: W_QK, W_OV and their rank',
   ex1: 'Exercise 1: your own seed', ex2: 'Exercise 2: equal parameter counts', ex3: 'Exercise 3: PyTorch\'s layout', python: 'NumPy and PyTorch code',
   train: 'Watch heads specialise (training)', 'heads-needed': 'How many heads does it take?',
   sentence: 'Your own sentence: the heads of a small language model',

@@ -17,6 +17,7 @@ export const STYLESHEETS = {
     'lesson/hw-pipeline.css',
     'lesson/hw-head-weights.css',
     'lesson/hw-param-table.css',
+    'lesson/hw-head-circuits.css',
     'lesson/hw-reference-table.css',
     'lesson/exercises.css',
     'lesson/hw-exercise-torch.css',

@@ -291,6 +291,15 @@ val head_circuits(val o) {
     val out = val::object();
     out.set("qk", stack_out(c.qk));
     out.set("ov", stack_out(c.ov));
+    val qk_rank = val::array();
+    val ov_rank = val::array();
+    for (std::size_t h = 0; h < c.qk_rank.size(); ++h) {
+      qk_rank.call<void>("push", static_cast<double>(c.qk_rank[h]));
+      ov_rank.call<void>("push", static_cast<double>(c.ov_rank[h]));
+    }
+    out.set("qkRank", qk_rank);
+    out.set("ovRank", ov_rank);
+    out.set("ovSumError", c.ov_sum_error);
     return out;
   });
 }

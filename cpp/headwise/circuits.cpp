@@ -3,8 +3,10 @@
 #include "headwise/error.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -47,11 +49,28 @@ HeadCircuits head_circuits(const Matrix& wq, const Matrix& wk, const Matrix& wv,
   validate_lesson_weights(w, d);
   const Index heads = d / head_dim(d, num_heads);
   HeadCircuits out;
+  Matrix ov_sum = Matrix::Zero(d, d);
   for (Index h = 0; h < heads; ++h) {
     out.qk.push_back(qk_circuit(wq, wk, heads, h));
     out.ov.push_back(ov_circuit(wv, wo, heads, h));
+    out.qk_rank.push_back(matrix_rank(out.qk.back()));
+    out.ov_rank.push_back(matrix_rank(out.ov.back()));
+    ov_sum += out.ov.back();
   }
+  // 1. sum_h W_OV^h, 2. against the unsplit product Wv Wo (d, d), 3. the largest difference.
+  out.ov_sum_error = (ov_sum - matmul(wv, wo)).cwiseAbs().maxCoeff();
   return out;
+}
+
+std::int64_t matrix_rank(const Matrix& m) {
+  // The singular values only (no U, V); tol as np.linalg.matrix_rank: s_max * max(rows, cols) * eps.
+  if (m.size() == 0) return 0;
+  const Eigen::MatrixXd dense = m;
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(dense);
+  const Eigen::VectorXd s = svd.singularValues();
+  const double tol = s.maxCoeff() * static_cast<double>(std::max(m.rows(), m.cols())) *
+                     std::numeric_limits<double>::epsilon();
+  return static_cast<std::int64_t>((s.array() > tol).count());
 }
 
 double copying_score_of(const Matrix& ov, const Matrix& ue) {

@@ -51,11 +51,21 @@ Matrix qk_circuit(ConstMatrixRef wq, ConstMatrixRef wk, Index num_heads, Index h
 Matrix ov_circuit(ConstMatrixRef wv, ConstMatrixRef wo, Index num_heads, Index h);
 
 // Every head's W_QK and W_OV of one layer's projections (the lesson's weights): num_heads x (d, d)
-// each. Throws std::invalid_argument unless wq, wk, wv, wo are finite (d, d) and num_heads
-// divides d.
+// each. Throws std::invalid_argument unless wq, wk, wv, wo are finite (d, d) and num_heads divides d.
+//
+// Also each matrix's rank and the check that splitting loses nothing: the rank is NumPy's
+// np.linalg.matrix_rank, the number of singular values (Eigen's JacobiSVD) above
+// tol = s_max * d * eps (eps the float64 machine epsilon), so it is d_head for weights drawn at
+// random; ov_sum_error is max |sum_h W_OV^h - Wv Wo|, a rounding error (about 1e-15 for the
+// lesson's sizes).
 struct HeadCircuits {
-  std::vector<Matrix> qk, ov;  // num_heads x (d, d)
+  std::vector<Matrix> qk, ov;                 // num_heads x (d, d)
+  std::vector<std::int64_t> qk_rank, ov_rank;  // num_heads
+  double ov_sum_error = 0.0;                  // max |sum_h ov[h] - wv @ wo|
 };
+
+// np.linalg.matrix_rank(m) with its default tolerance: singular values > s_max * max(rows, cols) * eps.
+std::int64_t matrix_rank(const Matrix& m);
 HeadCircuits head_circuits(const Matrix& wq, const Matrix& wk, const Matrix& wv, const Matrix& wo,
                            std::int64_t num_heads);
 

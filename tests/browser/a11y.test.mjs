@@ -166,7 +166,8 @@ describe('keyboard', () => {
       const keys = stops.map((s) => s.key).filter((k) => !(ENGINE === 'webkit' && k === 'div.hw-scroll'));
       const required = ['#seed', '#tokens', '#d-model', '#num-heads', '#bias', '#causal', '#query-token', 'summary', '#reset',
         '#ex1-seed', '#ex2-d-model', '#ex2-heads', '#train-task', '#train-seed', '#train-run', '#train-step',
-        'testid:sentence-preset', '#sentence-text', 'testid:sentence-word', 'testid:sentence-switch', '#challenge-answer', '#challenge-reveal',
+        'testid:sentence-preset', '#sentence-text', 'testid:sentence-word', '#sentence-split-word', 'testid:sentence-switch',
+        '#sentence-promoted-head', '#sentence-find-head', 'testid:find-check', '#challenge-answer', '#challenge-reveal',
         '#q1-o0', 'quiz-reveal:q1-answer', '#q2-o0', 'quiz-reveal:q2-answer', '#q3-o0', 'quiz-reveal:q3-answer',
         '#q4-o0', 'quiz-reveal:q4-answer', '#q5-o0', 'quiz-reveal:q5-answer'];
       for (const key of required) assert.ok(keys.includes(key), `${key} is not in the tab order: ${keys.join(' ')}`);
@@ -185,8 +186,9 @@ describe('keyboard', () => {
       // The sentence's words are one stop (the arrow keys move along them); each head's switch is one.
       assert.equal(keys.filter((k) => k === 'testid:sentence-word').length, 1);
       assert.equal(keys.filter((k) => k === 'testid:sentence-switch').length, 8);
-      // NumPy, parameter counts, exercise 3, the three training scripts, the sentence's script.
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 7);
+      // NumPy, parameter counts, each head's circuits, exercise 3, the three training scripts, the
+      // sentence's two scripts.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 9);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });

@@ -399,7 +399,7 @@ describe('gallery', () => {
     await gallery.goto(`${hosted.origin}/gallery.html`);
     await gallery.locator('section[data-widget]').first().waitFor({ state: 'attached' });
     const widgets = await gallery.locator('section[data-widget]').evaluateAll((els) => els.map((e) => e.dataset.widget));
-    assert.deepEqual(widgets, ['heads', 'params', 'ex1', 'ex2', 'ex3', 'quiz', 'python', 'train', 'heads-needed', 'induction', 'sentence', 'lesson']);
+    assert.deepEqual(widgets, ['heads', 'params', 'circuits', 'ex1', 'ex2', 'ex3', 'quiz', 'python', 'train', 'heads-needed', 'induction', 'sentence', 'lesson']);
     const el = await gallery.locator('[data-testid="snippet-element-heads"]').textContent();
     assert.ok(el.includes(`<script src="${hosted.origin}/headwise-elements.js" defer></script>`), el);
     assert.match(el, /<mha-heads seed="7"[^>]*><\/mha-heads>/);

@@ -2,9 +2,11 @@
 // opens it; every code block it shows is taken from it with the text under it ("It prints
 // (computed on this page)"), run with Debian's NumPy and PyTorch (/usr/bin/python3), and its
 // output compared with that text character for character. The embed's "Python (.py)" download
-// is run too: it must print the page's boxes one after the other. Where more than one BLAS is
-// installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every script runs
-// under each, since the last bits of a product depend on the BLAS and the page's text must not.
+// is run too: it must print the page's boxes one after the other. The blocks include each head's
+// circuits (#circuits-numpy, <hw-head-circuits>: ranks and the sum of W_OV). Where more than one
+// BLAS is installed (Debian's libblas.so.3 alternatives: reference BLAS, OpenBLAS, …), every
+// script runs under each, since the last bits of a product depend on the BLAS and the page's
+// text must not.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -327,7 +329,7 @@ for (const hash of SETTINGS) {
 
     test('the page shows the NumPy, parameter and PyTorch blocks, each with its output', () => {
       const ids = blocks.map((b) => b.id);
-      for (const id of ['python-numpy', 'python-params', 'python-torch']) assert.ok(ids.includes(id), `${id} is shown`);
+      for (const id of ['python-numpy', 'python-params', 'python-torch', 'circuits-numpy']) assert.ok(ids.includes(id), `${id} is shown`);
       for (const b of blocks) {
         assert.ok(b.code && b.code.length > 100, `${b.id} has code`);
         assert.ok(b.output && b.output.length > 10, `${b.id} has an output`);

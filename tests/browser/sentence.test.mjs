@@ -5,7 +5,9 @@
 // chosen word with "<unk>" in words, the loss; each head labelled with its role from the weights'
 // metadata (web/src/text/roles.js); a head switched off changes the guesses, the loss and the
 // later layer's maps exactly as the module's ablated run says; a text of more words than the
-// model reads gets a message and the last good sentence stays; each preset reads. Typing does no
+// model reads gets a message and the last good sentence stays; each preset reads. The sum of
+// paths (a bar per term, adding up to the logit), the circuits' scores, the K-composition table
+// and a head's promoted words are the module's attribute, circuits and promoted. Typing does no
 // main-thread task over GUARD_TASK_MS (Chromium's trace). The same from file://, under the strict
 // CSP (http header) and in <iframe sandbox="allow-scripts"> (embed.html?widget=sentence).
 import { describe, test } from 'node:test';
@@ -18,7 +20,7 @@ import {
   waitReady, withEmbed, withPage,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
-import { sentenceOutput } from '../../web/src/text/sentence-python.js';
+import { circuitsOutput, sentenceOutput } from '../../web/src/text/sentence-python.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -133,6 +135,71 @@ function checkShows(s, text, ablate = []) {
   }
 }
 
+/** The sum of paths and the circuits panel as the widget shows them. @param {any} where */
+async function readCircuits(where) {
+  await where.waitForSelector('hw-sentence[data-circuits]', { state: 'attached' });
+  return where.$eval('hw-sentence', (el) => {
+    const title = /** @type {HTMLElement} */ (el.querySelector('[data-testid="split-title"]'));
+    const cells = (/** @type {Element} */ t) => [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.getAttribute('data-value')));
+    const list = /** @type {HTMLElement} */ (el.querySelector('[data-testid="promoted-list"]'));
+    return {
+      word: title.dataset.word, position: Number(title.dataset.position), logit: title.dataset.logit, probability: title.dataset.probability,
+      title: title.textContent,
+      parts: [...el.querySelectorAll('[data-testid="split-part"]')].map((li) => [li.getAttribute('data-part'), li.getAttribute('data-value')]),
+      sum: /** @type {HTMLElement} */ (el.querySelector('[data-testid="split-sum"]')).dataset.sum,
+      error: /** @type {HTMLElement} */ (el.querySelector('[data-testid="split-error"]')).hidden ? '' : el.querySelector('[data-testid="split-error"]')?.textContent,
+      scores: cells(/** @type {Element} */ (el.querySelector('[data-testid="circuits-scores"]'))),
+      composition: [...el.querySelectorAll('[data-testid="circuits-composition"]')].map(cells),
+      head: Number(list.dataset.head), source: Number(list.dataset.source),
+      promoted: [...list.querySelectorAll('li')].map((li) => [li.getAttribute('data-word'), li.getAttribute('data-value')]),
+      python: el.querySelector('[data-testid="circuits-python-output"]')?.textContent || '',
+      script: el.querySelector('[data-testid="circuits-python"]')?.textContent || '',
+    };
+  });
+}
+
+/**
+ * The sum of paths, the scores, the composition table and the promoted words are the module's
+ * (textModel.attribute, circuits, promoted), and the bars add up to the logit.
+ * @param {any} c  readCircuits's
+ * @param {string} text
+ * @param {number} pos
+ * @param {string|number} [word]  the word typed (default: the guess)
+ */
+function checkCircuits(c, text, pos, word) {
+  const run = model.run({ text });
+  const a = model.attribute({ text, position: pos, word: word ?? run.predictions[pos][0].id });
+  assert.equal(c.position, pos);
+  assert.equal(c.word, a.word, 'the word split');
+  assert.equal(c.logit, String(a.logit), 'its logit');
+  assert.equal(c.probability, String(a.probability), 'its probability');
+  assert.ok(c.title.includes(a.logit.toFixed(2)) && c.title.includes(a.probability.toFixed(3)), c.title);
+  const want = [['direct', String(a.direct)]];
+  a.heads.forEach((row, l) => row.forEach((v, k) => want.push([`${l},${k}`, String(v)])));
+  assert.deepEqual(c.parts, want, 'a bar per term: the direct path, then every head');
+  const sum = c.parts.reduce((s, [, v]) => s + Number(v), 0);
+  assert.ok(Math.abs(sum - a.logit) <= 1e-9 * Math.max(1, Math.abs(a.logit)), `the bars add up to the logit: ${sum} vs ${a.logit}`);
+  assert.equal(Number(c.sum), sum);
+  const circuits = model.circuits();
+  assert.deepEqual(c.scores, circuits.copying.flatMap((row, l) => row.map((x, k) => [String(x), String(circuits.previousPosition[l][k])])), 'copying and previous-position scores');
+  assert.deepEqual(c.composition, [circuits.composition.k[1].map((row) => row[0].map(String))], 'layer 2 x layer 1 K-composition');
+  const p = model.promoted({ layer: Math.floor(c.head / C.numHeads), head: c.head % C.numHeads, word: run.ids[pos], k: 8 });
+  assert.equal(c.source, run.ids[pos], 'the source word is the chosen word');
+  assert.deepEqual(c.promoted, p.promoted.map((x) => [x.word, String(x.value)]), 'the words the head promotes');
+  const head = /** @type {[number, number]} */ ([Math.floor(c.head / C.numHeads), c.head % C.numHeads]);
+  assert.equal(c.python, circuitsOutput({ attribution: a, circuits, promoted: p, words: run.words, position: pos, head }), 'the circuits printout');
+  assert.ok(c.script.includes(`POSITION = ${pos}`) && c.script.includes(`HEAD = (${head[0]}, ${head[1]})`), 'the script reads the chosen word and head');
+}
+
+/** Wait for the split to show `word` at the widget's word. @param {any} where @param {string} word */
+function waitSplit(where, word) {
+  return where.waitForFunction((w) => {
+    const el = /** @type {any} */ ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('hw-sentence'));
+    const t = el.querySelector('[data-testid="split-title"]');
+    return t && t.dataset.word === w && t.dataset.position === el.dataset.pos;
+  }, word);
+}
+
 /** Everything the section does, where it is (the lesson page or the embed's frame). @param {any} where */
 async function exercise(where) {
   // Labels: each head's role and score from the weights' metadata.
@@ -146,6 +213,52 @@ async function exercise(where) {
   // The first preset's sentence as the module reads it, guesses after its last word.
   checkShows(s0, s0.text);
   assert.equal(s0.pos, s0.n - 1);
+  checkCircuits(await readCircuits(where), s0.text, s0.pos);
+
+  // The repeated phrase: the logit of "states" after the second "united", a word typed; the
+  // induction head's promoted words; a word the model does not know is refused.
+  const repeat = 'The people of the United States have a right to expect that their government will do its duty. The people of the United States';
+  await typeSentence(where, repeat);
+  const united = model.tokenize(repeat).words.lastIndexOf('united');
+  await where.click(`[data-testid="sentence-word"][data-i="${united}"]`);
+  await where.fill('[data-testid="split-word"]', 'States');
+  await waitSplit(where, 'states');
+  checkCircuits(await readCircuits(where), repeat, united, 'states');
+  await where.selectOption('[data-testid="promoted-head"]', String(1));
+  await where.waitForFunction(() => ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('[data-testid="promoted-list"]'))?.getAttribute('data-head') === '1');
+  checkCircuits(await readCircuits(where), repeat, united, 'states');
+  await where.fill('[data-testid="split-word"]', 'zzqx');
+  await where.waitForSelector('[data-testid="split-error"]:not([hidden])', { state: 'attached' });
+  assert.match((await readCircuits(where)).error, /zzqx/);
+  await where.fill('[data-testid="split-word"]', '');
+  await where.waitForSelector('[data-testid="split-error"][hidden]', { state: 'attached' });
+  await waitSplit(where, model.run({ text: repeat }).predictions[united][0].word);
+  checkCircuits(await readCircuits(where), repeat, united);
+
+  // The exercise: the layer-1 head the induction head (layer 2's best copier) K-composes with
+  // most; a wrong answer is told so; the check by switching off is the module's ablated runs.
+  const circuits = model.circuits();
+  const copier = circuits.copying[1].reduce((best, x, k, row) => (x > row[best] ? k : best), 0);
+  const row = circuits.composition.k[1][copier][0];
+  const answer = row.reduce((best, x, g) => (x > row[best] ? g : best), 0);
+  // Nothing chosen yet: asked to choose (the answer is not preselected).
+  assert.equal(await where.inputValue('[data-testid="find-head"]'), '');
+  await where.click('[data-testid="find-check"]');
+  await where.waitForSelector('[data-testid="find-result"][data-correct=""]', { state: 'attached' });
+  for (const g of [(answer + 1) % C.numHeads, answer]) {
+    await where.selectOption('[data-testid="find-head"]', String(g));
+    await where.click('[data-testid="find-check"]');
+    await where.waitForSelector(`[data-testid="find-result"][data-correct="${g === answer}"]`, { state: 'attached' });
+  }
+  const result = await where.$eval('[data-testid="find-result"]', (p) => ({ text: p.textContent, off: p.dataset.off, all: p.dataset.all }));
+  const findText = 'The people of the United States have a right to expect that their government will do its duty. The people of the United States';
+  const at = model.tokenize(findText).words.lastIndexOf('united');
+  const pOf = (/** @type {number[]} */ ablate) => Math.exp(-model.run({ text: findText, ablate }).tokenLoss[at]);
+  assert.equal(result.all, String(pOf([])));
+  assert.deepEqual(result.off.split(','), [0, 1, 2, 3].map((g) => String(pOf([g]))), 'each layer-1 head off in turn');
+  assert.ok(result.text.includes(row[answer].toFixed(3)), result.text);
+  const offs = result.off.split(',').map(Number);
+  assert.equal(offs.indexOf(Math.min(...offs)), answer, 'switching the answer off costs the repeated word most');
 
   // Typing: a sentence with a word the model does not know.
   const text = 'The congress of the smartphone age must keep the peace, and the congress must keep the peace.';

@@ -140,10 +140,15 @@ TEST_CASE("The lesson's seed-7 heads: W_QK and W_OV as NumPy makes them, sum_h W
       // rank d_head: random weights give exactly d_head, never more
       CHECK(Eigen::FullPivLU<Eigen::MatrixXd>(c.qk[h]).rank() == 8 / heads);
       CHECK(Eigen::FullPivLU<Eigen::MatrixXd>(c.ov[h]).rank() == 8 / heads);
+      // the module's own rank is np.linalg.matrix_rank's
+      CHECK(c.qk_rank[h] == e.at("qkRank").at(h).get<std::int64_t>());
+      CHECK(c.ov_rank[h] == e.at("ovRank").at(h).get<std::int64_t>());
       sum += c.ov[h];
     }
     near_rel(sum, to_matrix(e.at("wvWo")), "sum_h W_OV");
     near_rel(sum, headwise::matmul(wv, wo), "sum_h W_OV against Wv Wo");
+    CHECK(c.ov_sum_error == (sum - headwise::matmul(wv, wo)).cwiseAbs().maxCoeff());
+    CHECK(c.ov_sum_error < 1e-12);
   }
 }
 
@@ -262,9 +267,27 @@ TEST_CASE("Two trainers after a few Adam steps: their circuits are NumPy's", "[c
   }
 }
 
-TEST_CASE(
-    "Circuit measures on hand-made matrices: copying's sign and degenerate case, the tie rule",
-    "[circuits]") {
+TEST_CASE("matrix_rank counts singular values above NumPy's tolerance", "[circuits]") {
+  CHECK(headwise::matrix_rank(Matrix::Identity(5, 5)) == 5);
+  CHECK(headwise::matrix_rank(Matrix::Zero(4, 4)) == 0);
+  CHECK(headwise::matrix_rank(Matrix(0, 0)) == 0);
+  // an outer product is rank 1; a rank-1 matrix plus 1e-20 noise stays rank 1 (below tol)
+  Matrix a(3, 1), b(1, 3);
+  a << 1.0, 2.0, 3.0;
+  b << 4.0, -5.0, 6.0;
+  Matrix outer = a * b;
+  CHECK(headwise::matrix_rank(outer) == 1);
+  outer(2, 2) += 1e-20;
+  CHECK(headwise::matrix_rank(outer) == 1);
+  // a change above the tolerance is counted: diag(1, 1e-10) has rank 2
+  Matrix small = Matrix::Zero(2, 2);
+  small(0, 0) = 1.0;
+  small(1, 1) = 1e-10;
+  CHECK(headwise::matrix_rank(small) == 2);
+}
+
+TEST_CASE("Circuit measures on hand-made matrices: copying's sign and degenerate case, the tie rule",
+          "[circuits]") {
   const Index d = 4;
   const Matrix e = Matrix::Identity(d, d), u = Matrix::Identity(d, d);
   CHECK(headwise::copying_score(Matrix::Identity(d, d), u, e) == 1.0);

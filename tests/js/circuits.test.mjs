@@ -46,6 +46,13 @@ test('headCircuits: each head\'s W_QK and W_OV of the lesson\'s seed-7 weights, 
     const sum = c.ov.reduce((s, m) => s.map((row, i) => row.map((x, j) => x + m[i][j])));
     near(sum, e.wvWo, REL, 'sum of W_OV');
     near(sum, product(e.wv, e.wo), 1e-12, 'sum of W_OV against Wv Wo');
+    // each head's rank as np.linalg.matrix_rank counts it (d_head here), and the module's own check
+    assert.deepEqual(c.qkRank, e.qkRank, 'rank of each W_QK');
+    assert.deepEqual(c.ovRank, e.ovRank, 'rank of each W_OV');
+    assert.deepEqual(e.ovRank, Array(e.numHeads).fill(8 / e.numHeads), 'the fixture: rank d_head');
+    const diff = Math.max(...sum.flat().map((x, i) => Math.abs(x - e.wvWo.flat()[i])));
+    assert.ok(c.ovSumError >= 0 && c.ovSumError <= 1e-12, `ovSumError ${c.ovSumError}`);
+    assert.ok(Math.abs(c.ovSumError - diff) <= 1e-13, `ovSumError ${c.ovSumError} vs ${diff}`);
     // the lesson-only module computes the same numbers, bit for bit
     assert.deepEqual(lessonOnly.headCircuits(options).ov, c.ov);
   }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { sentenceCode, sentenceOutput } from '../../web/src/text/sentence-python.js';
+import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from '../../web/src/text/sentence-python.js';
 import { ROOT, createHeadwise } from './helpers.mjs';
 import { runPython } from './python.mjs';
 
@@ -28,5 +28,25 @@ for (const c of CASES) {
     const page = sentenceOutput(model.run({ text: c.text, ablate: c.ablate }), c.ablate);
     assert.equal(python(sentenceCode(c)), page);
     assert.match(page, /^words: /);
+  });
+}
+
+// The sum of paths and the circuits: the page's printout from the module's attribute, circuits
+// and promoted; the script from the weights file with NumPy.
+const CIRCUIT_CASES = [
+  { text: 'The people of the United States have a right to expect that their government will do its duty. The people of the United States', position: 23, word: 'states', head: [1, 0] },
+  { text: 'We must keep the peace of the world, and we must keep the peace of the world.', position: 12, word: null, head: [0, 2] },
+];
+const CIRCUITS = model.circuits();
+
+for (const c of CIRCUIT_CASES) {
+  test(`the circuits script prints what the page shows: ${c.text.slice(0, 40)}…`, () => {
+    const words = model.tokenize(c.text).words;
+    const run = model.run({ text: c.text });
+    const attribution = model.attribute({ text: c.text, position: c.position, word: c.word ?? run.predictions[c.position][0].id });
+    const promoted = model.promoted({ layer: c.head[0], head: c.head[1], word: run.ids[c.position], k: 8 });
+    const page = circuitsOutput({ attribution, circuits: CIRCUITS, promoted, words, position: c.position, head: /** @type {[number, number]} */ (c.head) });
+    assert.equal(python(circuitsCode({ ...c, head: /** @type {[number, number]} */ (c.head), k: 8 })), page);
+    assert.match(page, /^logit of "/);
   });
 }

@@ -28,6 +28,7 @@ setLanguageBase(scriptBase('embed-page.js'));
 export const WIDGETS = /** @type {Record<string, string>} */ ({
   heads: 'mha-heads',
   params: 'mha-params',
+  circuits: 'mha-circuits',
   ex1: 'mha-exercise-seeds',
   ex2: 'mha-exercise-dmodel',
   ex3: 'mha-exercise-torch',

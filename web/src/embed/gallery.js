@@ -35,6 +35,11 @@ const ITEMS = [
     attrs: [['d-model', '8']], query: [['dModel', '8']], height: 1200,
   },
   {
+    widget: 'circuits', tag: 'mha-circuits', title: 'Each head\'s circuits', frameTitle: 'W_QK and W_OV of every head, their rank, and their sum',
+    text: 'Each head of the lesson\'s weights as two d_model × d_model matrices, W_QK and W_OV, as heatmaps with their rank (d_head), and the check that the heads\' W_OV add up to Wv·Wo.',
+    attrs: [['seed', '7'], ['tokens', '5'], ['d-model', '8'], ['heads', '2']], query: [['seed', '7'], ['tokens', '5'], ['dModel', '8'], ['heads', '2']], height: 900,
+  },
+  {
     widget: 'ex1', tag: 'mha-exercise-seeds', title: 'Exercise 1: your seed', frameTitle: 'Exercise 1: different heads, different patterns',
     text: 'The student picks a seed and checks that every pair of heads differs, with 2 and with 4 heads.',
     attrs: [['ex1-seed', '2024'], ['controls', 'ex1Seed']], query: [['ex1Seed', '2024'], ['controls', 'ex1Seed']], height: 1050,

@@ -1,5 +1,5 @@
 // Entry point of dist/headwise-elements.js: the lesson's widgets as public custom elements for
-// other people's pages (<mha-heads>, <mha-params>, <mha-exercise-seeds>, <mha-exercise-dmodel>,
+// other people's pages (<mha-heads>, <mha-params>, <mha-circuits>, <mha-exercise-seeds>, <mha-exercise-dmodel>,
 // <mha-exercise-torch>, <mha-quiz>, <mha-python>, <mha-train>, <mha-heads-needed>, <mha-induction>, <mha-sentence>, <mha-lesson>).
 //
 // Each <mha-*> element renders the page's own hw-* widgets inside a shadow root (styled by
@@ -13,6 +13,7 @@ import '../lesson/hw-controls.js';
 import '../lesson/hw-pipeline.js';
 import '../lesson/hw-head-weights.js';
 import '../lesson/hw-param-table.js';
+import '../lesson/hw-head-circuits.js';
 import '../lesson/hw-reference-table.js';
 import '../lesson/hw-exercise-seeds.js';
 import '../lesson/hw-exercise-dmodel.js';

@@ -407,6 +407,7 @@ class MhaLesson extends MhaElement {
 export function defineEmbedElements() {
   widget('mha-heads', { tags: ['hw-controls', 'hw-head-weights'], controls: [...PANEL, 'labels'], experiment: true });
   widget('mha-params', { tags: ['hw-controls', 'hw-param-table'], controls: ['dModel', 'bias'], experiment: false });
+  widget('mha-circuits', { tags: ['hw-controls', 'hw-head-circuits'], controls: ['seed', 'tokens', 'dModel', 'heads', 'bias'], experiment: true });
   widget('mha-exercise-seeds', { tags: ['hw-controls', 'hw-exercise-seeds'], controls: ['ex1Seed', 'tokens', 'dModel', 'query'], experiment: true });
   widget('mha-exercise-dmodel', { tags: ['hw-controls', 'hw-exercise-dmodel'], controls: ['ex2DModel', 'ex2Heads', 'bias'], experiment: false });
   widget('mha-exercise-torch', { tags: ['hw-controls', 'hw-exercise-torch'], controls: PANEL, experiment: true });

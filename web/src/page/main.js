@@ -13,6 +13,7 @@ import '../lesson/hw-controls.js';
 import '../lesson/hw-pipeline.js';
 import '../lesson/hw-head-weights.js';
 import '../lesson/hw-param-table.js';
+import '../lesson/hw-head-circuits.js';
 import '../lesson/hw-reference-table.js';
 import '../lesson/hw-exercise-seeds.js';
 import '../lesson/hw-exercise-dmodel.js';

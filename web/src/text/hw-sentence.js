@@ -3,7 +3,10 @@
 // student's sentence: every head of every layer shows its attention over the student's words as a
 // small map, labelled with the role its training measured on held-out text (roles.js); the model's
 // five likeliest next words at a chosen word; the loss; unknown words marked; and a switch per
-// head that turns it off, showing what changes (the guesses, the loss, the later layer's maps).
+// head that turns it off, showing what changes (the guesses, the loss, the later layer's maps);
+// the chosen word's logit as a sum of paths (the direct path and one term per head), and the
+// heads' circuits read from the weights (scores, K-composition, the words a head's OV circuit
+// promotes), laid out by sentence-circuits.js.
 //
 // The model (model.js) loads when the section comes near the window or the student acts on it;
 // every forward (two at most per change: all heads, and with the heads switched off) runs on the
@@ -17,7 +20,8 @@ import { errorOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
 import { textModel, textModelNow } from './model.js';
 import { headRoles } from './roles.js';
-import { sentenceCode, sentenceOutput } from './sentence-python.js';
+import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from './sentence-python.js';
+import { PROMOTED_K, drawBars, drawPromoted, scoreTable, setLine } from './sentence-circuits.js';
 
 /** How far ahead of the window the model starts loading (px, above and below). */
 const NEAR_MARGIN_PX = 1500;
@@ -37,6 +41,12 @@ export const PRESETS = /** @type {const} */ ([
 
 /** @param {number} x */
 const f2 = (x) => x.toFixed(2);
+
+/** The exercise's sentence: a phrase said twice, the induction head's case (the first preset's, repeated). */
+export const FIND_TEXT = 'The people of the United States have a right to expect that their government will do its duty. The people of the United States';
+
+/** Each model's circuits (textModel.circuits), computed once. @type {WeakMap<object, any>} */
+const circuitsOf = new WeakMap();
 
 class HwSentence extends HwElement {
   build() {
@@ -81,10 +91,12 @@ class HwSentence extends HwElement {
     this.appendChild(this.words);
     this.appendChild(this.guesses);
     this.appendChild(this.loss);
+    this.buildSplit();
     this.appendChild(h('h3', { class: 'hw-sentence-heads-title', text: this.t('sentence.headsTitle') }));
     this.appendChild(h('p', { class: 'hw-hint', text: this.t('sentence.headsHint') }));
     this.appendChild(this.switchResult);
     this.appendChild(this.heads);
+    this.buildCircuits();
 
     // "Reproduce it in Python": the NumPy script for this sentence and these heads switched off
     // (sentence-python.js), and what it prints, from the page's own run.
@@ -95,6 +107,14 @@ class HwSentence extends HwElement {
     this.codeEl = python.code;
     this.pyOutput = python.output;
     this.appendChild(python.el);
+    // The same for the sum of paths and the circuits (circuitsCode).
+    const circuits = codeBlock({
+      id: 'circuits-python', title: this.t('sentence.circuitsPython'), lang: this.language,
+      after: [h('p', { class: 'hw-hint' }, this.tNodes('sentence.circuitsPythonHint', { run: code('python3 circuits.py sotu.hwtm') }))],
+    });
+    this.circuitsCodeEl = circuits.code;
+    this.circuitsPyOutput = circuits.output;
+    this.appendChild(circuits.el);
 
     /** @type {any} the last good run: {text, base, off, ablate} */
     this.result = null;
@@ -105,8 +125,120 @@ class HwSentence extends HwElement {
     });
   }
 
+  /** The sum of paths: the chosen word's logit split into the direct path and every head. */
+  buildSplit() {
+    this.splitInput = /** @type {HTMLInputElement} */ (h('input', {
+      type: 'text', id: 'sentence-split-word', name: 'sentence-split-word', autocomplete: 'off', spellcheck: 'false', lang: 'en',
+      'data-testid': 'split-word', 'aria-describedby': 'sentence-split-error',
+    }));
+    if (this.splitWord) this.splitInput.value = this.splitWord;
+    this.splitInput.addEventListener('input', () => {
+      clearTimeout(this.splitTyping);
+      this.splitTyping = setTimeout(() => {
+        this.splitWord = this.splitInput.value;
+        this.draw();
+      }, TYPING_PAUSE_MS);
+    });
+    this.splitError = h('p', { class: 'hw-error', id: 'sentence-split-error', 'data-error-for': 'sentence-split-word', 'data-testid': 'split-error', role: 'alert', hidden: true });
+    this.splitTitle = h('p', { class: 'hw-sentence-split-title', 'data-testid': 'split-title' });
+    this.splitBars = h('ol', { class: 'hw-split-bars', 'data-testid': 'split-bars' });
+    this.splitSum = h('p', { class: 'hw-hint', 'data-testid': 'split-sum' });
+    this.appendChild(h('section', { class: 'hw-sentence-split', 'data-testid': 'sentence-split' }, [
+      h('h3', { text: this.t('sentence.split.title') }),
+      h('p', { class: 'hw-hint', text: this.t('sentence.split.hint') }),
+      h('div', { class: 'hw-field hw-sentence-split-field' }, [
+        h('label', { for: 'sentence-split-word', text: this.t('sentence.split.label') }), this.splitInput, this.splitError,
+      ]),
+      this.splitTitle, this.splitBars, this.splitSum,
+    ]));
+  }
+
+  /** The circuits panel: scores, composition, and what a head's OV circuit promotes. */
+  buildCircuits() {
+    this.circuitTables = h('div', { class: 'hw-circuits-tables', 'data-testid': 'circuits-tables' });
+    this.promotedHead = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-promoted-head', name: 'sentence-promoted-head', autocomplete: 'off', 'data-testid': 'promoted-head' }));
+    this.promotedHead.addEventListener('change', () => {
+      this.promoteFrom = Number(this.promotedHead.value);
+      this.draw();
+    });
+    this.promotedTitle = h('p', { class: 'hw-sentence-split-title', 'data-testid': 'promoted-title' });
+    this.promotedList = h('ol', { class: 'hw-circuits-promoted', 'data-testid': 'promoted-list' });
+    this.appendChild(h('section', { class: 'hw-sentence-circuits', 'data-testid': 'sentence-circuits' }, [
+      h('h3', { text: this.t('sentence.circuits.title') }),
+      h('p', { class: 'hw-hint', text: this.t('sentence.circuits.hint') }),
+      this.circuitTables,
+      h('h4', { text: this.t('sentence.promoted.heading') }),
+      h('p', { class: 'hw-hint', text: this.t('sentence.promoted.hint') }),
+      h('div', { class: 'hw-field' }, [h('label', { for: 'sentence-promoted-head', text: this.t('sentence.promoted.label') }), this.promotedHead]),
+      this.promotedTitle, this.promotedList,
+    ]));
+    // The exercise: find the head the induction head reads in the composition table, then check
+    // it by switching heads off.
+    this.findSelect = /** @type {HTMLSelectElement} */ (h('select', { id: 'sentence-find-head', name: 'sentence-find-head', autocomplete: 'off', 'data-testid': 'find-head' }));
+    const check = h('button', { type: 'button', class: 'hw-button', 'data-testid': 'find-check', text: this.t('sentence.find.check') });
+    check.addEventListener('click', () => this.checkFind());
+    this.findResult = h('p', { class: 'hw-verdict', 'data-testid': 'find-result', role: 'status' });
+    this.appendChild(h('section', { class: 'hw-sentence-find', 'data-testid': 'sentence-find' }, [
+      h('h4', { text: this.t('sentence.find.title') }),
+      h('p', { text: this.t('sentence.find.question') }),
+      h('div', { class: 'hw-field hw-sentence-find-field' }, [h('label', { for: 'sentence-find-head', text: this.t('sentence.find.label') }), this.findSelect, check]),
+      this.findResult,
+    ]));
+  }
+
+  /**
+   * The exercise's answer, from the model's circuits: the last layer's best copier (the
+   * induction head) and the earlier head its K-composition is highest with.
+   * @returns {{layer: number, head: number, earlier: number, answer: number, k: number}|null}
+   */
+  findAnswer() {
+    const model = textModelNow();
+    const circuits = model && circuitsOf.get(model);
+    if (!circuits) return null;
+    const c = model.config;
+    const layer = c.layers - 1;
+    const earlier = layer - 1;
+    let head = 0;
+    for (let k = 1; k < c.numHeads; k += 1) if (Number(circuits.copying[layer][k]) > Number(circuits.copying[layer][head])) head = k;
+    const row = /** @type {number[]} */ (circuits.composition.k[layer][head][earlier]);
+    let answer = 0;
+    for (let g = 1; g < row.length; g += 1) if (row[g] > row[answer]) answer = g;
+    return { layer, head, earlier, answer, k: row[answer] };
+  }
+
+  /** Check the student's head, and show what switching each earlier head off does. */
+  checkFind() {
+    const model = textModelNow();
+    const a = this.findAnswer();
+    if (!model || !a) return;
+    const c = model.config;
+    if (this.findSelect.value === '') {
+      this.findResult.dataset.correct = '';
+      setText(this.findResult, this.t('sentence.find.none'));
+      return;
+    }
+    const chosen = Number(this.findSelect.value);
+    const name = (/** @type {number} */ l, /** @type {number} */ k) => this.t('induction.headName', { layer: l + 1, head: k });
+    const correct = chosen === a.answer;
+    // The check by switching off: the repeated phrase, the probability of its word after the
+    // second "united" with each earlier head off in turn.
+    const words = model.tokenize(FIND_TEXT).words;
+    const pos = words.lastIndexOf('united');
+    const p = (/** @type {number[]} */ ablate) => Math.exp(-model.run({ text: FIND_TEXT, ablate }).tokenLoss[pos]);
+    const all = p([]);
+    const off = Array.from({ length: c.numHeads }, (_, g) => p([a.earlier * c.numHeads + g]));
+    const others = off.filter((_, g) => g !== a.answer);
+    this.findResult.dataset.correct = String(correct);
+    this.findResult.dataset.off = off.map(String).join(',');
+    this.findResult.dataset.all = String(all);
+    setText(this.findResult, this.t(correct ? 'sentence.find.right' : 'sentence.find.wrong', {
+      chosen: name(a.earlier, chosen), head: name(a.layer, a.head), answer: name(a.earlier, a.answer), k: a.k.toFixed(3),
+      word: words[pos + 1], p: all.toFixed(3), pOff: off[a.answer].toFixed(3), pOthers: Math.min(...others).toFixed(3),
+    }));
+  }
+
   static get keep() {
-    return ['text', 'off', 'pos', 'watching'];
+    return ['text', 'off', 'pos', 'watching', 'splitWord', 'promoteFrom'];
   }
 
   connectedCallback() {
@@ -277,7 +409,73 @@ class HwSentence extends HwElement {
       ]));
     }
     replace(this.heads, layers);
+    this.layoutCircuits(model);
     this.drawnFor = null;
+  }
+
+  /**
+   * The model's circuits (the same for every sentence): the scores table, the composition
+   * table of each later layer with each earlier one, the head chooser.
+   * @param {any} model
+   */
+  layoutCircuits(model) {
+    // The circuits take a few hundred ms: they are computed once per model, in a task after the
+    // one that draws the maps, so the sentence shows first.
+    if (!circuitsOf.has(model)) {
+      this.toggleAttribute('data-circuits', false);
+      clearTimeout(this.circuitsTask);
+      this.circuitsTask = setTimeout(() => {
+        if (!circuitsOf.has(model)) circuitsOf.set(model, model.circuits());
+        if (this.layoutModel !== model) return;
+        this.layoutCircuits(model);
+        this.draw();
+      }, 0);
+      return;
+    }
+    const c = model.config;
+    const circuits = circuitsOf.get(model);
+    const name = (/** @type {number} */ l, /** @type {number} */ k) => this.t('induction.headName', { layer: l + 1, head: k });
+    const rows = [];
+    for (let l = 0; l < c.layers; l += 1) {
+      for (let k = 0; k < c.numHeads; k += 1) {
+        const copying = Number(circuits.copying[l][k]);
+        rows.push({ label: name(l, k), values: [copying, circuits.previousPosition[l][k]], attrs: { 'data-layer': l, 'data-head': k } });
+      }
+    }
+    const tables = [scoreTable(['', this.t('sentence.circuits.copying'), this.t('sentence.circuits.previous')], rows, {
+      dark: this.dark, testid: 'circuits-scores', caption: this.t('sentence.circuits.scoresCaption', { scale: this.t(`sentence.circuits.scale.${this.dark ? 'dark' : 'light'}`) }),
+    })];
+    for (let l = 1; l < c.layers; l += 1) {
+      for (let m = 0; m < l; m += 1) {
+        const kc = circuits.composition.k;
+        const values = Array.from({ length: c.numHeads }, (_, k) => /** @type {number[]} */ (kc[l][k][m]));
+        tables.push(scoreTable(['', ...Array.from({ length: c.numHeads }, (_, g) => name(m, g))],
+          values.map((v, k) => ({ label: name(l, k), values: v, attrs: { 'data-layer': l, 'data-head': k } })), {
+            dark: this.dark, top: Math.max(...values.flat()), digits: 3, testid: 'circuits-composition',
+            caption: this.t('sentence.circuits.compositionCaption', { later: l + 1, earlier: m + 1, scale: this.t(`sentence.circuits.scale.${this.dark ? 'dark' : 'light'}`) }),
+          }));
+      }
+    }
+    replace(this.circuitTables, tables);
+    // The head whose words are listed: the student's, else the last layer's best copier.
+    if (this.promoteFrom === undefined) {
+      const last = c.layers - 1;
+      let best = 0;
+      for (let k = 1; k < c.numHeads; k += 1) if (Number(circuits.copying[last][k]) > Number(circuits.copying[last][best])) best = k;
+      this.promoteFrom = last * c.numHeads + best;
+    }
+    const earlier = c.layers - 2;
+    if (earlier >= 0) {
+      const keep = this.findSelect.value;
+      replace(this.findSelect, [
+        h('option', { value: '', text: this.t('sentence.find.choose') }),
+        ...Array.from({ length: c.numHeads }, (_, g) => h('option', { value: g, text: name(earlier, g) })),
+      ]);
+      if (keep) this.findSelect.value = keep;
+    }
+    replace(this.promotedHead, rows.map((r, i) => h('option', { value: i, text: r.label })));
+    this.promotedHead.value = String(this.promoteFrom);
+    this.toggleAttribute('data-circuits', true);
   }
 
   draw() {
@@ -296,6 +494,8 @@ class HwSentence extends HwElement {
     if (this.drawnFor !== r || this.drawnPos !== pos) this.drawWords(r, pos);
     this.drawGuesses(r, pos);
     this.drawLoss(r);
+    this.drawSplit(r, pos);
+    this.drawPromotedWords(r, pos);
     this.drawMaps(shown, pos);
     if (this.drawnFor !== r) this.drawPython(r);
     this.drawnFor = r;
@@ -383,6 +583,68 @@ class HwSentence extends HwElement {
       parts.push(h('p', { class: 'hw-hint', 'data-testid': 'sentence-next', text: this.t('sentence.nextNone') }));
     }
     replace(this.guesses, parts);
+  }
+
+  /**
+   * The logit of the guess at word pos (or of the word typed) as the direct path plus every head.
+   * @param {any} r
+   * @param {number} pos
+   */
+  drawSplit(r, pos) {
+    const model = textModelNow();
+    const typed = (this.splitWord || '').trim();
+    let a;
+    try {
+      a = model.attribute({ text: r.text, position: pos, word: typed || r.base.predictions[pos][0].id });
+      this.splitError.hidden = true;
+      setText(this.splitError, '');
+      this.splitInput.removeAttribute('aria-invalid');
+    } catch (e) {
+      setText(this.splitError, this.t('sentence.split.unknown', { word: typed }));
+      this.splitError.hidden = false;
+      this.splitInput.setAttribute('aria-invalid', 'true');
+      this.splitResult = null;
+      return;
+    }
+    this.splitResult = a;
+    const c = model.config;
+    const sum = drawBars(this.splitBars, a, (p) => (p.layer < 0 ? this.t('sentence.split.direct') : this.t('induction.headName', { layer: p.layer + 1, head: p.head })));
+    this.splitBars.setAttribute('aria-label', this.t('sentence.split.barsLabel', { word: this.wordText(a.word) }));
+    setLine(this.splitTitle, this.t(typed ? 'sentence.split.resultTyped' : 'sentence.split.result', {
+      word: this.wordText(a.word), at: r.base.words[pos], i: pos, logit: f2(a.logit), p: a.probability.toFixed(3),
+    }), { word: a.word, position: String(pos), logit: String(a.logit), probability: String(a.probability) });
+    setLine(this.splitSum, this.t(r.off ? 'sentence.split.sumOff' : 'sentence.split.sum', {
+      sum: f2(sum), logit: f2(a.logit), diff: Math.abs(sum - a.logit).toExponential(0), heads: c.layers * c.numHeads,
+    }), { sum: String(sum) });
+  }
+
+  /**
+   * The words the chosen head's OV circuit promotes most from the chosen word.
+   * @param {any} r
+   * @param {number} pos
+   */
+  drawPromotedWords(r, pos) {
+    const model = textModelNow();
+    if (!this.hasAttribute('data-circuits')) return;
+    const c = model.config;
+    const i = Number(this.promoteFrom);
+    const layer = Math.floor(i / c.numHeads);
+    const head = i % c.numHeads;
+    const result = model.promoted({ layer, head, word: r.base.ids[pos], k: PROMOTED_K });
+    this.promotedList.dataset.head = String(i);
+    this.promotedList.dataset.source = String(r.base.ids[pos]);
+    setText(this.promotedTitle, this.t('sentence.promoted.title', {
+      head: this.t('induction.headName', { layer: layer + 1, head }), word: this.wordText(result.word),
+    }));
+    drawPromoted(this.promotedList, result.promoted, (w) => this.wordText(w));
+    // The script for what this part shows, and its printout from these same results.
+    if (!this.splitResult) return;
+    const typed = Boolean((this.splitWord || '').trim());
+    const settings = { text: r.text, position: pos, word: typed ? this.splitResult.word : null, head: /** @type {[number, number]} */ ([layer, head]), k: PROMOTED_K };
+    setText(this.circuitsCodeEl, circuitsCode(settings));
+    setText(this.circuitsPyOutput, circuitsOutput({
+      attribution: this.splitResult, circuits: circuitsOf.get(model), promoted: result, words: r.base.words, position: pos, head: settings.head,
+    }));
   }
 
   /**
