@@ -71,7 +71,7 @@ export class ExperimentRun extends ModelRun {
     this.key = key ?? String(options.numHeads);
     /** @type {Status} */
     this.status = 'idle';
-    /** @type {string|null} */
+    /** @type {import('../shared/state/errors.js').ErrorInfo|string|null} what stopped it (coded) */
     this.error = null;
     /** @type {Promise<void>|null} the trainer made and its first snapshot taken */
     this._first = null;
@@ -139,7 +139,7 @@ export class Experiment extends RunSet {
     this.runs = [];
     /** @type {Status} */
     this.status = 'idle';
-    /** @type {import("../shared/state/errors.js").ErrorInfo|string|null} what stopped the training (a coded error, or a message) */
+    /** @type {import('../shared/state/errors.js').ErrorInfo|string|null} what stopped the training (coded) */
     this.error = null;
     /** one more with every configuration and disposal: older answers are stale */
     this.generation = 0;
