@@ -560,7 +560,7 @@ describe('suggested heights', () => {
     await page.goto(`${sites.origin}/dist/gallery.html`);
     const snippets = await page.locator('[data-testid^="snippet-iframe-"]').evaluateAll((els) => els.map((e) => e.textContent));
     await context.close();
-    assert.equal(snippets.length, 12);  // every widget of the gallery, the three training widgets and the sentence included
+    assert.equal(snippets.length, 13);  // every widget of the gallery, the three training widgets, the sentence and the circuits included
     const rows = [];
     const wrong = [];
     for (const text of snippets) {

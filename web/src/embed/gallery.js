@@ -37,7 +37,7 @@ const ITEMS = [
   {
     widget: 'circuits', tag: 'mha-circuits', title: 'Each head\'s circuits', frameTitle: 'W_QK and W_OV of every head, their rank, and their sum',
     text: 'Each head of the lesson\'s weights as two d_model × d_model matrices, W_QK and W_OV, as heatmaps with their rank (d_head), and the check that the heads\' W_OV add up to Wv·Wo.',
-    attrs: [['seed', '7'], ['tokens', '5'], ['d-model', '8'], ['heads', '2']], query: [['seed', '7'], ['tokens', '5'], ['dModel', '8'], ['heads', '2']], height: 900,
+    attrs: [['seed', '7'], ['tokens', '5'], ['d-model', '8'], ['heads', '2']], query: [['seed', '7'], ['tokens', '5'], ['dModel', '8'], ['heads', '2']], height: 1850,
   },
   {
     widget: 'ex1', tag: 'mha-exercise-seeds', title: 'Exercise 1: your seed', frameTitle: 'Exercise 1: different heads, different patterns',
@@ -87,7 +87,7 @@ const ITEMS = [
   {
     widget: 'sentence', tag: 'mha-sentence', title: 'Your own sentence', frameTitle: 'The heads of a small language model on the student\'s sentence',
     text: 'A small language model that Headwise trained on State of the Union addresses (1790–2000) reads the student\'s sentence: every head of both layers as a map over its words, labelled with the role measured on held-out text, the five likeliest next words, the loss, unknown words marked, and switches that turn heads off. The model reads English.',
-    attrs: [], query: [], height: 3500,
+    attrs: [], query: [], height: 9000,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',
