@@ -45,7 +45,19 @@ const CONTENTS = () => [...document.querySelectorAll('#contents li[data-section]
  * @param {string} id
  */
 async function scrollToSection(page, id) {
-  await page.evaluate((i) => document.getElementById(i).scrollIntoView({ behavior: 'instant', block: 'start' }), id);
+  // Sections above it may still grow as they come near (the training module, the sentence's
+  // circuits), and WebKit has no scroll anchoring: scroll again until the section holds still.
+  let last = null;
+  for (let i = 0; i < 40; i++) {
+    const top = await page.evaluate((x) => {
+      const el = document.getElementById(x);
+      el.scrollIntoView({ behavior: 'instant', block: 'start' });
+      return Math.round(el.getBoundingClientRect().top + window.scrollY);
+    }, id);
+    if (top === last) return;
+    last = top;
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**
