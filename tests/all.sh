@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: set up, build, and run every test layer, in this order:
-#   setup, build (native, WASM, page), test:cpp, test:js, test:browser, test:asan, test:fuzz.
+#   setup, build (native, WASM, page), test:types, test:cpp, test:js, test:browser, test:asan,
+#   test:fuzz.
 # The browser tests leave part of this 2-core machine idle (a test file keeps 1.3 to 1.8 cores
 # busy), so the ASan and libFuzzer builds, which the last two layers need, are compiled
 # meanwhile, in the background, at the lowest CPU priority (nice 19: they get only the CPU the
@@ -52,6 +53,7 @@ background=$!
 set +m
 started_background=$SECONDS
 
+step test:types npm run test:types
 step test:cpp npm run test:cpp
 step test:js npm run test:js
 step test:browser npm run test:browser

@@ -10,7 +10,7 @@ import { errorOf } from '../shared/state/errors.js';
 export class EmbedStore extends Store {
   /**
    * @param {Partial<State>} state  the starting state (also where "reset" returns to)
-   * @param {() => Promise<any>} load  resolves to the module instance
+   * @param {() => Promise<import('../../../cpp/api').Headwise>} load  resolves to the module instance
    */
   constructor(state, load) {
     super({ syncHash: false, state });

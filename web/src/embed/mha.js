@@ -100,7 +100,7 @@ export class MhaElement extends HTMLElement {
     this._built = true;
     /** @type {Record<string, any>} */
     const state = {};
-    /** @type {Record<string, string>} */
+    /** @type {Record<string, import('../shared/state/errors.js').ErrorInfo>} */
     const errors = {};
     for (const name of NAMES) {
       const def = CONTROLS[name];
@@ -131,6 +131,7 @@ export class MhaElement extends HTMLElement {
       if (!this.isConnected || !this.frame) return;
       const lang = resolveLanguage(this);
       if (lang === this.language) return;
+      /** @type {string} */
       this.language = lang;
       setAutoLang(this.frame, lang);
       translateTree(this.frame, lang);
@@ -251,7 +252,7 @@ export class MhaElement extends HTMLElement {
     const lockValue = [this.getAttribute('locked'), this.getAttribute('lock')].filter((v) => v !== null).join(',');
     const locked = parseList(lockValue || 'none', NAMES, controlName, 'errors.embed.notControl');
     const themeAttr = (this.getAttribute('theme') ?? 'auto').trim().toLowerCase();
-    const theme = THEMES.includes(themeAttr) ? themeAttr : 'auto';
+    const theme = THEMES.includes(themeAttr) ? /** @type {'light'|'dark'|'auto'} */ (themeAttr) : 'auto';
     const exportsAttr = this.getAttribute('exports');
     const formats = exportsAttr === null
       ? { names: new Set(EXPORT_FORMATS), problems: [] }
@@ -296,6 +297,7 @@ export class MhaElement extends HTMLElement {
     // when the controls are drawn again in another language).
     const labels = root.getElementById(SETTING.labels.control);
     if (labels && labels !== this.labelsWatched) {
+      /** @type {HTMLElement|null} */
       this.labelsWatched = labels;
       new MutationObserver(() => this.applyLocks()).observe(labels, { childList: true });
     }
@@ -352,6 +354,7 @@ export class MhaElement extends HTMLElement {
     }
     const key = `${this.language}\n${lines.join('\n')}`;
     if (key === this.problemsKey) return;
+    /** @type {string} */
     this.problemsKey = key;
     replace(box, lines.map((text) => h('p', { class: 'hw-error', text })));
     box.hidden = lines.length === 0;
@@ -384,7 +387,7 @@ const PANEL = ['seed', 'tokens', 'dModel', 'heads', 'bias', 'causal', 'query'];
 /** <mha-lesson>: the whole lesson, prose included. */
 class MhaLesson extends MhaElement {
   static get spec() {
-    return { tags: [], controls: NAMES, experiment: true };
+    return { tags: /** @type {string[]} */ ([]), controls: NAMES, experiment: true };
   }
 
   /** @param {HTMLElement} frame */

@@ -102,7 +102,7 @@ class HwChallenge extends HwElement {
   /**
    * The grid's four-relation row, quoted in the discussion.
    * @param {HTMLElement} live
-   * @param {{seed: number, rows: Record<number, {numHeads: number, worst: number}[]>, relations: Record<number, string[]>}} d
+   * @param {{seed: number, rows: Record<number, {numHeads: number, worst: number}[]>, relations: Record<number, string[]>, names: Record<number, string[]>}} d
    */
   quote(live, d) {
     const row = d && d.rows && d.rows[4];

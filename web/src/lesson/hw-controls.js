@@ -11,7 +11,7 @@ import { reflectNumber, settingField, showError } from '../shared/ui/forms.js';
 
 /** The panel's number fields: [state field, label key, hint key] from the settings table. */
 const FIELDS = SETTINGS.filter((s) => s.panel && s.type === 'number')
-  .map((s) => /** @type {const} */ ([s.name, /** @type {string} */ (s.label), /** @type {string} */ (s.hint)]));
+  .map((s) => /** @type {const} */ ([/** @type {keyof State} */ (s.name), /** @type {string} */ (s.label), /** @type {string} */ (s.hint)]));
 /** The other controls' ids (the settings table's). */
 const BIAS = SETTING.bias.control;
 const CAUSAL = SETTING.causal.control;

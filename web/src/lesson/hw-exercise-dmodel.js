@@ -56,6 +56,7 @@ class HwExerciseDModel extends HwElement {
     const bias = s.bias;
 
     // The table of every dividing head count.
+    /** @type {import('../shared/state/errors.js').ErrorInfo|string|null} */
     let dError = dMissing || null;
     /** @type {{numHeads: number, total: number}[]} */
     const rows = [];

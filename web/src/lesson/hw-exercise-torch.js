@@ -212,6 +212,10 @@ class HwExerciseTorch extends HwElement {
         verdict: h('p', { class: 'hw-verdict', 'data-testid': 'ex3-verdict' }),
         rows: n <= 16 && aw.depth <= 16 ? queryRows(store, n, aw.depth, lang) : null,
         perHead: h('div', { class: 'hw-perhead' }),
+        /** @type {Element|null} the per-head sentences' live numbers (written into in place) */
+        weightDiff: null,
+        /** @type {Element|null} */
+        divergence: null,
       };
       this.view = v;
       replace(this.body, [

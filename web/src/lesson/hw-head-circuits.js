@@ -119,7 +119,7 @@ class HwHeadCircuits extends HwElement {
     const cards = [];
     for (let k = 0; k < shown; k += 1) {
       const name = this.t('heads.table.head', { head: k });
-      const maps = [['qk', c.qk[k], c.qkRank[k]], ['ov', c.ov[k], c.ovRank[k]]].map(([which, m, rank]) => {
+      const maps = /** @type {[string, number[][], number][]} */ ([['qk', c.qk[k], c.qkRank[k]], ['ov', c.ov[k], c.ovRank[k]]]).map(([which, m, rank]) => {
         const canvas = /** @type {HTMLCanvasElement} */ (h('canvas', { class: 'hw-circuit-map', width: 1, height: 1, 'aria-hidden': 'true' }));
         paintMatrix(canvas, /** @type {number[][]} */ (m), dark);
         const label = this.t(`circuits.${which}`);

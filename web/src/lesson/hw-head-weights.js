@@ -117,7 +117,7 @@ class HwHeadWeights extends HwElement {
 
   /**
    * @param {Store} store
-   * @param {any} run
+   * @param {import('../../../cpp/api').SeedExperimentResult & {pairs: import('../../../cpp/api').HeadPair[]}} run
    */
   drawPairs(store, run) {
     const numHeads = run.numHeads;
@@ -221,6 +221,7 @@ class HwHeadWeights extends HwElement {
   /** @param {boolean} dark */
   drawLegend(dark) {
     if (dark === this.legendDark) return;
+    /** @type {boolean} */
     this.legendDark = dark;
     const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => {
       const { bg, fg } = cellColors(t, dark);

@@ -59,7 +59,7 @@ class HwParamTable extends HwElement {
       this.verdict.dataset.equal = '';
       return;
     }
-    /** @type {any[]} */
+    /** @type {{numHeads: number, count: import('../../../cpp/api').ParameterCountResult}[]} */
     const counts = [];
     const cells = HEAD_COUNTS.map((numHeads) => {
       try {

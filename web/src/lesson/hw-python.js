@@ -289,6 +289,7 @@ class HwPython extends HwElement {
     /** @type {boolean|null} */
     this.big = null;
     /** d_model and bias of the parameter counts shown */
+    /** @type {string} */
     this.paramsKey = '';
   }
 

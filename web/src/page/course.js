@@ -262,6 +262,7 @@ export class Course {
     if (this.notice) this.notice.remove();
     this.noticeText = text;
     const lang = resolveLanguage(this.doc.body || this.doc.documentElement);
+    /** @type {string} */
     this.noticeLang = lang;
     const close = h('button', { type: 'button', class: 'hw-button hw-button-quiet', text: t('course.dismiss', {}, lang) });
     this.notice = h('div', { class: 'hw-course-notice', role: 'alert', 'aria-label': t('course.label', {}, lang), 'data-testid': 'course-notice' }, [

@@ -70,6 +70,7 @@ function inNear(el, near) {
  * @returns {{el: Element, top: number}|null}
  */
 function anchor({ near, boxes }) {
+  /** @type {{el: Element, top: number}|null} */
   let best = null;
   /** @param {Element} el @param {DOMRect} r */
   const consider = (el, r) => {
@@ -238,7 +239,7 @@ function writePage() {
   apply();
   drawn = true;
   // Its file requested (by pageLanguage, above) if it is not here: what the first load waits for.
-  return isLesson ? whenLanguage(requestedPageLanguage()).then(() => undefined) : Promise.resolve();
+  return isLesson ? whenLanguage(requestedPageLanguage()).then(() => {}) : Promise.resolve();
 }
 
 /**

@@ -503,7 +503,7 @@ export class Path {
 
   /** The training sections' notes shown. @returns {HTMLElement[]} */
   notes() {
-    return [...this.root.querySelectorAll('[data-path-note]')];
+    return /** @type {HTMLElement[]} */ ([...this.root.querySelectorAll('[data-path-note]')]);
   }
 
   /** @param {string} id */

@@ -118,6 +118,7 @@ class HwSentence extends HwElement {
 
     /** @type {any} the last good run: {text, base, off, ablate} */
     this.result = null;
+    /** @type {string} */
     this.layoutKey = '';
     this.onTheme(() => {
       this.layoutKey = '';
@@ -714,7 +715,7 @@ class HwSentence extends HwElement {
       row.style.top = `${(100 * pos) / n}%`;
       row.style.height = `${100 / n}%`;
       // The readout: where word pos looks most (its two largest weights).
-      const order = w[pos].map((/** @type {number} */ x, /** @type {number} */ j) => [x, j]).filter(([, j]) => j <= pos).sort((a, b) => b[0] - a[0]).slice(0, 2);
+      const order = /** @type {[number, number][]} */ (w[pos].map((/** @type {number} */ x, /** @type {number} */ j) => [x, j])).filter(([, j]) => j <= pos).sort((a, b) => b[0] - a[0]).slice(0, 2);
       const argmax = w.map((/** @type {number[]} */ rowW, /** @type {number} */ i) => rowW.slice(0, i + 1).reduce((best, x, j) => (x > rowW[best] ? j : best), 0));
       card.dataset.argmax = argmax.join(',');
       const looks = order.map(([x, j]) => `${j} ${words[j]} ${f2(x)}`).join(this.t('common.listSeparator'));

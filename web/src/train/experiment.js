@@ -62,7 +62,7 @@ export function trainerOptions(s) {
 /** A model of an experiment: a ModelRun with a key, a status and its error. */
 export class ExperimentRun extends ModelRun {
   /**
-   * @param {Record<string, any>} options  hw.createTrainer's options
+   * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
    * @param {{key?: string, heads?: any[]}} [o]  key: names the run in the page (data-model, data-cell);
    *   heads: as ModelRun's
    */

@@ -44,7 +44,7 @@ export class Cell extends ExperimentRun {
   /**
    * @param {number} rows  D, the number of relations
    * @param {Relation[]} relations
-   * @param {Record<string, any>} options  hw.createTrainer's options
+   * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
    */
   constructor(rows, relations, options) {
     super(options, { key: `${rows}:${options.numHeads}` });
@@ -58,8 +58,8 @@ export class Cell extends ExperimentRun {
 /**
  * The relations the module offers and the experiment's settings (chosen by the sweep in
  * cpp/tools, see cpp/TRAINING.md).
- * @param {any} hw
- * @returns {{catalogue: Relation[], defaults: any}}
+ * @param {import('../../../cpp/api').Headwise} hw
+ * @returns {{catalogue: Relation[], defaults: import('../../../cpp/api').HeadsNeededDefaults}}
  */
 export function experimentOf(hw) {
   if (typeof hw.trainingRelations !== 'function' || typeof hw.headsNeededDefaults !== 'function') {
@@ -80,6 +80,7 @@ export function parseRelations(text, catalogue) {
   const list = catalogue.map((r) => r.name);
   if (names.length === 0) throw new PageError('errors.grid.none', { list }, 'relations');
   if (names.length > MAX_RELATIONS) throw new PageError('errors.grid.tooMany', { count: names.length, max: MAX_RELATIONS, list }, 'relations');
+  /** @type {Relation[]} */
   const out = [];
   for (const name of names) {
     const r = catalogue.find((c) => c.name === name);
@@ -92,7 +93,7 @@ export function parseRelations(text, catalogue) {
 
 /**
  * The experiment's settings for these relations and seed.
- * @param {any} hw
+ * @param {import('../../../cpp/api').Headwise} hw
  * @param {string} relationsText
  * @param {number} seed
  * @returns {GridSettings}
@@ -198,7 +199,7 @@ export const GRID = {
 
 /** @extends {Experiment<GridSettings>} */
 export class GridSession extends Experiment {
-  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
   constructor(store) {
     super(store, GRID);
     /** @type {string|null} the cell the student opened */
@@ -215,6 +216,7 @@ export class GridSession extends Experiment {
   /** @type {Map<string, Cell>} every cell by its key "D:h" */
   get cells() {
     if (this._cellsOf !== this.runs) {
+      /** @type {unknown} */
       this._cellsOf = this.runs;
       this._cells = new Map(this.models.map((c) => [c.key, c]));
     }

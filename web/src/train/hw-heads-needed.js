@@ -57,6 +57,7 @@ class HwHeadsNeeded extends HwElement {
         RESET,
       ],
       onScrub: () => {
+        /** @type {string} */
         this.shownKey = '';
         this.schedule();
       },
@@ -323,6 +324,7 @@ class HwHeadsNeeded extends HwElement {
       .map((row) => cliffSentence(row[0].rows, row, st.solved, this.language));
     const cliffKey = lines.join('|');
     if (cliffKey !== this.cliffKey) {
+      /** @type {string} */
       this.cliffKey = cliffKey;
       replace(this.cliff, lines.map((text) => h('li', { text: this.t('common.sentenceEnd', { text }) })));
       this.announce();
@@ -375,6 +377,7 @@ class HwHeadsNeeded extends HwElement {
       this.cellStats = h('p', { class: 'hw-train-stats', 'data-testid': 'heads-cell-stats' });
       this.cellResult = h('p', { class: 'hw-train-model-verdict', 'data-testid': 'heads-cell-result' });
       this.ablationBox = h('div', { class: 'hw-heads-ablation', 'data-testid': 'heads-ablation' });
+      /** @type {string} */
       this.ablationKey = '';
       const row = session.row(c.rows);
       const lang = this.language;

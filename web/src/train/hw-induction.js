@@ -48,6 +48,7 @@ class HwInduction extends HwElement {
         } },
       ],
       onScrub: () => {
+        /** @type {string} */
         this.shownKey = '';
         this.schedule();
       },
@@ -181,6 +182,7 @@ class HwInduction extends HwElement {
     const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
     const dark = prefersDark();
     if (this.layoutModels === session.models && this.layoutKey === String(dark)) return;
+    /** @type {unknown} */
     this.layoutModels = session.models;
     this.layoutKey = String(dark);
     this.dark = dark;
@@ -193,7 +195,9 @@ class HwInduction extends HwElement {
     });
     this.modelLines = session.models.map(() => h('li', {}));
     replace(this.models, this.modelLines);
+    /** @type {string} */
     this.headsKey = '';
+    /** @type {string} */
     this.scoresKey = '';
     this.timeline.follow();
   }
@@ -249,6 +253,7 @@ class HwInduction extends HwElement {
     const session = /** @type {InductionSession} */ (this.session);
     const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
     if (this.codeFor !== st) {
+      /** @type {unknown} */
       this.codeFor = st;
       this.codeEl.textContent = inductionCode(st);
     }
@@ -272,6 +277,7 @@ class HwInduction extends HwElement {
     const [deep, wide] = session.models;
     const key = `${session.status}|${deep.ablations.length}|${wide.ablations.length}|${formed}`;
     if (key === this.verdictKey) return;
+    /** @type {string} */
     this.verdictKey = key;
     if (session.status !== 'done' || !deep.evaluation || !wide.evaluation) {
       replace(this.verdict, []);

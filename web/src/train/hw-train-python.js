@@ -87,23 +87,25 @@ class PythonBlock extends HwElement {
 
   /** @param {Store} store */
   update(store) {
-    let sc;
+    /** @type {Script|import('../shared/state/errors.js').ErrorInfo|string|null} */
+    let found;
     try {
-      sc = this.script(store);
+      found = this.script(store);
     } catch (e) {
-      sc = errorOf(e);
+      found = errorOf(e);
     }
-    if (sc === null) {
+    if (found === null) {
       awaitTrainingModule(this);
       return;
     }
     const { id } = this.block;
     // A reason there is none (an empty field, the module's refusal): said in this block's language.
-    if (typeof sc !== 'object' || !('settings' in /** @type {object} */ (sc))) {
-      replace(this.pending, [h('p', { class: 'hw-hint', text: this.t('python.train.none', { reason: this.say(sc) }) })]);
+    if (typeof found !== 'object' || !('settings' in found)) {
+      replace(this.pending, [h('p', { class: 'hw-hint', text: this.t('python.train.none', { reason: this.say(found) }) })]);
       this.pendingStatus = '';
       return;
     }
+    const sc = found;
     // The settings object is new only when they change, so the script (about 6 KB of text) is
     // written again only then, not on each change of the lesson's own settings.
     if (sc.settings !== this.codeFor) {

@@ -342,6 +342,7 @@ class HwTrain extends HwElement {
       });
       const key = lines.map((l) => l.textContent).join('|');
       if (key !== this.verdictKey) {
+        /** @type {string} */
         this.verdictKey = key;
         const after = this.t('train.after', { steps: st.steps, seconds: (session.elapsedMs / 1000).toFixed(1) });
         const all = summary(session.models.map((m) => ({ numHeads: m.numHeads, parameters: m.parameters, evaluation: /** @type {any} */ (m.evaluation) })), lang);
@@ -372,6 +373,7 @@ class HwTrain extends HwElement {
     const steps = models.length ? models[0].snapshots.map((sn) => sn.step) : [];
     const key = `${steps.length}|${steps[steps.length - 1]}|${this.timeline.index}`;
     if (key === this.timelineKey) return;
+    /** @type {string} */
     this.timelineKey = key;
     const lang = this.language;
     const sentences = models.filter((m) => m.numHeads > 1 && m.snapshots.length > 1).map((m) => {

@@ -36,7 +36,7 @@ export const FORMED_POINTS = 3;
 
 /**
  * The experiment's settings (chosen by `npm run sweep:induction`, cpp/TRAINING.md) and a seed.
- * @param {any} hw
+ * @param {import('../../../cpp/api').Headwise} hw
  * @param {number} seed
  * @returns {InductionSettings}
  */
@@ -157,7 +157,7 @@ export function keyHeads(e) {
 export class InductionModel extends ExperimentRun {
   /**
    * @param {'deep'|'wide'} key
-   * @param {Record<string, any>} options  hw.createTrainer's options
+   * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
    */
   constructor(key, options) {
     const count = options.layers * options.numHeads;
@@ -185,7 +185,7 @@ export const INDUCTION = {
 
 /** @extends {Experiment<InductionSettings>} */
 export class InductionSession extends Experiment {
-  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
   constructor(store) {
     super(store, INDUCTION);
   }

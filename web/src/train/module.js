@@ -21,7 +21,7 @@ import { PageError } from '../shared/state/errors.js';
  * tests import the section's pure parts, has no document). */
 const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 
-/** @typedef {{hw: any, compute: Pool}} TrainingModule */
+/** @typedef {{hw: import('../../../cpp/api').Headwise, compute: Pool}} TrainingModule */
 
 /** @type {Promise<TrainingModule>|null} */
 let loading = null;
@@ -31,7 +31,7 @@ let loaded = null;
 /**
  * headwise.js's factory, without replacing the page's createHeadwise.
  * @param {string} url
- * @returns {Promise<any>}
+ * @returns {Promise<typeof import('../../../cpp/api')>}
  */
 function loadFullModule(url) {
   /** @type {any} */
@@ -88,7 +88,7 @@ export function trainingModuleNow() {
  * once it has loaded: a store's training session, its grid.
  * @template T
  * @param {(training: TrainingModule) => T} make
- * @returns {(store: {hw: any}) => T|null}  null until the store's module and the training
+ * @returns {(store: {hw: unknown}) => T|null}  null until the store's module and the training
  *   module have loaded
  */
 export function perStore(make) {

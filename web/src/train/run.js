@@ -98,7 +98,7 @@ export class Disposed extends Error {
 
 export class ModelRun {
   /**
-   * @param {Record<string, any>} options  hw.createTrainer's options
+   * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
    * @param {any[]} [heads]  each head as evaluate({ablate}) names it (default: 0 to numHeads - 1)
    */
   constructor(options, heads) {

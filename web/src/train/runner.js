@@ -20,8 +20,8 @@ import { PageError } from '../shared/state/errors.js';
  */
 
 /**
- * @param {{hw: any, compute?: import('../shared/compute/compute.js').Pool}} store
- * @param {object} options  hw.createTrainer's options
+ * @param {{hw: import('../../../cpp/api').Headwise, compute?: import('../shared/compute/compute.js').Pool}} store
+ * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
  * @param {number} [lane]  the pool's Worker to put it on (default: the least-loaded)
  * @returns {Promise<Remote>}
  */
@@ -39,8 +39,8 @@ export async function openTrainer(store, options, lane) {
 
 /**
  * A trainer on the main thread.
- * @param {any} hw  the main thread's module instance
- * @param {object} options
+ * @param {import('../../../cpp/api').Headwise} hw  the main thread's module instance
+ * @param {import('../../../cpp/api').CreateTrainerOptions} options
  * @returns {Remote}
  */
 export function mainThreadTrainer(hw, options) {
@@ -51,7 +51,7 @@ export function mainThreadTrainer(hw, options) {
     call(method, ...args) {
       if (disposed) return Promise.reject(new PageError('errors.train.disposed', { method }));
       try {
-        return Promise.resolve(trainer[method](...args));
+        return Promise.resolve(/** @type {Record<string, Function>} */ (/** @type {unknown} */ (trainer))[method](...args));
       } catch (e) {
         return Promise.reject(e);
       }

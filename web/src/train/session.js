@@ -16,7 +16,7 @@ export const HEAD_COUNTS = [1, 2, 4];
 
 /**
  * The section's settings for a task and seed, from the module's task list.
- * @param {any} hw
+ * @param {import('../../../cpp/api').Headwise} hw
  * @param {string} taskName
  * @param {number} seed
  * @returns {Settings}
@@ -51,7 +51,7 @@ export const TRAIN = {
 
 /** @extends {Experiment<Settings>} */
 export class TrainSession extends Experiment {
-  /** @param {{hw: any, compute?: any}} store  the training module (module.js) */
+  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
   constructor(store) {
     super(store, TRAIN);
   }

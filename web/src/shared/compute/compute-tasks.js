@@ -7,7 +7,7 @@
 // stay self-contained: no imports, no references to anything outside its own body.
 
 /**
- * @param {any} hw  a module instance (createHeadwise's result)
+ * @param {import('../../../../cpp/api').Headwise} hw  a module instance (createHeadwise's result)
  * @param {boolean} [transfers]  results are sent to another thread (their arrays detached here)
  * @returns {Record<string, (options: any) => any>}
  */
@@ -102,7 +102,7 @@ export function installTasks(hw, transfers = false) {
         : { wq: t.wq, wk: t.wk, wv: t.wv, wo: t.wo };
       const packed = hw.packLessonWeights(weights);
       const p = packed.typed;
-      /** @type {Record<string, any>} */
+      /** @type {import('../../../../cpp/api').TorchMultiheadAttentionOptions} */
       const options = {
         embedDim: d, numHeads: run.numHeads, inProjWeight: p.inProjWeight, outProjWeight: p.outProjWeight,
         query: t.x, key: t.x, value: t.x, needWeights: true, averageAttnWeights: false,
@@ -129,7 +129,7 @@ export function installTasks(hw, transfers = false) {
         outputDiff: hw.maxAbsDiff({ a: t.output, b: tt.attnOutput }),
         outputClose: hw.allclose({ a: tt.attnOutput, b: t.output }),
         // max |output|, as np.abs(mha_out).max() reads it: the scale the printed residual is judged by.
-        outputScale: t.output.data.reduce((m, v) => Math.max(m, Math.abs(v)), 0),
+        outputScale: t.output.data.reduce((/** @type {number} */ m, /** @type {number} */ v) => Math.max(m, Math.abs(v)), 0),
         weightDiff,
         weightsClose,
         torchPairs: aw.depth >= 2 && aw.depth <= 16 ? hw.compareHeads({ headWeights: aw }) : null,

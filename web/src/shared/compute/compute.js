@@ -43,6 +43,9 @@
 // the Worker: the caller hands their buffers over.
 
 import { installTasks } from './compute-tasks.js';
+
+/** @typedef {import('../../../../cpp/api').Headwise} Headwise */
+/** @typedef {typeof import('../../../../cpp/api')} CreateHeadwise  the module's factory, with its Tensor */
 import { MAX_WORKERS } from './limits.js';
 
 /** A running computation superseded for longer than this (estimated ms) is abandoned. */
@@ -123,7 +126,7 @@ export function isAbort(e) {
 
 /**
  * The one dispatcher of compute's messages, on whichever thread holds the module.
- * @param {any} hw  a module instance
+ * @param {Headwise} hw  a module instance
  * @param {typeof installTasks} tasksOf
  * @param {boolean} transfers  results are sent to another thread
  * @returns {(m: any) => any}
@@ -137,15 +140,20 @@ function dispatcher(hw, tasksOf, transfers) {
   return (m) => {
     if (m.type === 'run') {
       if (!tasks) tasks = tasksOf(hw, transfers);
-      const fn = tasks[m.method] || (typeof hw[m.method] === 'function' ? hw[m.method] : null);
+      /** @type {Record<string, unknown>} */
+      const api = /** @type {any} */ (hw);
+      const fn = tasks[m.method] || (typeof api[m.method] === 'function' ? /** @type {Function} */ (api[m.method]) : null);
       if (!fn) throw new Error(`compute.run: "${m.method}" is not a method of the module`);
       return fn(m.options);
     }
     if (m.type === 'create') {
-      if (typeof hw[m.factory] !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
+      /** @type {Record<string, unknown>} */
+      const api = /** @type {any} */ (hw);
+      const make = api[m.factory];
+      if (typeof make !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
       const id = nextObject;
       nextObject += 1;
-      objects.set(id, hw[m.factory](m.options));
+      objects.set(id, make(m.options));
       return { object: id };
     }
     const obj = objects.get(m.object);
@@ -166,7 +174,7 @@ function dispatcher(hw, tasksOf, transfers) {
  * {nested: tensor}, and every tensor's buffer is transferred.
  * @param {any} v
  * @param {Transferable[]} transfer
- * @param {any} Tensor  the module's tensor type
+ * @param {CreateHeadwise['Tensor']} Tensor  the module's tensor type
  * @returns {any}
  */
 function toWire(v, transfer, Tensor) {
@@ -219,7 +227,7 @@ function workerMain(scope, tasksOf, dispatcherOf, wire) {
         scope.postMessage({ id: m.id, ok: true, value }, transfer);
       } catch (e) {
         // The module's and the tasks' errors keep their code, field and parameters (plain data).
-        const c = e && typeof e === 'object' ? e : {};
+        const c = /** @type {{name?: string, code?: unknown, field?: unknown, params?: unknown}} */ (e && typeof e === 'object' ? e : {});
         scope.postMessage({
           id: m.id, ok: false,
           error: { name: c.name || 'Error', message: e instanceof Error ? e.message : String(e), code: c.code, field: c.field, params: c.params },
@@ -236,7 +244,7 @@ function workerMain(scope, tasksOf, dispatcherOf, wire) {
  * tensor's nested arrays with it as their `typed`, and an object holding tensors an API result
  * (nested arrays made when read, the tensors as `typed`).
  * @param {any} v
- * @param {any} H  createHeadwise (its Tensor and result)
+ * @param {CreateHeadwise} H  createHeadwise (its Tensor and result)
  * @returns {any}
  */
 function fromWire(v, H) {
@@ -270,7 +278,7 @@ function fromWire(v, H) {
 export class Compute {
   /**
    * @param {object} [options]
-   * @param {() => any} [options.factory]  createHeadwise (default: the global one, when needed)
+   * @param {() => CreateHeadwise} [options.factory]  createHeadwise (default: the global one, when needed)
    * @param {boolean} [options.worker]      false: never start a Worker
    */
   constructor({ factory, worker = true } = {}) {
@@ -280,7 +288,7 @@ export class Compute {
     this.mode = 'starting';
     /** @type {Error|null} why the work runs on the main thread, coded (null in worker mode) */
     this.reason = null;
-    /** @type {Promise<any>|null} */
+    /** @type {Promise<Headwise>|null} */
     this._main = null;
     /** @type {Worker|null} */
     this._worker = null;
@@ -294,7 +302,9 @@ export class Compute {
     this._here = null;
     /** @type {string|null} the Worker's source, kept for restarts */
     this._source = null;
-    /** Settles once the mode is known. */
+    /** @type {() => void} */
+    this._settle = () => {};
+    /** @type {Promise<void>} Settles once the mode is known. */
     this.ready = new Promise((resolve) => { this._settle = resolve; });
     this._started = false;
     this._disposed = false;
@@ -636,7 +646,7 @@ export function pinWorkers(n) {
 export class Pool {
   /**
    * @param {object} [options]
-   * @param {() => any} [options.factory]  createHeadwise
+   * @param {() => CreateHeadwise} [options.factory]  createHeadwise
    * @param {boolean} [options.worker]      false: never start a Worker
    * @param {number} [options.size]         the most Workers (default: defaultWorkers())
    */

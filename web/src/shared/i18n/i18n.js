@@ -191,7 +191,7 @@ function fetchLanguage(tag) {
   // the fonts of the language's script are readied, a face per task (fonts.js): the language is
   // shown once both are done.
   // (Only ever a saving: a page whose fonts cannot be readied still gets its language.)
-  const fonts = warmFonts(languageNames(tag).nativeName).catch(() => undefined);
+  const fonts = warmFonts(languageNames(tag).nativeName).catch(() => {});
   const script = nextSlice().then(() => loadScript(url, { data: 'headwiseLanguage' }));
   return Promise.all([script, fonts]).then(() => {
     if (typeof registry()[tag] === 'string') return true;

@@ -220,7 +220,8 @@ export class Lms {
       if (answer === true || String(answer) === 'true') return true;
       return this.fail(shown, this.lastError() || coded('errors.lms.answered', { answer: JSON.stringify(String(answer)) }));
     } catch (e) {
-      return this.fail(shown, coded('errors.lms.threw', { error: e && typeof e.message === 'string' ? e.message : String(e) }));
+      const message = e && /** @type {{message?: unknown}} */ (e).message;
+      return this.fail(shown, coded('errors.lms.threw', { error: typeof message === 'string' ? message : String(e) }));
     }
   }
 

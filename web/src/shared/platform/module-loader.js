@@ -13,13 +13,15 @@ import { loadScript } from './scripts.js';
 // own, which the language runtime (src/shared/i18n/i18n.js) uses too, without the module's Compute.
 export { loadScript, scriptBase } from './scripts.js';
 
-/** @type {Promise<any>|null} */
+/** @typedef {import('../../../../cpp/api').Headwise} Headwise */
+
+/** @type {Promise<Headwise>|null} */
 let shared = null;
 
 /**
  * The shared module instance (the same promise for every caller).
  * @param {string} base  folder that holds headwise-lesson.js
- * @returns {Promise<any>}
+ * @returns {Promise<Headwise>}
  */
 export function sharedModule(base) {
   if (!shared) {

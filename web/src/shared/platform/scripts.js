@@ -73,7 +73,7 @@ function whenStaying() {
  * @returns {Promise<any>}
  */
 export function loadScript(url, { data = 'headwiseModule', onLoad } = {}) {
-  const attempt = (retried) => new Promise((resolve, reject) => {
+  const attempt = (/** @type {boolean} */ retried) => new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = url;
     script.async = true;

@@ -11,7 +11,7 @@ import { fmt3, fmtInt } from '../ui/format.js';
  * @param {Store} store
  */
 export function lessonRun(store) {
-  return store.memo('lesson-run', () => store.hw.seedExperiment({ ...LESSON }));
+  return store.memo('lesson-run', () => store.hw.seedExperiment(/** @type {import('../../../../cpp/api').SeedExperimentOptions} */ ({ ...LESSON })));
 }
 
 /**

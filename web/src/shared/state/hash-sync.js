@@ -12,6 +12,10 @@ export const HASH_WRITE_MS = 200;
 
 /** Methods of Store (store.js installs them). */
 export const hashSync = {
+  /**
+   * The URL hash into the state (the lesson page's link).
+   * @this {Store}
+   */
   readHash() {
     // An in-page link such as the skip link's #settings is navigation, not a permalink: the
     // settings stay as they are (notify() then writes them back into the hash).
@@ -26,7 +30,7 @@ export const hashSync = {
       // The defaults, in the language the link asks for if it asks for one plainly: a student
       // whose link is mistyped reads why in their own language.
       this.state = { ...defaults(), lang: langOf(window.location.hash) };
-      this.notice = errorOf(new PageError('errors.hash.notice', { reason: errorOf(e) }));
+      this.notice = /** @type {import('./errors.js').ErrorInfo} */ (errorOf(new PageError('errors.hash.notice', { reason: errorOf(e) })));
     }
     this.inputErrors = {};
     this.lastChanged = null;

@@ -136,7 +136,8 @@ export const runs = {
    * @returns {PageError|null}
    * @this {Store}
    */
-  mainBudget(cost, { tokens, dModel }) {
+  mainBudget(cost, sizes) {
+    const { tokens, dModel } = sizes;
     if (this.compute.mode !== 'main' || !(cost > MAIN_BUDGET_MS)) return null;
     return new PageError('errors.budget', {
       reason: this.compute.reason, budget: MAIN_BUDGET_MS, tokens, dModel, cost: fmtInt(Math.round(cost)), fields: ['tokens', 'dModel'],

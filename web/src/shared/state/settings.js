@@ -92,7 +92,7 @@ const TABLE = /** @type {const} */ ([
   { name: 'headsSeed', type: 'number', default: 1, field: 'seed', section: 'heads', range: SEED, hash: 'heads_seed', control: 'heads-seed', embed: 'headsSeed', attr: 'heads-seed', runs: { heads: 'seed' } },
   { name: 'inductionSeed', type: 'number', default: 1, field: 'seed', section: 'induction', range: SEED, hash: 'induction_seed', control: 'induction-seed', embed: 'inductionSeed', attr: 'induction-seed', runs: { induction: 'seed' } },
   { name: 'lang', type: 'lang', default: '', section: 'page', hash: 'lang', control: 'hw-language-select' },
-  { name: 'workers', type: 'number', default: null, nullable: true, field: 'workers', section: 'page', range: { min: 1, max: MAX_WORKERS, step: 1 }, hash: 'workers', control: 'workers', attr: 'workers' },
+  { name: 'workers', type: 'number', default: /** @type {number|null} */ (null), nullable: true, field: 'workers', section: 'page', range: { min: 1, max: MAX_WORKERS, step: 1 }, hash: 'workers', control: 'workers', attr: 'workers' },
 ]);
 
 /** Every setting; the hash writes them by type (HASH_ORDER), in this order within each. */

@@ -35,7 +35,8 @@ let storeIds = 0;
  * @typedef {object} Slot  one computation of the page for the current state
  * @property {unknown} key  the inputs it was computed from
  * @property {boolean} pending
- * @property {{ok: boolean, value?: any, error?: any}|null} result
+ * @property {{ok: boolean, value?: any, error?: any, info?: unknown, errorFor?: string|null}|null} result
+ *   its value or error (`info`: the error as the page keeps it; `errorFor`: the control it belongs to)
  * @property {Label|null} label  what is being computed ("512 × 768, 12 heads"), as a key of the
  *   catalogues and its parameters: the widget that shows it says it in its language
  * @property {number} since      when it started (performance.now())
@@ -43,14 +44,31 @@ let storeIds = 0;
  */
 
 export class Store extends EventTarget {
+  // Each job's methods, from its own file (typed there with `@this {Store}`).
+  readHash = hashSync.readHash;
+  writeHash = hashSync.writeHash;
+  writeHashNow = hashSync.writeHashNow;
+  computed = runs.computed;
+  scheduleBusy = runs.scheduleBusy;
+  busy = runs.busy;
+  mainBudget = runs.mainBudget;
+  changeCost = lessonRuns.changeCost;
+  mainOptions = lessonRuns.mainOptions;
+  experiment = lessonRuns.experiment;
+  seeds = lessonRuns.seeds;
+  crossCheck = lessonRuns.crossCheck;
+  errors = lessonRuns.errors;
+
   /**
    * @param {object} [options]
    * @param {boolean} [options.syncHash] read and write location.hash (the lesson page does)
    * @param {Partial<State>} [options.state]
+   * @param {import('../compute/compute.js').Pool} [options.compute] where heavy computations run
+   *   (default: the page's)
    */
   constructor({ syncHash = true, state = {}, compute } = {}) {
     super();
-    /** @type {import('../compute/compute.js').Pool|import('../compute/compute.js').Compute} where heavy computations run */
+    /** where heavy computations run */
     this.compute = compute || getCompute();
     storeIds += 1;
     this.id = `store${storeIds}`;
@@ -63,7 +81,7 @@ export class Store extends EventTarget {
     this._tasks = null;
     /** @type {State} */
     this.state = { ...defaults(), ...state };
-    /** @type {any} the WASM module, null until loaded */
+    /** @type {import('../../../../cpp/api').Headwise|null} the WASM module, null until loaded */
     this.hw = null;
     /** @typedef {import('./errors.js').ErrorInfo} ErrorInfo */
     /** @type {ErrorInfo|unknown} why the module did not load (null while it has not failed) */
@@ -80,6 +98,8 @@ export class Store extends EventTarget {
     this._frame = 0;
     /** @type {any|null} */
     this._lastGood = null;
+    /** @type {any[]|null} exercise 1's last blocks (lesson-runs.js seeds()) */
+    this._lastSeeds = null;
     /** @type {Map<string, any>} */
     this._memo = new Map();
     this._writingHash = false;
@@ -180,13 +200,6 @@ export class Store extends EventTarget {
     return entry.value;
   }
 
-}
-
-// Each job's methods, from its own file, become the store's (not enumerable, as a class's own).
-for (const part of [hashSync, runs, lessonRuns]) {
-  for (const [name, d] of Object.entries(Object.getOwnPropertyDescriptors(part))) {
-    Object.defineProperty(Store.prototype, name, { ...d, enumerable: false });
-  }
 }
 
 /** @type {Store|null} */

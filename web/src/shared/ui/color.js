@@ -20,12 +20,13 @@ const BLUES_DARK = [
 /**
  * Whether to draw in the dark scheme: the store's theme if it has one ('light' or 'dark', set by
  * an embedded widget's `theme` attribute), else the system's setting.
- * @param {{theme?: string}|null} [store]
+ * @param {object|null} [store]  a Store (an embed's has a `theme`)
  * @returns {boolean}
  */
 export function prefersDark(store = null) {
-  if (store && store.theme === 'dark') return true;
-  if (store && store.theme === 'light') return false;
+  const theme = store && /** @type {{theme?: string}} */ (store).theme;
+  if (theme === 'dark') return true;
+  if (theme === 'light') return false;
   if (typeof matchMedia !== 'function') return false;
   if (!darkQuery) darkQuery = matchMedia('(prefers-color-scheme: dark)');
   return darkQuery.matches;
