@@ -1,4 +1,4 @@
-// web/src/shared/compute/compute.js, the one mechanism for heavy work, on its own: bundled here from the
+// web/src/shared/compute/ (compute.js and pool.js), the one mechanism for heavy work, on its own: bundled here from the
 // source with a stand-in module (a few stateless and stateful methods whose behaviour the tests
 // can see), in a page served over http. Latest wins (AbortError, queued runs never start, a
 // long superseded run is abandoned by restarting the Worker), create()/call()/dispose(), errors
@@ -91,7 +91,10 @@ let browser;
 
 before(async () => {
   const out = await build({
-    entryPoints: [join(ROOT, 'web', 'src', 'shared', 'compute', 'compute.js')],
+    stdin: {
+      contents: "export { Compute } from './compute.js';\nexport { Pool } from './pool.js';\n",
+      resolveDir: join(ROOT, 'web', 'src', 'shared', 'compute'),
+    },
     bundle: true, format: 'iife', globalName: 'HeadwiseCompute', write: false, minify: true, target: ['es2020'],
   });
   bundle = out.outputFiles[0].text;
@@ -131,7 +134,7 @@ async function open(path = '/', options = {}) {
   return { context, page, errors };
 }
 
-describe('Compute (web/src/shared/compute/compute.js)', () => {
+describe('Compute and Pool (web/src/shared/compute/)', () => {
   for (const worker of [true, false]) {
     const where = worker ? 'in the Worker' : 'on the main thread';
     test(`runs module methods ${where}; errors cross with their message; a newer run supersedes a queued one`, async () => {

@@ -1,4 +1,4 @@
-// The pool of Workers (web/src/shared/compute/compute.js's Pool) with a Worker stand-in that runs
+// The pool of Workers (web/src/shared/compute/pool.js's Pool) with a Worker stand-in that runs
 // compute's protocol on a module instance of its own, one per Worker, answering in later tasks as
 // a real Worker does: placement on the least-loaded Worker, calls kept in order on theirs, idle
 // Workers closed, keyed runs superseded as on one Worker, the size setting, and the grid of
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { Pool, checkWorkers, defaultWorkers, pinWorkers, MAX_WORKERS } from '../../web/src/shared/compute/compute.js';
+import { Pool, checkWorkers, defaultWorkers, pinWorkers } from '../../web/src/shared/compute/pool.js';
+import { MAX_WORKERS } from '../../web/src/shared/compute/limits.js';
 import { GridSession } from '../../web/src/train/grid.js';
 
 // No MessageChannel: the sessions yield with setTimeout, which does not keep Node alive.

@@ -17,7 +17,9 @@ import { test } from 'node:test';
 
 import { LESSON, ROOT, createHeadwise, documentedCodes } from './helpers.mjs';
 import { installTasks } from '../../web/src/shared/compute/compute-tasks.js';
-import { Compute, MAIN_BUDGET_MS, checkWorkers } from '../../web/src/shared/compute/compute.js';
+import { Compute } from '../../web/src/shared/compute/compute.js';
+import { MAIN_BUDGET_MS } from '../../web/src/shared/compute/cost.js';
+import { checkWorkers } from '../../web/src/shared/compute/pool.js';
 import { Store } from '../../web/src/shared/state/store.js';
 import { parseHash } from '../../web/src/shared/state/settings.js';
 import { PageError, controlFor, errorOf, fieldsOf, stopped } from '../../web/src/shared/state/errors.js';
@@ -27,7 +29,8 @@ import { gridSettings, parseProbe, parseRelations } from '../../web/src/train/gr
 import { inductionSettings, parseInductionProbe } from '../../web/src/train/induction.js';
 import { resolveSettings } from '../../web/src/train/session.js';
 import { Lms } from '../../web/src/shared/platform/lms.js';
-import { PSEUDO, t } from '../../web/src/shared/i18n/i18n.js';
+import { t } from '../../web/src/shared/i18n/i18n.js';
+import { PSEUDO } from '../../web/src/shared/i18n/language-tags.js';
 import { isCoded, keyOfCode, translateError } from '../../web/src/shared/i18n/i18n-errors.js';
 
 const hw = await createHeadwise();

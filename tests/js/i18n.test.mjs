@@ -20,6 +20,7 @@ import { ROOT, createHeadwise } from './helpers.mjs';
 import { readCatalogues, catalogueProblems, fillTemplate } from '../../web/build-i18n.mjs';
 import { MarkupError, invariants, parseMarkup, placeholders } from '../../web/src/shared/i18n/markup.js';
 import * as i18n from '../../web/src/shared/i18n/i18n.js';
+import * as languageTags from '../../web/src/shared/i18n/language-tags.js';
 import { META } from '../../web/src/shared/i18n/catalogues.js';
 
 const WEB = join(ROOT, 'web');
@@ -245,11 +246,11 @@ test('the pseudo-language is English in ⟦ ⟧, placeholders and markup kept, f
   for (const key of keysOf(EN)) {
     const params = Object.fromEntries(formsOf(EN[key]).flatMap(([, v]) => placeholders(parseMarkup(v))).map((p) => [p, `<${p}>`]));
     if (typeof EN[key] !== 'string') params.count = 2;
-    const text = i18n.t(key, params, i18n.PSEUDO);
+    const text = i18n.t(key, params, languageTags.PSEUDO);
     assert.ok(text.startsWith('⟦') && text.endsWith('⟧'), `${key}: ${text}`);
     assert.equal(text.slice(1, -1), i18n.t(key, params), key);
   }
-  assert.ok(!i18n.languages().includes(i18n.PSEUDO), 'never offered in the switcher');
+  assert.ok(!languageTags.languages().includes(languageTags.PSEUDO), 'never offered in the switcher');
 });
 
 /** A tiny DOM for tNodes: elements and text nodes, no parser at all. */
@@ -289,7 +290,7 @@ test('tNodes makes the listed elements itself (no HTML parser), code marked tran
 // ---- which language ----------------------------------------------------------------------------
 
 test('a requested language is matched to a catalogue: same tag in any case, else same language and script', () => {
-  const m = i18n.matchLanguage;
+  const m = languageTags.matchLanguage;
   assert.equal(m('es'), 'es');
   assert.equal(m('ES'), 'es');
   assert.equal(m('es-MX'), 'es');
@@ -341,7 +342,7 @@ test('a node\'s language: its own lang, an ancestor\'s across shadow roots, the 
     assert.equal(i18n.resolveLanguage(node({ lang: 'FR' }, hostPage)), 'en');
     assert.equal(warnings.length, 1, `one warning: ${warnings.join(' / ')}`);
     assert.match(warnings[0], /"fr"/);
-    assert.match(warnings[0], new RegExp(`available are: ${i18n.languages().join(', ')}\\.`));
+    assert.match(warnings[0], new RegExp(`available are: ${languageTags.languages().join(', ')}\\.`));
     i18n.setPageLanguage(null);
     setBrowser(['de', 'fr']);
     assert.equal(i18n.resolveLanguage(body), 'en', 'none of the browser\'s: English, without a warning (a preference, not a choice)');
@@ -355,12 +356,12 @@ test('a node\'s language: its own lang, an ancestor\'s across shadow roots, the 
 });
 
 test('every shipped language is named in itself for the switcher', () => {
-  const names = Object.fromEntries(i18n.languages().map((tag) => [tag, i18n.languageNames(tag).nativeName]));
+  const names = Object.fromEntries(languageTags.languages().map((tag) => [tag, languageTags.languageNames(tag).nativeName]));
   assert.deepEqual(names, Object.fromEntries(catalogues.map((c) => [c.tag, c.data._meta.nativeName])));
   assert.equal(names.en, 'English');
   assert.equal(names.es, 'Español');
   assert.equal(names['zh-CN'], '简体中文');
-  assert.equal(i18n.languages()[0], 'en');
+  assert.equal(languageTags.languages()[0], 'en');
 });
 
 // ---- the languages' files -----------------------------------------------------------------------

@@ -10,7 +10,7 @@ import {
   runOptions, settingsOf, toHash,
 } from '../../web/src/shared/state/settings.js';
 import { CONTROLS, controlName, parseAttribute } from '../../web/src/embed/attributes.js';
-import { MAX_WORKERS } from '../../web/src/shared/compute/compute.js';
+import { MAX_WORKERS } from '../../web/src/shared/compute/limits.js';
 import { inductionSettings } from '../../web/src/train/induction.js';
 import { translateError } from '../../web/src/shared/i18n/i18n-errors.js';
 

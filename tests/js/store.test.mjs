@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LESSON, createHeadwise } from './helpers.mjs';
-import { Compute, MAIN_BUDGET_MS, forwardCost, quoted } from '../../web/src/shared/compute/compute.js';
+import { Compute } from '../../web/src/shared/compute/compute.js';
+import { MAIN_BUDGET_MS, forwardCost } from '../../web/src/shared/compute/cost.js';
+import { quoted } from '../../web/src/shared/compute/errors.js';
 import { BUSY_AFTER_MS, EX1_HEAD_COUNTS, HASH_WRITE_MS, SYNC_MS, Store } from '../../web/src/shared/state/store.js';
 import {
   DEFAULTS, LESSON as STORE_LESSON, defaultLabel, labelOf, langOf, parseHash, toHash,

@@ -16,8 +16,11 @@
 // this page, which the widget loads too): they are written once it is here.
 
 import {
-  isReady, matchLanguage, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, translateTree, isLanguageTag, whenLanguage,
+  isReady, onLanguageChange, requestedLanguage, setAutoLang, setLanguageBase, t, isLanguageTag,
+  whenLanguage,
 } from '../shared/i18n/i18n.js';
+import { translateTree } from '../shared/i18n/translate-dom.js';
+import { matchLanguage } from '../shared/i18n/language-tags.js';
 import { scriptBase } from '../shared/platform/scripts.js';
 import { SETTING, SETTINGS } from '../shared/state/settings.js';
 

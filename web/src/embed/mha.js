@@ -6,15 +6,17 @@ import { EmbedStore } from './embed-store.js';
 import { CONTROLS, NAMES, THEMES, controlName, parseAttribute, parseList, themeProblem } from './attributes.js';
 import { define } from '../shared/ui/element.js';
 import { SETTING, embedNames, rangeOf } from '../shared/state/settings.js';
-import { pinWorkers } from '../shared/compute/compute.js';
+import { pinWorkers } from '../shared/compute/pool.js';
 import { h, replace } from '../shared/ui/dom.js';
 import { scriptBase, sharedModule } from '../shared/platform/module-loader.js';
 import { EXPORT_FORMATS } from './hw-export.js';
 import { watchTraining } from '../train/loader.js';
 import { startPath } from '../page/path.js';
 import {
-  isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase, translateTree, whenLanguage,
+  isReady, onLanguageChange, requestedLanguage, resolveLanguage, setAutoLang, setLanguageBase,
+  whenLanguage,
 } from '../shared/i18n/i18n.js';
+import { translateTree } from '../shared/i18n/translate-dom.js';
 import { translateError } from '../shared/i18n/i18n-errors.js';
 import { PageError, errorOf, messageOf } from '../shared/state/errors.js';
 
@@ -111,7 +113,7 @@ export class MhaElement extends HTMLElement {
     }
     const workers = this.getAttribute('workers');
     if (workers !== null) {
-      // The page's pools of Workers (shared/compute/compute.js): the last element read pins them.
+      // The page's pools of Workers (shared/compute/pool.js): the last element read pins them.
       const { min: lo, max: hi } = /** @type {{min: number, max: number}} */ (rangeOf(SETTING.workers));
       const n = workers.trim() === '' ? NaN : Number(workers.trim());
       if (Number.isInteger(n) && n >= lo && n <= hi) pinWorkers(n);

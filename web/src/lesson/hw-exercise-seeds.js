@@ -2,7 +2,8 @@
 // current tokens and d_model: each head's row for the query token and every pair's verdict.
 
 import { concerns } from '../shared/state/errors.js';
-import { HwElement, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { forget } from '../shared/ui/redraw-guard.js';
 import { h, morph, code } from '../shared/ui/dom.js';
 import { fmt3 } from '../shared/ui/format.js';
 import { divergenceText } from './hw-head-weights.js';

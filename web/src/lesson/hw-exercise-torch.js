@@ -2,7 +2,8 @@
 // nn.MultiheadAttention layout on the same weights: how in_proj_weight packs Wqᵀ, Wkᵀ, Wvᵀ,
 // both outputs, their largest difference, and the per-head weights of shape (1, h, n, n).
 
-import { HwElement, changed, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { changed, forget } from '../shared/ui/redraw-guard.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/ui/dom.js';
 import { fmt3, pyRepr, shapeStr } from '../shared/ui/format.js';
 import { divergenceText } from './hw-head-weights.js';

@@ -5,9 +5,10 @@
 // the check that the heads' W_OV add up to the unsplit Wv·Wo (max |difference|, from the module).
 // The matrices are computed once per experiment result (store.memo), up to CIRCUITS_MAX_DMODEL.
 
-import { HwElement, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { forget } from '../shared/ui/redraw-guard.js';
 import { code, copyButton, h, morph, replace, setText } from '../shared/ui/dom.js';
-import { copyTexts } from '../shared/i18n/i18n.js';
+import { copyTexts } from '../shared/i18n/translate-dom.js';
 import { headCircuitsCode, headCircuitsOutput } from './circuits-python.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { messageOf } from '../shared/state/errors.js';

@@ -3,7 +3,8 @@
 // n <= 16: real <table>s with one cell per weight. n > 16: one <canvas> heatmap per head whose
 // values are read out on hover and with the arrow keys.
 
-import { HwElement, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { forget } from '../shared/ui/redraw-guard.js';
 import { h, replace, morph, setText, setAttr, code } from '../shared/ui/dom.js';
 import { fmt3, fmtSig, numpyArrayStr } from '../shared/ui/format.js';
 import { cellColors, colourRows, paintCell, prefersDark } from '../shared/ui/color.js';

@@ -15,14 +15,16 @@
 
 import { getStore } from '../shared/state/store.js';
 import { langOf, parseHash } from '../shared/state/settings.js';
-import { whenRedrawn } from '../shared/ui/element.js';
+import { whenRedrawn } from '../shared/ui/redraw.js';
 import { h } from '../shared/ui/dom.js';
 import { afterFrame } from '../shared/compute/tasks.js';
 import { scriptBase } from '../shared/platform/scripts.js';
 import {
-  AUTO, KEYED, SOURCE, ensureLanguage, languageNames, languages, onLanguageChange, pageChoice, pageLanguage, requestedPageLanguage, resolveLanguage,
-  setAutoLang, setLanguageBase, setPageLanguage, t, translateElement, translateTree, whenLanguage,
+  AUTO, ensureLanguage, onLanguageChange, pageChoice, pageLanguage, requestedPageLanguage,
+  resolveLanguage, setAutoLang, setLanguageBase, setPageLanguage, t, whenLanguage,
 } from '../shared/i18n/i18n.js';
+import { KEYED, translateElement, translateTree } from '../shared/i18n/translate-dom.js';
+import { SOURCE, languageNames, languages } from '../shared/i18n/language-tags.js';
 
 // The languages' files are in i18n/ beside app.js (read while app.js runs: currentScript).
 setLanguageBase(scriptBase('app.js'));

@@ -10,7 +10,8 @@
 import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { perStore } from './module.js';
 import { probeTokens } from './timeline.js';
-import { SOURCE, t } from '../shared/i18n/i18n.js';
+import { t } from '../shared/i18n/i18n.js';
+import { SOURCE } from '../shared/i18n/language-tags.js';
 import { headsWord } from './verdict.js';
 import { PageError } from '../shared/state/errors.js';
 import { MAX_RELATIONS } from '../shared/state/settings.js';

@@ -11,7 +11,8 @@
 // DRAW_INTERVAL_MS while it trains, in place, and draws what is its own: the grid, the cliff, the
 // probe, the opened cell's tables and ablation matrix.
 
-import { HwElement, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { forget } from '../shared/ui/redraw-guard.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { cellColors, paintCell, prefersDark } from '../shared/ui/color.js';
 import { PageError, concerns, errorOf } from '../shared/state/errors.js';

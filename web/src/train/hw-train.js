@@ -9,7 +9,8 @@
 // animation frame, in place, and draws what is its own: the models' blocks, tables, switches and
 // verdicts.
 
-import { HwElement, define, forget } from '../shared/ui/element.js';
+import { HwElement, define } from '../shared/ui/element.js';
+import { forget } from '../shared/ui/redraw-guard.js';
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { prefersDark } from '../shared/ui/color.js';
 import { concerns, errorOf } from '../shared/state/errors.js';

@@ -6,7 +6,7 @@
 // comes first; the lesson's first tables never wait for them.
 //
 // train.js does not bundle the page's shared code again: the store, the element base, the DOM
-// and form helpers and the Compute class come from the bundle that loads it, through HOST
+// and form helpers and the Pool of Computes come from the bundle that loads it, through HOST
 // (web/build-embed.mjs maps train.js's imports of src/shared/ onto it). So the
 // training section's elements read the page's one store, as every other element does, and its
 // words come from the page's catalogues (src/shared/i18n/i18n.js), which train.js does not carry.
@@ -15,13 +15,15 @@
 //   watchTraining(shadowFrame, base)               // an embed (its stylesheet has those rules)
 
 import * as color from '../shared/ui/color.js';
-import * as compute from '../shared/compute/compute.js';
+import * as pool from '../shared/compute/pool.js';
 import * as dom from '../shared/ui/dom.js';
 import * as element from '../shared/ui/element.js';
+import * as redrawGuard from '../shared/ui/redraw-guard.js';
 import * as errors from '../shared/state/errors.js';
 import * as format from '../shared/ui/format.js';
 import * as forms from '../shared/ui/forms.js';
 import * as i18n from '../shared/i18n/i18n.js';
+import * as languageTags from '../shared/i18n/language-tags.js';
 import * as tasks from '../shared/compute/tasks.js';
 import * as moduleLoader from '../shared/platform/module-loader.js';
 import * as codeBlock from '../shared/python/code-block.js';
@@ -40,13 +42,15 @@ export const HOST_KEY = Symbol.for('headwise.trainingHost');
 /** The modules train.js takes from the bundle that loads it, by path below src/. */
 const HOST = {
   'shared/ui/color.js': color,
-  'shared/compute/compute.js': compute,
+  'shared/compute/pool.js': pool,
   'shared/ui/dom.js': dom,
   'shared/ui/element.js': element,
+  'shared/ui/redraw-guard.js': redrawGuard,
   'shared/state/errors.js': errors,
   'shared/ui/format.js': format,
   'shared/ui/forms.js': forms,
   'shared/i18n/i18n.js': i18n,
+  'shared/i18n/language-tags.js': languageTags,
   'shared/platform/module-loader.js': moduleLoader,
   'shared/python/code-block.js': codeBlock,
   'shared/python/format.js': python,

@@ -13,7 +13,7 @@
 //   trainingModuleNow();                            // the same, or null until it has loaded
 //   const sessionFor = perStore((training) => new TrainSession(training));  // one per store
 
-import { Pool } from '../shared/compute/compute.js';
+import { Pool } from '../shared/compute/pool.js';
 import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
 import { PageError } from '../shared/state/errors.js';
 
@@ -63,7 +63,7 @@ export function trainingModule() {
         factory = await loadFullModule(url);
         if (typeof factory !== 'function') throw new PageError('errors.load.noFactory', { file: url });
       }
-      // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute/compute.js).
+      // <html data-hw-compute="main"> asks for no Worker, as for the lesson (shared/compute/pool.js).
       const worker = document.documentElement.getAttribute('data-hw-compute') !== 'main';
       const compute = new Pool({ factory: () => factory, worker });
       const hw = await compute.main();

@@ -20,7 +20,7 @@ import { PageError } from '../shared/state/errors.js';
  */
 
 /**
- * @param {{hw: import('../../../cpp/api').Headwise, compute?: import('../shared/compute/compute.js').Pool}} store
+ * @param {{hw: import('../../../cpp/api').Headwise, compute?: import('../shared/compute/pool.js').Pool}} store
  * @param {import('../../../cpp/api').CreateTrainerOptions} options  hw.createTrainer's options
  * @param {number} [lane]  the pool's Worker to put it on (default: the least-loaded)
  * @returns {Promise<Remote>}

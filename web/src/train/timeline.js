@@ -6,7 +6,8 @@
 import { h, setText } from '../shared/ui/dom.js';
 import { FOLLOWS } from './verdict.js';
 import { PACES } from './run.js';
-import { SOURCE, capitalise, t } from '../shared/i18n/i18n.js';
+import { capitalise, t } from '../shared/i18n/i18n.js';
+import { SOURCE } from '../shared/i18n/language-tags.js';
 import { relationPhrase, sourceOf } from '../shared/i18n/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */

@@ -4,7 +4,8 @@
 // from the trainer's evaluate().
 
 import { pyFixed } from '../shared/python/format.js';
-import { SOURCE, capitalise as upper, t } from '../shared/i18n/i18n.js';
+import { capitalise as upper, t } from '../shared/i18n/i18n.js';
+import { SOURCE } from '../shared/i18n/language-tags.js';
 import { relationPhrase, relationTitle } from '../shared/i18n/relations.js';
 
 /** @typedef {import('./python.js').Relation} Relation */

@@ -3,7 +3,7 @@
 // cross to the main thread only to be sent back. compute.run(name, options) finds them beside
 // the module's own methods.
 //
-// installTasks is stringified into the Worker's source (web/src/shared/compute/compute.js), so it must
+// installTasks is stringified into the Worker's source (web/src/shared/compute/dispatcher.js), so it must
 // stay self-contained: no imports, no references to anything outside its own body.
 
 /**

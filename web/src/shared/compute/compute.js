@@ -1,6 +1,6 @@
 // Compute: the one way heavy work reaches the WASM module (a big forward, exercises, training).
 //
-//   const compute = getCompute();          // the page's one Compute (lesson, <mha-*>, embed)
+//   const compute = getCompute();          // the page's one Pool of Computes (pool.js)
 //   await compute.ready;                   // compute.mode: 'worker' | 'main'; compute.reason
 //   const run = await compute.run('lessonRun', {seed, tokens, dModel, numHeads}, {key: 'main'});
 //   const t = await compute.create('createTrainer', options);   // a remote object
@@ -9,12 +9,12 @@
 //
 // Where a Worker can start, the module runs in one dedicated Worker made from a blob: URL. Its
 // source is the module's own text, read from memory (createHeadwise.moduleSource(), see
-// cpp/postlink.mjs), plus the small dispatcher below: nothing is fetched, so it works from
+// cpp/postlink.mjs), plus the small dispatcher (dispatcher.js): nothing is fetched, so it works from
 // file://, over http, in <iframe sandbox="allow-scripts"> and inside <mha-*> elements. A page's
 // Content-Security-Policy must allow it with `worker-src blob:` (the lesson page's does). Where
 // the Worker cannot start (a host's CSP forbids blob: workers, or no Worker at all), the work
 // runs on the main thread (mode 'main'; `reason` says why) and callers keep each piece small:
-// the page refuses sizes that would block for more than about 100 ms (MAIN_BUDGET_MS).
+// the page refuses sizes that would block for more than about 100 ms (cost.js's MAIN_BUDGET_MS).
 //
 // run(method, options, {key, cost}) -> Promise of hw[method](options) (or of a task from
 //   compute-tasks.js). Runs execute one at a time, in order. A newer run with the same key
@@ -28,240 +28,25 @@
 //   methods are called as `remote.call(name, ...args)` -> Promise, and `remote.dispose()` frees
 //   it. In the Worker the object lives there; in 'main' mode it lives on the main thread, and
 //   the caller keeps each call small (e.g. k training steps per animation frame).
-// Pool: several Computes behind the same API (getCompute() and the training module's are Pools).
-//   Sized from navigator.hardwareConcurrency (at most MAX_WORKERS) or pinned by the `workers`
-//   setting (pinWorkers). `run` always goes to the first Worker; `create` puts each object on the
-//   least-loaded Worker (starting it when first needed), and its calls stay in order there; a
-//   Worker other than the first is terminated when its last object is disposed, and dispose()
-//   terminates them all; warm() starts every Worker ahead of a burst of create()s. With one Worker, or none (main-thread mode), it is one Compute.
-// Results cross from the Worker without copies: each of a result's tensors (the module's
-// `result.typed`, flat data + shape; a trainer's attention() as its `typed`) is posted as it is,
-// its buffer transferred, and the result is rebuilt in the API's form on this side
-// (createHeadwise.result, createHeadwise.nested). Widgets read rows and heads as views
-// (`run.typed.headWeights.head(h).row(i)`); a nested field is made only when read. The other way,
-// Tensors among a remote object's call arguments (a trainer's setParameters) are transferred to
-// the Worker: the caller hands their buffers over.
+//
+// The other parts of the mechanism have files of their own in this folder: pool.js (several
+// Computes, one per Worker, and the page's getCompute()), dispatcher.js (the module's side: the
+// dispatcher and the Worker's body), wire.js (results and arguments posted as tensors, buffers
+// transferred), errors.js (the AbortError and the coded reasons), cost.js (estimated ms and the
+// main thread's budget).
 
+import { WHY, abortError, closed, coded, quoted, stoppedError } from './errors.js';
+import { dispatcher, workerSource } from './dispatcher.js';
+import { fromWire, toWire } from './wire.js';
 import { installTasks } from './compute-tasks.js';
 
 /** @typedef {import('../../../../cpp/api').Headwise} Headwise */
 /** @typedef {typeof import('../../../../cpp/api')} CreateHeadwise  the module's factory, with its Tensor */
-import { MAX_WORKERS } from './limits.js';
 
 /** A running computation superseded for longer than this (estimated ms) is abandoned. */
 export const ABANDON_MS = 300;
-/** The most a computation may block the main thread when no Worker can start (ms). */
-export const MAIN_BUDGET_MS = 100;
 /** How long the Worker may take to report that its module is ready. */
 const START_TIMEOUT_MS = 20000;
-
-/**
- * The error a superseded run rejects with.
- * @param {string} key
- */
-function abortError(key) {
-  const message = `superseded by a newer computation (${key})`;
-  if (typeof DOMException === 'function') return new DOMException(message, 'AbortError');
-  const e = new Error(message);
-  e.name = 'AbortError';
-  return e;
-}
-
-/**
- * Another party's message (a browser's exception, the module's start-up error) as it goes in
- * parentheses inside the page's own sentence: without its closing full stop (WebKit's Worker
- * constructor says "The operation is insecure.").
- * @param {any} e  an Error, or a message
- * @returns {string}
- */
-export function quoted(e) {
-  const m = e instanceof Error ? e.message : String(e);
-  return m.endsWith('.') ? m.slice(0, -1) : m;
-}
-
-/**
- * One of the page's coded errors (src/shared/state/errors.js), made here without the catalogues
- * (this file is also bundled on its own): its code, its catalogue key, by which the page writes
- * it in each language; its parameters; and its English message, for consoles only.
- * @param {string} code
- * @param {Record<string, unknown>} params
- * @param {string} message
- * @param {string|null} [field]
- * @returns {Error & {code: string, field: string|null, params: Record<string, unknown>}}
- */
-function coded(code, params, message, field = null) {
-  return Object.assign(new Error(message), { code, field, params });
-}
-
-/** Why the page computes on its main thread, coded (errors.worker.*). */
-const WHY = {
-  notAsked: () => coded('errors.worker.notAsked', {}, 'the page asked for no Worker'),
-  cannot: () => coded('errors.worker.cannot', {}, 'this browser cannot start a Worker here'),
-  noSource: () => coded('errors.worker.noSource', {}, 'the module\'s source is not available for a Worker (headwise.js was not post-linked)'),
-  failed: (/** @type {string} */ error) => coded('errors.worker.failed', { error }, `a Worker could not be started (${error}), and the page's Content-Security-Policy must allow worker-src blob: for one`),
-  timeout: () => coded('errors.worker.timeout', {}, 'the Worker did not start in time'),
-  csp: () => coded('errors.worker.csp', {}, 'a Worker could not be started here (a Content-Security-Policy without worker-src blob: forbids it)'),
-  moduleFailed: (/** @type {string} */ error) => coded('errors.worker.moduleFailed', { error }, `the module did not start in the Worker (${error})`),
-  moduleRestart: (/** @type {string} */ error) => coded('errors.worker.moduleRestart', { error }, `the module did not restart in the Worker (${error})`),
-  restart: () => coded('errors.worker.restart', {}, 'the Worker could not be restarted'),
-};
-
-/**
- * "the computation stopped: …" (its reason a coded error or a browser's message).
- * @param {unknown} reason
- */
-function stoppedError(reason) {
-  return coded('errors.worker.stopped', { reason }, `the computation stopped: ${reason instanceof Error ? reason.message : String(reason)}`);
-}
-
-/** "its Worker was closed". */
-const closed = () => stoppedError(coded('errors.worker.closed', {}, 'its Worker was closed'));
-
-/** @param {any} e */
-export function isAbort(e) {
-  return Boolean(e) && e.name === 'AbortError';
-}
-
-// ---- where the module is: the Worker's side (stringified, so each function is self-contained) ----
-
-/**
- * The one dispatcher of compute's messages, on whichever thread holds the module.
- * @param {Headwise} hw  a module instance
- * @param {typeof installTasks} tasksOf
- * @param {boolean} transfers  results are sent to another thread
- * @returns {(m: any) => any}
- */
-function dispatcher(hw, tasksOf, transfers) {
-  /** @type {Record<string, Function>|null} */
-  let tasks = null;
-  /** @type {Map<number, any>} */
-  const objects = new Map();
-  let nextObject = 1;
-  return (m) => {
-    if (m.type === 'run') {
-      if (!tasks) tasks = tasksOf(hw, transfers);
-      /** @type {Record<string, unknown>} */
-      const api = /** @type {any} */ (hw);
-      const fn = tasks[m.method] || (typeof api[m.method] === 'function' ? /** @type {Function} */ (api[m.method]) : null);
-      if (!fn) throw new Error(`compute.run: "${m.method}" is not a method of the module`);
-      return fn(m.options);
-    }
-    if (m.type === 'create') {
-      /** @type {Record<string, unknown>} */
-      const api = /** @type {any} */ (hw);
-      const make = api[m.factory];
-      if (typeof make !== 'function') throw new Error(`compute.create: "${m.factory}" is not a method of the module`);
-      const id = nextObject;
-      nextObject += 1;
-      objects.set(id, make(m.options));
-      return { object: id };
-    }
-    const obj = objects.get(m.object);
-    if (m.type === 'dispose') {
-      objects.delete(m.object);
-      if (obj && typeof obj.dispose === 'function') obj.dispose();
-      return null;
-    }
-    if (!obj) throw new Error('this object has been disposed');
-    if (typeof obj[m.method] !== 'function') throw new Error(`"${m.method}" is not a method of this object`);
-    return obj[m.method](...m.args);
-  };
-}
-
-/**
- * A value to post: each API result becomes its fields with its tensors in place of their
- * nested arrays (result.typed), an array result with a tensor as its `typed` becomes
- * {nested: tensor}, and every tensor's buffer is transferred.
- * @param {any} v
- * @param {Transferable[]} transfer
- * @param {CreateHeadwise['Tensor']} Tensor  the module's tensor type
- * @returns {any}
- */
-function toWire(v, transfer, Tensor) {
-  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-  if (v instanceof Tensor) {
-    // A view of a larger buffer (a head of a stack) is sent as a copy of its own numbers.
-    const whole = v.data.byteOffset === 0 && v.data.buffer.byteLength === v.data.byteLength;
-    const t = whole ? v : v.copy();
-    if (!transfer.includes(t.data.buffer)) transfer.push(t.data.buffer);
-    return { data: t.data, shape: t.shape };
-  }
-  if (Array.isArray(v)) {
-    const t = /** @type {any} */ (v).typed;
-    return t instanceof Tensor ? { nested: toWire(t, transfer, Tensor) } : v.map((x) => toWire(x, transfer, Tensor));
-  }
-  const typed = Object.prototype.propertyIsEnumerable.call(v, 'typed') ? null : v.typed;
-  /** @type {Record<string, any>} */
-  const out = {};
-  for (const key of Object.keys(v)) {
-    out[key] = toWire(typed && typed[key] instanceof Tensor ? typed[key] : v[key], transfer, Tensor);
-  }
-  return out;
-}
-
-/**
- * The Worker's body. Every argument comes in as source text, so that nothing here refers to a
- * name of the bundle (which minification renames).
- * @param {any} scope  the worker's global scope, where the module's source defined createHeadwise
- * @param {typeof installTasks} tasksOf
- * @param {typeof dispatcher} dispatcherOf
- * @param {typeof toWire} wire
- */
-function workerMain(scope, tasksOf, dispatcherOf, wire) {
-  /** @type {((m: any) => any)|null} */
-  let handle = null;
-  const ready = Promise.resolve().then(() => scope.createHeadwise()).then((/** @type {any} */ hw) => {
-    handle = dispatcherOf(hw, tasksOf, true);
-    scope.postMessage({ ready: true, version: hw.version });
-  }).catch((/** @type {any} */ e) => {
-    scope.postMessage({ ready: false, error: e instanceof Error ? e.message : String(e) });
-  });
-  scope.onmessage = (/** @type {MessageEvent} */ event) => {
-    const m = event.data;
-    ready.then(() => {
-      try {
-        if (!handle) throw new Error('the module did not start in the Worker');
-        /** @type {Transferable[]} */
-        const transfer = [];
-        const value = wire(handle(m), transfer, scope.createHeadwise.Tensor);
-        scope.postMessage({ id: m.id, ok: true, value }, transfer);
-      } catch (e) {
-        // The module's and the tasks' errors keep their code, field and parameters (plain data).
-        const c = /** @type {{name?: string, code?: unknown, field?: unknown, params?: unknown}} */ (e && typeof e === 'object' ? e : {});
-        scope.postMessage({
-          id: m.id, ok: false,
-          error: { name: c.name || 'Error', message: e instanceof Error ? e.message : String(e), code: c.code, field: c.field, params: c.params },
-        });
-      }
-    });
-  };
-}
-
-// ---- the page's side ---------------------------------------------------------------------------
-
-/**
- * A posted value back in the API's form: {data, shape} becomes a Tensor, {nested: tensor} the
- * tensor's nested arrays with it as their `typed`, and an object holding tensors an API result
- * (nested arrays made when read, the tensors as `typed`).
- * @param {any} v
- * @param {CreateHeadwise} H  createHeadwise (its Tensor and result)
- * @returns {any}
- */
-function fromWire(v, H) {
-  if (v === null || typeof v !== 'object' || ArrayBuffer.isView(v)) return v;
-  if (Array.isArray(v)) return v.map((x) => fromWire(x, H));
-  const keys = Object.keys(v);
-  if (keys.length === 2 && ArrayBuffer.isView(v.data) && Array.isArray(v.shape)) return new H.Tensor(v.data, v.shape);
-  if (keys.length === 1 && keys[0] === 'nested') return H.nested(fromWire(v.nested, H));
-  /** @type {Record<string, any>} */
-  const out = {};
-  let tensors = false;
-  for (const key of keys) {
-    out[key] = fromWire(v[key], H);
-    if (out[key] instanceof H.Tensor) tensors = true;
-  }
-  return tensors ? H.result(out) : out;
-}
 
 /**
  * @typedef {object} Job
@@ -355,7 +140,7 @@ export class Compute {
       this._useMain(WHY.noSource());
       return;
     }
-    this._source = `${source}\n(${workerMain.toString()})(self, ${installTasks.toString()}, ${dispatcher.toString()}, ${toWire.toString()});\n`;
+    this._source = workerSource(source);
     this._spawn(false);
   }
 
@@ -590,247 +375,4 @@ export class Compute {
       });
     }, 0);
   }
-}
-
-export { MAX_WORKERS };
-
-/**
- * The pool size a browser gets by default: one Worker per core, at most MAX_WORKERS.
- * @param {number|undefined} cores  navigator.hardwareConcurrency
- */
-export function defaultWorkers(cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency) {
-  return Number.isInteger(cores) && cores > 0 ? Math.min(MAX_WORKERS, cores) : 1;
-}
-
-/**
- * A pool size as written (the `workers` setting): a whole number from 1 to MAX_WORKERS. Throws
- * an Error saying what is allowed.
- * @param {unknown} n
- * @returns {number}
- */
-export function checkWorkers(n) {
-  const v = typeof n === 'string' && /^\s*\d+\s*$/.test(n) ? Number(n) : n;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_WORKERS) {
-    const value = JSON.stringify(String(n)).slice(0, 40);
-    throw coded('errors.workers.range', { value, min: 1, max: MAX_WORKERS }, `workers must be a whole number from 1 to ${MAX_WORKERS} (got ${value})`, 'workers');
-  }
-  return v;
-}
-
-/** @type {Set<Pool>} every pool made, so that the `workers` setting reaches them all */
-const POOLS = new Set();
-/** @type {number|null} the size the page pinned (the `workers` setting), or null: automatic */
-let pinned = null;
-
-/**
- * The page's `workers` setting (the lesson's #workers=N, an embed's workers attribute or
- * workers=N in its address): every pool's size from now on; '' or null: one per core again.
- * Throws an Error saying what is allowed for any other value.
- * @param {number|string|null} n
- */
-export function pinWorkers(n) {
-  pinned = n === null || n === '' ? null : checkWorkers(n);
-  for (const pool of POOLS) pool.setSize(pinned || defaultWorkers());
-}
-
-/**
- * Several Computes, each with its Worker: the same API as one Compute. Lane 0 is the first
- * Compute: it runs every `run` (so keyed runs supersede as they do on one Worker), answers
- * `main()`, and decides the mode; `create` puts each object on the least-loaded lane (objects
- * living or being made there), starting a lane's Worker the first time it is needed, so a page
- * that never makes objects runs one Worker. An object's calls all go to its lane, in order. A lane
- * other than the first is closed (its Worker terminated) as soon as its last object is disposed.
- * With size 1 (or where no Worker starts: everything on lane 0, on the main thread) it is one
- * Compute exactly.
- */
-export class Pool {
-  /**
-   * @param {object} [options]
-   * @param {() => CreateHeadwise} [options.factory]  createHeadwise
-   * @param {boolean} [options.worker]      false: never start a Worker
-   * @param {number} [options.size]         the most Workers (default: defaultWorkers())
-   */
-  constructor({ factory, worker = true, size = pinned || defaultWorkers() } = {}) {
-    this._options = { factory, worker };
-    this.size = checkWorkers(size);
-    /** @type {(Compute|null)[]} */
-    this.lanes = [new Compute(this._options)];
-    /** @type {number[]} objects living or being made on each lane */
-    this._load = [0];
-    /** @type {number[]} calls under way on each lane */
-    this._busy = [0];
-    /** the most lanes that had calls under way at once (a mechanism the tests check) */
-    this.peakBusy = 0;
-    POOLS.add(this);
-  }
-
-  /** @returns {Compute} */
-  get first() {
-    return /** @type {Compute} */ (this.lanes[0]);
-  }
-
-  get ready() { return this.first.ready; }
-  get mode() { return this.first.mode; }
-  get reason() { return this.first.reason; }
-  get restarts() { return this.lanes.reduce((n, c) => n + (c ? c.restarts : 0), 0); }
-  get _objects() { return this._load.reduce((a, b) => a + b, 0); }
-  /** how many Workers are open now */
-  get open() { return this.lanes.filter((c) => c && c._worker).length; }
-
-  /**
-   * Pin the pool's size (the `workers` setting); objects already made stay where they are.
-   * @param {number|string} n
-   */
-  setSize(n) {
-    this.size = checkWorkers(n);
-  }
-
-  start() { return this.first.start(); }
-  main() { return this.first.main(); }
-
-  /**
-   * Start every Worker of the pool's size now (each module takes a while to start), for a caller
-   * about to make several objects: a training section, once its module is here.
-   */
-  async warm() {
-    await this.first.start();
-    if (this.first.mode !== 'worker') return;
-    for (let k = 1; k < this.size; k += 1) {
-      if (!this.lanes[k]) this._lane(k).start();
-    }
-  }
-
-  /** A new Compute as lane k. @param {number} k */
-  _lane(k) {
-    const c = new Compute(this._options);
-    this.lanes[k] = c;
-    this._load[k] = 0;
-    this._busy[k] = 0;
-    return c;
-  }
-
-  /** @type {Compute['run']} */
-  run(method, options, opts) { return this.first.run(method, options, opts); }
-
-  /** @param {string} key */
-  cancel(key) { this.first.cancel(key); }
-
-  /**
-   * The lane for a new object: `lane` when asked for (modulo the size), else the least loaded of
-   * the first `size` (the lowest on ties).
-   * @param {number} [lane]
-   */
-  _pick(lane) {
-    if (this.first.mode !== 'worker') return 0;
-    if (lane !== undefined) return lane % this.size;
-    let best = 0;
-    for (let k = 1; k < this.size; k += 1) {
-      if ((this._load[k] || 0) < this._load[best]) best = k;
-    }
-    return best;
-  }
-
-  /**
-   * A remote object made by hw[factory](options), on the least-loaded Worker, or on the Worker
-   * `lane` (a caller training several objects at once, one per Worker, keeps them apart).
-   * @param {string} factory
-   * @param {any} options
-   * @param {{lane?: number}} [placement]
-   */
-  async create(factory, options, { lane } = {}) {
-    await this.first.start();
-    let k = this._pick(lane);
-    if (!this.lanes[k]) this._lane(k);
-    let on = /** @type {Compute} */ (this.lanes[k]);
-    this._load[k] += 1;
-    if (k > 0) {
-      await on.start();
-      if (on.mode !== 'worker') {
-        // Another Worker did not start (lane 0's did): this object goes on lane 0.
-        this._load[k] -= 1;
-        this._close(k);
-        k = 0;
-        on = this.first;
-        this._load[0] += 1;
-      }
-    }
-    let remote;
-    try {
-      remote = await on.create(factory, options);
-    } catch (e) {
-      this._load[k] -= 1;
-      this._close(k);
-      throw e;
-    }
-    let disposed = false;
-    return {
-      lane: k,
-      /** @type {(method: string, ...args: any[]) => Promise<any>} */
-      call: async (method, ...args) => {
-        this._busy[k] += 1;
-        this.peakBusy = Math.max(this.peakBusy, this._busy.filter((b) => b > 0).length);
-        try {
-          return await remote.call(method, ...args);
-        } finally {
-          this._busy[k] -= 1;
-        }
-      },
-      dispose: async () => {
-        if (disposed) return;
-        disposed = true;
-        try {
-          await remote.dispose();
-        } finally {
-          this._load[k] -= 1;
-          this._close(k);
-        }
-      },
-    };
-  }
-
-  /** Close lane k (not the first) when nothing lives on it. @param {number} k */
-  _close(k) {
-    const lane = this.lanes[k];
-    if (k === 0 || !lane || this._load[k] > 0) return;
-    this.lanes[k] = null;
-    lane.dispose();
-  }
-
-  /** Terminate every Worker (the page no longer needs any); later calls start afresh. */
-  dispose() {
-    for (const lane of this.lanes) lane?.dispose();
-    this.lanes = [new Compute(this._options)];
-    this._load = [0];
-    this._busy = [0];
-  }
-}
-
-/** @type {Pool|null} */
-let shared = null;
-
-/**
- * The page's one Compute. A page may ask for no Worker with
- * <html data-hw-compute="main"> (the main-thread path, with its size limit).
- * @returns {Pool}
- */
-export function getCompute() {
-  if (!shared) {
-    const want = typeof document === 'undefined' || document.documentElement.getAttribute('data-hw-compute') !== 'main';
-    shared = new Pool({ worker: want });
-  }
-  return shared;
-}
-
-/**
- * Estimated milliseconds of one seedExperiment at (tokens, dModel, numHeads) in WebAssembly on
- * a laptop-class core (the projections, the scores and the per-head products; measured by
- * `npm run bench` at about 13 GFLOP/s for the kernel, plus the draws and copies).
- * @param {number} tokens
- * @param {number} dModel
- * @param {number} numHeads
- */
-export function forwardCost(tokens, dModel, numHeads) {
-  const flops = 8 * tokens * dModel * dModel + 4 * tokens * tokens * dModel + 6 * numHeads * tokens * tokens;
-  const values = 4 * dModel * dModel + 8 * tokens * dModel + 2 * numHeads * tokens * tokens;
-  return flops / 13e6 + values / 2e5;
 }

@@ -8,7 +8,8 @@
 // the token k positions before i, or `{at: k}`, the token at position k), so nothing reads a rule
 // string back.
 
-import { SOURCE, has, t } from './i18n.js';
+import { has, t } from './i18n.js';
+import { SOURCE } from './language-tags.js';
 
 /** @typedef {{back: number}|{at: number}} RelationSource */
 

@@ -6,7 +6,7 @@
 // shares one module instance.
 
 import { PageError, messageOf } from '../state/errors.js';
-import { getCompute } from '../compute/compute.js';
+import { getCompute } from '../compute/pool.js';
 import { loadScript } from './scripts.js';
 
 // Where a bundle was loaded from, and a classic script loaded beside it: in a module of their

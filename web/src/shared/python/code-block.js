@@ -4,7 +4,8 @@
 // the block's id: #<id> holds the script, [data-testid="<id>-output"] the printout.
 
 import { h, setText, copyButton } from '../ui/dom.js';
-import { copyTexts, t } from '../i18n/i18n.js';
+import { t } from '../i18n/i18n.js';
+import { copyTexts } from '../i18n/translate-dom.js';
 
 /**
  * @typedef {object} CodeBlock

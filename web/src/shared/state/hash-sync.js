@@ -3,7 +3,7 @@
 
 import { defaults, langOf, parseHash, toHash } from './settings.js';
 import { PageError, errorOf } from './errors.js';
-import { pinWorkers } from '../compute/compute.js';
+import { pinWorkers } from '../compute/pool.js';
 
 /** @typedef {import('./store.js').Store} Store */
 

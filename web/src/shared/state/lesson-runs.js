@@ -2,7 +2,7 @@
 // settings it reads, and where each error is shown (beside the control it names).
 
 import { controlFor, controlsOf, errorOf } from './errors.js';
-import { forwardCost } from '../compute/compute.js';
+import { forwardCost } from '../compute/cost.js';
 import { SETTING, runInputs, runOptions } from './settings.js';
 
 /** @typedef {import('./store.js').Store} Store */

@@ -2,7 +2,8 @@
 // Compute (a newer state supersedes it), once per change of its inputs; its progress is shown
 // after BUSY_AFTER_MS, and with no Worker a change above the main thread's budget is refused.
 
-import { MAIN_BUDGET_MS, isAbort } from '../compute/compute.js';
+import { MAIN_BUDGET_MS } from '../compute/cost.js';
+import { isAbort } from '../compute/errors.js';
 import { installTasks } from '../compute/compute-tasks.js';
 import { fmtInt } from '../ui/format.js';
 import { PageError } from './errors.js';

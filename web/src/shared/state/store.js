@@ -6,7 +6,7 @@
 // their errors (lesson-runs.js).
 
 import { errorOf } from './errors.js';
-import { getCompute } from '../compute/compute.js';
+import { getCompute } from '../compute/pool.js';
 import { defaults } from './settings.js';
 import { hashSync } from './hash-sync.js';
 import { runs } from './runs.js';
@@ -63,7 +63,7 @@ export class Store extends EventTarget {
    * @param {object} [options]
    * @param {boolean} [options.syncHash] read and write location.hash (the lesson page does)
    * @param {Partial<State>} [options.state]
-   * @param {import('../compute/compute.js').Pool} [options.compute] where heavy computations run
+   * @param {import('../compute/pool.js').Pool} [options.compute] where heavy computations run
    *   (default: the page's)
    */
   constructor({ syncHash = true, state = {}, compute } = {}) {
