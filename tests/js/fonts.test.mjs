@@ -11,7 +11,7 @@ import { warmFonts } from '../../web/src/shared/i18n/fonts.js';
 const STACKS = { '--hw-serif': '"Noto Serif CJK SC", serif', '--hw-sans': '"Noto Sans CJK SC", sans-serif', '--hw-mono': '' };
 
 /**
- * The browser's tasks, as src/shared/compute/tasks.js asks for them (a MessageChannel's messages): the
+ * The browser's tasks, as src/shared/compute/slices.js asks for them (a MessageChannel's messages): the
  * test delivers them one at a time (`deliver`), so that it knows which task each measure ran in.
  * Installed before the first nextSlice(), which keeps its channel.
  */

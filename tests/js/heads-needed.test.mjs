@@ -9,7 +9,7 @@ import {
   GridSession, MAX_RELATIONS, cliffSentence, gridSettings, headsNeeded, parseProbe, parseRelations,
 } from '../../web/src/train/grid.js';
 import { probeFocus, settledSentence, settledSteps, uniqueSources } from '../../web/src/train/timeline.js';
-import { snapshotEvery } from '../../web/src/train/run.js';
+import { snapshotEvery } from '../../web/src/train/model-run.js';
 import { relationPhrase } from '../../web/src/shared/i18n/relations.js';
 
 // No MessageChannel: the session yields with setTimeout, which does not keep Node alive.

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { LESSON, ROOT, createHeadwise, documentedCodes } from './helpers.mjs';
-import { installTasks } from '../../web/src/shared/compute/compute-tasks.js';
+import { installTasks } from '../../web/src/shared/compute/lesson-tasks.js';
 import { Compute } from '../../web/src/shared/compute/compute.js';
 import { MAIN_BUDGET_MS } from '../../web/src/shared/compute/cost.js';
 import { checkWorkers } from '../../web/src/shared/compute/pool.js';
@@ -56,7 +56,7 @@ const placeholders = (value) => new Set([...JSON.stringify(value).matchAll(/\{(\
 const ERRORS = [];
 const add = (where, error) => ERRORS.push([where, error]);
 
-// The settings and the exercises, through the module as the page calls it (compute-tasks.js).
+// The settings and the exercises, through the module as the page calls it (lesson-tasks.js).
 for (const [field, values] of Object.entries({
   seed: [1.5, -1, 4294967296, 1e308], tokens: [2.5, 0, -3, 2049, 1e9], dModel: [8.5, 0, -8, 4096, 1e9], numHeads: [1.5, 0, -2, 3, 1e6],
 })) {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
 import { Experiment, ExperimentRun, modelSettings, trainerOptions } from '../../web/src/train/experiment.js';
-import { snapshotEvery } from '../../web/src/train/run.js';
+import { snapshotEvery } from '../../web/src/train/model-run.js';
 
 // No MessageChannel: the controller yields with setTimeout, which does not keep Node alive.
 globalThis.MessageChannel = undefined;

@@ -1,4 +1,4 @@
-// The training engine (web/src/train/run.js) on its own, with real trainers of the WASM module on
+// The training engine (web/src/train/model-run.js) on its own, with real trainers of the WASM module on
 // the main thread: runs of different shapes trained side by side in lockstep give the numbers
 // of the same trainers trained directly, bit for bit; the latest switch of heads wins; a disposed
 // run's late answers are dropped and its trainer freed.
@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { Disposed, ModelRun, RunSet, isDisposed } from '../../web/src/train/run.js';
+import { Disposed, ModelRun, RunSet, isDisposed } from '../../web/src/train/model-run.js';
 
 // No MessageChannel: the engine yields with setTimeout, which does not keep Node alive.
 globalThis.MessageChannel = undefined;

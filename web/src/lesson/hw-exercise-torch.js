@@ -134,7 +134,7 @@ class HwExerciseTorch extends HwElement {
     const last = ex.result || ex.lastGood;
     this.markStale(this.staleNote, !ex.result && !ex.pending && Boolean(last));
     if (!last) return;
-    // The comparison of the current run (computed where the run was: compute-tasks.js).
+    // The comparison of the current run (computed where the run was: lesson-tasks.js).
     const cc = store.crossCheck();
     if (cc.state === 'pending' || cc.state === 'none') return;  // the previous one stays, dimmed
     const fresh = this.changed('view', [store.state.labels.slice(0, 16), store.state.query, prefersDark(store)]);
@@ -188,7 +188,7 @@ class HwExerciseTorch extends HwElement {
   /**
    * @param {Store} store
    * @param {any} run
-   * @param {any} check  compute-tasks.js crossCheck's summary
+   * @param {any} check  lesson-tasks.js crossCheck's summary
    */
   compute(store, run, check) {
     const d = run.dModel;

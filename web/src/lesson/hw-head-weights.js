@@ -122,7 +122,7 @@ class HwHeadWeights extends HwElement {
    */
   drawPairs(store, run) {
     const numHeads = run.numHeads;
-    // Compared where the run was computed (compute-tasks.js lessonRun).
+    // Compared where the run was computed (lesson-tasks.js lessonRun).
     const pairs = run.pairs;
     const same = numHeads >= 2 && pairs && pairs.length > 0 ? pairs[0].allclose : null;
     const flag = same === null ? '' : String(same);

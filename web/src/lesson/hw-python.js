@@ -223,7 +223,7 @@ export function torchTail(run) {
 }
 
 /**
- * What the PyTorch script prints, from exercise 3's cross-check (compute-tasks.js crossCheck).
+ * What the PyTorch script prints, from exercise 3's cross-check (lesson-tasks.js crossCheck).
  * @param {any} run
  * @param {any} check
  */

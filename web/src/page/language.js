@@ -17,7 +17,7 @@ import { getStore } from '../shared/state/store.js';
 import { langOf, parseHash } from '../shared/state/settings.js';
 import { whenRedrawn } from '../shared/ui/redraw.js';
 import { h } from '../shared/ui/dom.js';
-import { afterFrame } from '../shared/compute/tasks.js';
+import { afterFrame } from '../shared/compute/slices.js';
 import { scriptBase } from '../shared/platform/scripts.js';
 import {
   AUTO, ensureLanguage, onLanguageChange, pageChoice, pageLanguage, requestedPageLanguage,

@@ -24,7 +24,7 @@ import '../lesson/hw-python.js';
 import '../lesson/hw-fact.js';
 import '../lesson/hw-status.js';
 import { watchTraining } from '../train/loader.js';
-import { scriptBase } from '../shared/platform/module-loader.js';
+import { scriptBase } from '../shared/platform/scripts.js';
 import { getStore } from '../shared/state/store.js';
 import { startCourse } from './course.js';
 import { watchPrint } from './print.js';

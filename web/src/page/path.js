@@ -20,7 +20,7 @@
 import { getStore } from '../shared/state/store.js';
 import { SETTING, defaults } from '../shared/state/settings.js';
 import { onLanguageChange, resolveLanguage, setAutoLang, t } from '../shared/i18n/i18n.js';
-import { afterFrame } from '../shared/compute/tasks.js';
+import { afterFrame } from '../shared/compute/slices.js';
 import { Progress, clip, openStorage } from './progress.js';
 
 /** @typedef {import('../shared/state/store.js').Store} Store */

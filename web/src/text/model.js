@@ -3,15 +3,15 @@
 // web/build-text.mjs) that registers the weights file's bytes in base64 under
 // globalThis[Symbol.for('headwise.models')]; a <script> element is what file:// and a strict CSP
 // allow (no fetch of a local file). The model is read by the training section's full module
-// (src/train/module.js, the main thread's instance): a forward of at most 32 words takes a few
+// (src/train/training-module.js, the main thread's instance): a forward of at most 32 words takes a few
 // milliseconds there, so the widget calls it directly (tests/bench measures the longest task).
 //
 //   const model = await textModel();   // hw.textModel({weights}) of cpp/api.d.ts
 //   textModelNow();                    // the same, or null until it has loaded
 
-import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
+import { loadScript, scriptBase } from '../shared/platform/scripts.js';
 import { PageError, messageOf } from '../shared/state/errors.js';
-import { trainingModule } from '../train/module.js';
+import { trainingModule } from '../train/training-module.js';
 
 /** The weights file the section reads (dist/models/). */
 export const MODEL_FILE = 'sotu.hwtm';

@@ -1,6 +1,6 @@
 // The one experiment controller under every training section. An experiment is declared: its
 // settings (from the module's defaults and the section's inputs), its models (ExperimentRuns of
-// the training engine, run.js), its pace, which models train together, what it measures on a
+// the training engine, model-run.js), its pace, which models train together, what it measures on a
 // model once that model is trained. The controller runs any declaration: the lifecycle
 // (configure, ensure, prepare, start, pause, stepOnce, reset, dispose), one status vocabulary,
 // staleness by one generation number, the timeline's snapshots on the probe, the timing (the
@@ -30,7 +30,7 @@
 //   const exp = new Experiment(store, TRAIN);
 //   exp.configure('previous-first', 1);  exp.start();  // … 'done': every run evaluated
 
-import { ModelRun, RunSet, isDisposed, snapshotEvery } from './run.js';
+import { ModelRun, RunSet, isDisposed, snapshotEvery } from './model-run.js';
 import { errorOf } from '../shared/state/errors.js';
 
 /** @typedef {'idle'|'training'|'paused'|'evaluating'|'done'|'failed'} Status */
@@ -80,7 +80,7 @@ export class ExperimentRun extends ModelRun {
   /**
    * Make the trainer and take the untrained model's snapshot on the probe (once).
    * @param {{hw: any, compute?: any}} store
-   * @param {import('./run.js').Probe} probe
+   * @param {import('./model-run.js').Probe} probe
    */
   ready(store, probe) {
     if (!this._first) {
@@ -123,7 +123,7 @@ export class ExperimentRun extends ModelRun {
  */
 export class Experiment extends RunSet {
   /**
-   * @param {{hw: any, compute?: any}} store  the training module (module.js)
+   * @param {{hw: any, compute?: any}} store  the training module (training-module.js)
    * @param {Declaration<S>} declaration
    */
   constructor(store, declaration) {

@@ -6,7 +6,7 @@
 
 import { errorOf } from '../shared/state/errors.js';
 import { settingField } from '../shared/ui/forms.js';
-import { measure } from './run.js';
+import { measure } from './model-run.js';
 
 /** While training, a section is redrawn at most this often (ms): 10 frames a second. */
 export const DRAW_INTERVAL_MS = 100;

@@ -8,7 +8,7 @@
 // by <hw-heads-needed>.
 
 import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
-import { perStore } from './module.js';
+import { perStore } from './training-module.js';
 import { probeTokens } from './timeline.js';
 import { t } from '../shared/i18n/i18n.js';
 import { SOURCE } from '../shared/i18n/language-tags.js';
@@ -200,7 +200,7 @@ export const GRID = {
 
 /** @extends {Experiment<GridSettings>} */
 export class GridSession extends Experiment {
-  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
+  /** @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js) */
   constructor(store) {
     super(store, GRID);
     /** @type {string|null} the cell the student opened */

@@ -20,7 +20,7 @@ import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
 import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule } from './module.js';
+import { awaitTrainingModule } from './training-module.js';
 import { GRID, MAX_RELATIONS, cliffSentence, gridFor, parseProbe } from './grid.js';
 import { RESET, RunView } from './run-view.js';
 import { probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';

@@ -17,7 +17,7 @@ import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
 import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
-import { awaitTrainingModule } from './module.js';
+import { awaitTrainingModule } from './training-module.js';
 import { RESET, RunView } from './run-view.js';
 import { inductionCode, inductionOutput } from './induction-python.js';
 import { INDUCTION, formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';

@@ -11,7 +11,7 @@ import { codeBlock } from '../shared/python/code-block.js';
 import { errorOf } from '../shared/state/errors.js';
 import { SETTING } from '../shared/state/settings.js';
 import { sessionFor } from './session.js';
-import { awaitTrainingModule } from './module.js';
+import { awaitTrainingModule } from './training-module.js';
 import { gridFor } from './grid.js';
 import { trainingCode, trainingOutput } from './python.js';
 import { headsWord } from './verdict.js';

@@ -21,7 +21,7 @@ import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { TRAIN, sessionFor } from './session.js';
 import { RESET, RunView } from './run-view.js';
-import { awaitTrainingModule } from './module.js';
+import { awaitTrainingModule } from './training-module.js';
 import { a3, headsWord, modelVerdict, perRelation, summary } from './verdict.js';
 import { relationPhrase, sourceOf, taskTitle } from '../shared/i18n/relations.js';
 import { probeFocus, settledSentence, settledSteps, uniqueSources } from './timeline.js';

@@ -1,7 +1,7 @@
 // The experiment of "Heads that work together": on the task 'induction' (random tokens in which a
 // segment repeats; the target is the next token along the repeat), a model of two layers × two
 // heads trains beside one layer of four heads at the same d_model, in lockstep (two ModelRuns of
-// the training engine, run.js). Each keeps its curves, its timeline on the student's probe and,
+// the training engine, model-run.js). Each keeps its curves, its timeline on the student's probe and,
 // when trained, the held-out evaluation (repeat accuracy, every head's previous-token and
 // induction scores) with each head off in turn. Declared here (and what is its own: the probe,
 // the step where the head formed, the key heads), run by the experiment controller
@@ -9,7 +9,7 @@
 // trainer.
 
 import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
-import { perStore } from './module.js';
+import { perStore } from './training-module.js';
 import { PageError } from '../shared/state/errors.js';
 import { SETTING, rangeError } from '../shared/state/settings.js';
 
@@ -185,7 +185,7 @@ export const INDUCTION = {
 
 /** @extends {Experiment<InductionSettings>} */
 export class InductionSession extends Experiment {
-  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
+  /** @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js) */
   constructor(store) {
     super(store, INDUCTION);
   }

@@ -1,7 +1,7 @@
 // The training section on demand. This small part is in app.js and headwise-elements.js; the
 // section itself (<hw-train>, <hw-train-python> and everything they use from src/train/) is
 // dist/train.js, a classic script of its own, and it trains with the full module
-// (dist/headwise.js, see src/train/module.js). Neither is downloaded until the reader comes near
+// (dist/headwise.js, see src/train/training-module.js). Neither is downloaded until the reader comes near
 // the training section (an IntersectionObserver with a generous margin) or uses it, whichever
 // comes first; the lesson's first tables never wait for them.
 //
@@ -24,8 +24,8 @@ import * as format from '../shared/ui/format.js';
 import * as forms from '../shared/ui/forms.js';
 import * as i18n from '../shared/i18n/i18n.js';
 import * as languageTags from '../shared/i18n/language-tags.js';
-import * as tasks from '../shared/compute/tasks.js';
-import * as moduleLoader from '../shared/platform/module-loader.js';
+import * as slices from '../shared/compute/slices.js';
+import * as scripts from '../shared/platform/scripts.js';
 import * as codeBlock from '../shared/python/code-block.js';
 import * as python from '../shared/python/format.js';
 import * as relations from '../shared/i18n/relations.js';
@@ -51,12 +51,12 @@ const HOST = {
   'shared/ui/forms.js': forms,
   'shared/i18n/i18n.js': i18n,
   'shared/i18n/language-tags.js': languageTags,
-  'shared/platform/module-loader.js': moduleLoader,
+  'shared/platform/scripts.js': scripts,
   'shared/python/code-block.js': codeBlock,
   'shared/python/format.js': python,
   'shared/i18n/relations.js': relations,
   'shared/state/settings.js': settings,
-  'shared/compute/tasks.js': tasks,
+  'shared/compute/slices.js': slices,
 };
 
 /** @type {Promise<void>|null} */
@@ -72,7 +72,7 @@ export function loadTraining(base) {
     /** @type {any} */
     const g = globalThis;
     if (!g[HOST_KEY]) g[HOST_KEY] = HOST;
-    loading = moduleLoader.loadScript(new URL('train.js', base).href).then(() => {
+    loading = scripts.loadScript(new URL('train.js', base).href).then(() => {
       if (TRAINING_TAGS.some((tag) => !customElements.get(tag))) {
         throw new errors.PageError('errors.load.noElements');
       }

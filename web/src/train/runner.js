@@ -1,4 +1,4 @@
-// Where a trainer runs. The training engine (run.js) talks to each trainer only through this
+// Where a trainer runs. The training engine (model-run.js) talks to each trainer only through this
 // remote shape, the one the page's Compute (src/shared/compute/compute.js) gives for stateful objects:
 //   const remote = await openTrainer(store, options);  // hw.createTrainer(options)
 //   await remote.call('step', 10);                      // t.step(10), as a Promise

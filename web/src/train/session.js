@@ -5,7 +5,7 @@
 
 import { Experiment, ExperimentRun, modelSettings, trainerOptions } from './experiment.js';
 import { PageError } from '../shared/state/errors.js';
-import { perStore } from './module.js';
+import { perStore } from './training-module.js';
 import { probeTokens } from './timeline.js';
 
 /** The head counts compared, where they divide d_model. */
@@ -51,7 +51,7 @@ export const TRAIN = {
 
 /** @extends {Experiment<Settings>} */
 export class TrainSession extends Experiment {
-  /** @param {import('./module.js').TrainingModule} store  the training module (module.js) */
+  /** @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js) */
   constructor(store) {
     super(store, TRAIN);
   }
@@ -69,6 +69,6 @@ export class TrainSession extends Experiment {
 
 /**
  * The one training session of a store, shared by the section and its Python block. Its trainers
- * run in the training module (module.js), not in the store's.
+ * run in the training module (training-module.js), not in the store's.
  */
 export const sessionFor = perStore((training) => new TrainSession(training));

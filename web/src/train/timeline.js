@@ -5,7 +5,7 @@
 
 import { h, setText } from '../shared/ui/dom.js';
 import { FOLLOWS } from './verdict.js';
-import { PACES } from './run.js';
+import { PACES } from './model-run.js';
 import { capitalise, t } from '../shared/i18n/i18n.js';
 import { SOURCE } from '../shared/i18n/language-tags.js';
 import { relationPhrase, sourceOf } from '../shared/i18n/relations.js';
@@ -103,14 +103,14 @@ export function settledSentence(list, relations, lang = SOURCE) {
 /**
  * A pace control: a select whose change calls `onChange(pace)`.
  * @param {string} id
- * @param {(pace: import('./run.js').Pace) => void} onChange
+ * @param {(pace: import('./model-run.js').Pace) => void} onChange
  * @param {string} lang
  */
 export function paceField(id, onChange, lang) {
   const select = /** @type {HTMLSelectElement} */ (h('select', { id, name: id, 'aria-describedby': `${id}-hint`, autocomplete: 'off', 'data-testid': id }));
   for (const p of PACES) select.appendChild(h('option', { value: p, text: t(`pace.${p}`, {}, lang) }));
   select.value = 'fast';
-  select.addEventListener('change', () => onChange(/** @type {import('./run.js').Pace} */ (select.value)));
+  select.addEventListener('change', () => onChange(/** @type {import('./model-run.js').Pace} */ (select.value)));
   const wrap = h('div', { class: 'hw-field hw-pace' }, [
     h('label', { for: id, text: t('pace.label', {}, lang) }),
     select,

@@ -17,7 +17,7 @@
 // the page refuses sizes that would block for more than about 100 ms (cost.js's MAIN_BUDGET_MS).
 //
 // run(method, options, {key, cost}) -> Promise of hw[method](options) (or of a task from
-//   compute-tasks.js). Runs execute one at a time, in order. A newer run with the same key
+//   lesson-tasks.js). Runs execute one at a time, in order. A newer run with the same key
 //   supersedes an older one: the older promise rejects with an error named 'AbortError', a
 //   queued one never starts, and a running one whose `cost` (estimated milliseconds) is above
 //   ABANDON_MS is abandoned by terminating the Worker and starting a fresh one (unless remote
@@ -38,7 +38,7 @@
 import { WHY, abortError, closed, coded, quoted, stoppedError } from './errors.js';
 import { dispatcher, workerSource } from './dispatcher.js';
 import { fromWire, toWire } from './wire.js';
-import { installTasks } from './compute-tasks.js';
+import { installTasks } from './lesson-tasks.js';
 
 /** @typedef {import('../../../../cpp/api').Headwise} Headwise */
 /** @typedef {typeof import('../../../../cpp/api')} CreateHeadwise  the module's factory, with its Tensor */
@@ -257,7 +257,7 @@ export class Compute {
   }
 
   /**
-   * Run hw[method](options) (or a task of compute-tasks.js).
+   * Run hw[method](options) (or a task of lesson-tasks.js).
    * @param {string} method
    * @param {any} options
    * @param {{key?: string, cost?: number}} [opts]  key: a newer run with this key supersedes

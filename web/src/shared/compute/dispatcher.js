@@ -4,7 +4,7 @@
 // these functions stringified (workerSource): each must stay self-contained, referring to no name
 // of the bundle (which minification renames).
 
-import { installTasks } from './compute-tasks.js';
+import { installTasks } from './lesson-tasks.js';
 import { toWire } from './wire.js';
 
 /** @typedef {import('../../../../cpp/api').Headwise} Headwise */

@@ -4,7 +4,7 @@
 // then, all in one long task. warmFonts measures a few of the language's characters on a canvas
 // in each face, one face per task, before the language is shown, so the layout finds them ready.
 
-import { nextSlice } from '../compute/tasks.js';
+import { nextSlice } from '../compute/slices.js';
 
 /** The page's font stacks (ui/base.css); a page without them gets the generic families. */
 const FAMILIES = [['--hw-serif', 'serif'], ['--hw-sans', 'sans-serif'], ['--hw-mono', 'monospace']];

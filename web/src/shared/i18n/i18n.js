@@ -39,7 +39,7 @@ import { VERBATIM, isLanguageTag, param, parseMarkup, plainText } from './markup
 import { PSEUDO, SOURCE, languageNames, languages, matchLanguage } from './language-tags.js';
 import { loadScript } from '../platform/scripts.js';
 import { warmFonts } from './fonts.js';
-import { nextSlice } from '../compute/tasks.js';
+import { nextSlice } from '../compute/slices.js';
 
 /** @typedef {import('./markup.js').MarkupNode} MarkupNode */
 /** @typedef {string|Record<string, string>} Value */

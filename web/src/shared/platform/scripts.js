@@ -1,5 +1,5 @@
 // Classic scripts loaded beside the bundle that needs them: the WASM module
-// (src/shared/platform/module-loader.js), the training section (src/train/loader.js), a language's
+// (src/shared/platform/lesson-module.js), the training section (src/train/loader.js), a language's
 // catalogue (src/shared/i18n/i18n.js, dist/i18n/<tag>.js). A <script> element, so that it works from
 // file:// and under a strict Content-Security-Policy that allows the page's own scripts.
 

@@ -122,7 +122,7 @@ export const lessonRuns = {
   },
 
   /**
-   * Exercise 3 for the main experiment's result (the compute-tasks crossCheck summary).
+   * Exercise 3 for the main experiment's result (the lesson-tasks.js crossCheck summary).
    * @returns {{state: 'none'|'pending'|'done'|'error', value?: any, error?: any, run?: any}}
    * @this {Store}
    */

@@ -2,18 +2,18 @@
 // `store.state`, call the module through `store.hw`, and listen for the store's "change" event.
 // Changes are applied at once; listeners are notified once per animation frame, so a burst of
 // input events costs one recompute. Its other jobs have files of their own: the URL hash
-// (hash-sync.js, with settings.js's codec), computations (runs.js) and the lesson's runs and
+// (hash-sync.js, with settings.js's codec), computations (computations.js) and the lesson's runs and
 // their errors (lesson-runs.js).
 
 import { errorOf } from './errors.js';
 import { getCompute } from '../compute/pool.js';
 import { defaults } from './settings.js';
 import { hashSync } from './hash-sync.js';
-import { runs } from './runs.js';
+import { computations } from './computations.js';
 import { lessonRuns } from './lesson-runs.js';
 
 export { HASH_WRITE_MS } from './hash-sync.js';
-export { BUSY_AFTER_MS, SYNC_MS } from './runs.js';
+export { BUSY_AFTER_MS, SYNC_MS } from './computations.js';
 export { EX1_HEAD_COUNTS } from './lesson-runs.js';
 
 /** @typedef {import('./settings.js').State} State */
@@ -48,10 +48,10 @@ export class Store extends EventTarget {
   readHash = hashSync.readHash;
   writeHash = hashSync.writeHash;
   writeHashNow = hashSync.writeHashNow;
-  computed = runs.computed;
-  scheduleBusy = runs.scheduleBusy;
-  busy = runs.busy;
-  mainBudget = runs.mainBudget;
+  computed = computations.computed;
+  scheduleBusy = computations.scheduleBusy;
+  busy = computations.busy;
+  mainBudget = computations.mainBudget;
   changeCost = lessonRuns.changeCost;
   mainOptions = lessonRuns.mainOptions;
   experiment = lessonRuns.experiment;

@@ -4,7 +4,7 @@
 // themselves are src/shared/ui/element.js's HwElement.
 
 import { onLanguageChange } from '../i18n/i18n.js';
-import { nextSlice } from '../compute/tasks.js';
+import { nextSlice } from '../compute/slices.js';
 
 /** @typedef {import('./element.js').HwElement} HwElement */
 

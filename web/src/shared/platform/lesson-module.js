@@ -9,10 +9,6 @@ import { PageError, messageOf } from '../state/errors.js';
 import { getCompute } from '../compute/pool.js';
 import { loadScript } from './scripts.js';
 
-// Where a bundle was loaded from, and a classic script loaded beside it: in a module of their
-// own, which the language runtime (src/shared/i18n/i18n.js) uses too, without the module's Compute.
-export { loadScript, scriptBase } from './scripts.js';
-
 /** @typedef {import('../../../../cpp/api').Headwise} Headwise */
 
 /** @type {Promise<Headwise>|null} */

@@ -1,10 +1,10 @@
-// The page's composite computations (web/src/shared/compute/compute-tasks.js) against the module's own
+// The page's composite computations (web/src/shared/compute/lesson-tasks.js) against the module's own
 // calls: exercise 3's cross-check must compare every head, not only the first.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { installTasks } from '../../web/src/shared/compute/compute-tasks.js';
+import { installTasks } from '../../web/src/shared/compute/lesson-tasks.js';
 
 const hw = await createHeadwise();
 const OPTIONS = { seed: 7, tokens: 5, dModel: 8, numHeads: 4, bias: true, causal: true };

@@ -4,7 +4,7 @@
 
 import { MAIN_BUDGET_MS } from '../compute/cost.js';
 import { isAbort } from '../compute/errors.js';
-import { installTasks } from '../compute/compute-tasks.js';
+import { installTasks } from '../compute/lesson-tasks.js';
 import { fmtInt } from '../ui/format.js';
 import { PageError } from './errors.js';
 
@@ -28,7 +28,7 @@ function sameInputs(a, b) {
 }
 
 /** Methods of Store (store.js installs them). */
-export const runs = {
+export const computations = {
   /**
    * The current state's computation called `name`: done at once when it is cheap (estimated
    * under SYNC_MS), otherwise through Compute (key `name`: a newer state supersedes it), and the
@@ -36,7 +36,7 @@ export const runs = {
    * @param {string} name
    * @param {unknown} key      the inputs that matter (a list of values, compared one by one)
    * @param {number} cost       estimated milliseconds
-   * @param {string} method     a task of compute-tasks.js or a module method
+   * @param {string} method     a task of lesson-tasks.js or a module method
    * @param {any} options
    * @param {Label} label       shown while it computes: "Computing <label>…"
    * @param {() => Error|null} [refuse]  a refusal to start it (thrown as its error), asked once the mode is known

@@ -3,7 +3,7 @@
 // headwise.js's source (createHeadwise.moduleSource()), so training never queues behind the
 // lesson's computations (which run in the lesson module's Worker) nor they behind it. Where no
 // Worker may start (a host's CSP without `worker-src blob:`), the trainers run on the main thread
-// in slices (run.js, runner.js).
+// in slices (model-run.js, runner.js).
 //
 // The page's global createHeadwise stays the lesson module's: headwise.js is loaded with a
 // <script> element (file:// and strict CSPs allow nothing else), which sets the global as it runs;
@@ -14,7 +14,7 @@
 //   const sessionFor = perStore((training) => new TrainSession(training));  // one per store
 
 import { Pool } from '../shared/compute/pool.js';
-import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
+import { loadScript, scriptBase } from '../shared/platform/scripts.js';
 import { PageError } from '../shared/state/errors.js';
 
 /** Where train.js was loaded from (read while it runs: currentScript is only set then; Node, where
