@@ -21,9 +21,11 @@ const MODELS_KEY = Symbol.for('headwise.models');
 /** Where train.js was loaded from: the models are in models/ beside it. */
 const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 
-/** @type {Promise<any>|null} */
+/** @typedef {import('../../../cpp/api').TextModel} TextModel */
+
+/** @type {Promise<TextModel>|null} */
 let loading = null;
-/** @type {any} */
+/** @type {TextModel|null} */
 let loaded = null;
 
 /**
@@ -59,7 +61,7 @@ async function weightsOf(name) {
 
 /**
  * The section's text model (loaded once; the same promise for every caller).
- * @returns {Promise<any>}
+ * @returns {Promise<TextModel>}
  */
 export function textModel() {
   if (!loading) {
@@ -74,7 +76,7 @@ export function textModel() {
   return loading;
 }
 
-/** @returns {any} the loaded model, or null until it has loaded */
+/** @returns {TextModel|null} the loaded model, or null until it has loaded */
 export function textModelNow() {
   return loaded;
 }

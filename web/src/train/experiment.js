@@ -79,7 +79,7 @@ export class ExperimentRun extends ModelRun {
 
   /**
    * Make the trainer and take the untrained model's snapshot on the probe (once).
-   * @param {{hw: any, compute?: any}} store
+   * @param {import('./training-module.js').TrainingModule} store
    * @param {import('./model-run.js').Probe} probe
    */
   ready(store, probe) {
@@ -123,7 +123,7 @@ export class ExperimentRun extends ModelRun {
  */
 export class Experiment extends RunSet {
   /**
-   * @param {{hw: any, compute?: any}} store  the training module (training-module.js)
+   * @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js)
    * @param {Declaration<S>} declaration
    */
   constructor(store, declaration) {

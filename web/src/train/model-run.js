@@ -147,7 +147,7 @@ export class ModelRun {
   /**
    * Make the trainer (once), in a task of its own: made in a click's task on the main thread,
    * several models would make it a long one.
-   * @param {{hw: any, compute?: any}} store  the training module (training-module.js)
+   * @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js)
    * @returns {Promise<void>}
    */
   open(store) {
@@ -302,7 +302,7 @@ export function isDisposed(e) {
  */
 export class RunSet extends EventTarget {
   /**
-   * @param {{hw: any, compute?: any}} store  the training module (training-module.js)
+   * @param {import('./training-module.js').TrainingModule} store  the training module (training-module.js)
    * @param {string} measureName  the User Timing measure of a slice's training (`npm run bench`)
    * @param {{keepParameters?: boolean}} [o]  keepParameters: the snapshots keep the parameters,
    *   so that a new probe can be shown at every step of the timeline (retake)
