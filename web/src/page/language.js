@@ -3,7 +3,7 @@
 // every permalink the store writes), and so does the switcher, <hw-language>, which writes it.
 // The page then says which language it is in (<html lang>), writes its prose in it (the elements
 // of index.html that name a key, data-i18n) and has every widget draw itself again in place
-// (src/shared/ui/element.js relocalizeAll), keeping the reader where they were on the page.
+// (src/shared/ui/redraw.js relocalizeAll), keeping the reader where they were on the page.
 //
 // Imported first by main.js: the language is known before any widget draws (from the address,
 // read here as the store will read it; the store itself is made once the widgets are there, as a
@@ -223,7 +223,7 @@ function writePage() {
     // Where things are, read before anything changes (after, it would lay the page out).
     const sections = loading ? null : sectionsNear(NEAR_PX);
     const at = sections ? anchor(sections) : null;
-    // (The widgets are drawn again by element.js's own listener, told right after this one.)
+    // (The widgets are drawn again by redraw.js's own listener, told right after this one.)
     writeProse(lang, sections && sections.near);
     written = lang;
     if (at) holdPlace(at);

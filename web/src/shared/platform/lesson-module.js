@@ -28,7 +28,7 @@ export function sharedModule(base) {
       if (typeof g.createHeadwise !== 'function') {
         throw new PageError('errors.load.noFactory', { file: 'headwise-lesson.js' });
       }
-      // The page's one main-thread instance, shared with Compute (web/src/shared/compute/compute.js).
+      // The page's one main-thread instance, shared with the page's Pool (web/src/shared/compute/pool.js).
       return getCompute().main();
     })();
     shared.catch((e) => console.error('Headwise: the WASM module failed to load:', messageOf(e)));

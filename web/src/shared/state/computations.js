@@ -73,7 +73,7 @@ export const computations = {
       if (slot.key !== key) return;
       slot.pending = false;
       slot.result = result;
-      // A big result: widgets redraw one after another (element.js), not all in this task.
+      // A big result: widgets redraw one after another (src/shared/ui/redraw.js), not all in this task.
       this.deferRender = true;
       try {
         this.notify();
