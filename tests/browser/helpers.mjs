@@ -284,6 +284,16 @@ export async function waitReady(page) {
 }
 
 /**
+ * The page's first load over: every widget started and every section measured (the lesson drops
+ * data-hw-loading from <html>).
+ * @param {import('./engine.mjs').Page} page
+ * @param {number} [timeout]  ms
+ */
+export function waitLoaded(page, timeout = 60000) {
+  return page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout });
+}
+
+/**
  * Scroll to the training section as a reader would (it loads train.js and headwise.js when it
  * comes near) and wait until its Train button works.
  * @param {import('./engine.mjs').Page} page  a page, or a frame's page
@@ -415,22 +425,30 @@ export async function gotoFresh(page, url) {
 }
 
 /**
- * One browser and one dist/ server shared by the tests of a file: started before them and
- * closed after them. `use` receives both once they are up.
- * @param {(browser: any, server: any) => void} use
- * @param {{headers?: Record<string, string>, pages?: object, dir?: string|null}} [serverOptions]
+ * One browser of this run's engine and one dist/ server (none where `serverOptions` is null)
+ * shared by the tests of a file: started before them (after the file's `before` hooks written
+ * above the call) and closed after them. `use` receives both once they are up; it may open what
+ * the file's tests share (a context, a page) and return a function that closes it, called after
+ * the tests, before the browser closes.
+ * @param {(browser: any, server: any) => void|(() => Promise<void>)|Promise<void|(() => Promise<void>)>} use
+ * @param {{headers?: Record<string, string>, pages?: object, dir?: string|null}|null} [serverOptions]
  */
 export function shareBrowser(use, serverOptions) {
   let browser;
   let server;
+  let close;
   before(async () => {
     browser = await launch();
-    server = await serveDist(serverOptions);
-    use(browser, server);
+    if (serverOptions !== null) server = await serveDist(serverOptions);
+    close = await use(browser, server);
   }, { timeout: 180000 });
   after(async () => {
-    await server?.close();
-    await browser?.close();
+    try {
+      await close?.();
+    } finally {
+      await server?.close();
+      await browser?.close();
+    }
   });
 }
 
