@@ -1,7 +1,11 @@
 // Shared by the browser tests: the engine of this run (engine.mjs: Chromium, Firefox ESR or
 // WebKitGTK), a tiny static server for dist/, and collectors for everything the page must not do
 // (console errors, uncaught exceptions, failed requests, requests anywhere but dist/ itself, CSP
-// violations). Tests use the names below; they work the same in every engine.
+// violations). A test file's set-up goes through the names below, each written once: the file's
+// browser and server (shareBrowser, trainingPartServers), a page and its closing checks
+// (withCleanPage, withPage, withStrictCsp, withEmbed, inContext), viewports and languages (PHONE,
+// DESKTOP, LANGS, catalogue, inEachLanguage) and the waits (waitReady, waitLoaded, reachTraining,
+// settle, until). They work the same in every engine.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -513,8 +517,9 @@ export const PHONE = { width: 390, height: 844 };
 /** A laptop's viewport. */
 export const DESKTOP = { width: 1280, height: 900 };
 
-/** The languages the page ships in (web/i18n/<lang>.json). */
-export const LANGS = ['en', 'es', 'zh-CN'];
+/** The languages the page ships in, one web/i18n/<lang>.json each: English first, then by tag. */
+export const LANGS = readdirSync(join(ROOT, 'web', 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+  .sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
 
 /** A language's catalogue, web/i18n/<lang>.json. @param {string} lang @returns {Record<string, string>} */
 export function catalogue(lang) {
@@ -524,16 +529,17 @@ export function catalogue(lang) {
 /**
  * The lesson from file:// in each language, one after another in `page`: opened afresh at
  * `#lang=<lang>` and `hash`'s settings, drawn (waitReady), then `body` with the language and its
- * catalogue.
+ * catalogue (none for a language that ships none, such as the pseudo-language 'qps-ploc').
  * @param {import('./engine.mjs').Page} page
  * @param {string} hash  settings after the language, e.g. '&heads=4', or ''
- * @param {(lang: string, catalogue: Record<string, string>) => Promise<void>} body
+ * @param {(lang: string, catalogue: Record<string, string>|null) => Promise<void>} body
+ * @param {string[]} [langs]  LANGS unless given
  */
-export async function inEachLanguage(page, hash, body) {
-  for (const lang of LANGS) {
+export async function inEachLanguage(page, hash, body, langs = LANGS) {
+  for (const lang of langs) {
     await gotoFresh(page, `${INDEX_FILE_URL}#lang=${lang}${hash}`);
     await waitReady(page);
-    await body(lang, catalogue(lang));
+    await body(lang, LANGS.includes(lang) ? catalogue(lang) : null);
   }
 }
 
