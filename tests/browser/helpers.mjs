@@ -459,10 +459,10 @@ export function shareBrowser(use, serverOptions) {
 /**
  * A page in a fresh context: adds `initScripts` (run in every document before its own scripts),
  * opens `url` (unless null) and waits for it (`ready`, the lesson drawn by default; null: not at
- * all), runs `body`, then collects the page's policy reports and requires
- * a clean log (PageLog.assertClean): no console errors, uncaught exceptions, failed requests, CSP
- * violations, or requests outside file:// and `origin` (by default the origin of an http `url`;
- * none for a file:// one). The context is closed whatever happens.
+ * all), runs `body`, then collects the page's policy reports and requires a clean log
+ * (PageLog.assertClean): no console errors, uncaught exceptions, failed requests, CSP violations,
+ * or requests outside file:// and `origin` (by default the origin of an http `url`; none for a
+ * file:// one). The context is closed whatever happens.
  * @param {any} browser
  * @param {string|null} url
  * @param {(page: import('./engine.mjs').Page, log: PageLog) => Promise<void>} body
