@@ -19,10 +19,7 @@ const TIMEOUT = 180000;
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 const servers = trainingPartServers('widget=circuits&seed=7&tokens=5&dModel=8&heads=2', 'Each head as two matrices');
 
 /** The module's circuits for the settings. @param {{seed: number, tokens: number, dModel: number, numHeads: number, bias?: boolean}} o */

@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DIST, ENGINE, GUARD_TASK_MS, PHONE, inEachLanguage, layoutProblems, mainThreadTaskCpu, shareBrowser, trainingPartServers,
-  withCleanPage, withEmbed, withPage, withStrictCsp,
+  withCleanPage, withEmbed, withPage, withStrictCsp, waitLoaded,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
 import { circuitsOutput, sentenceOutput } from '../../web/src/text/sentence-python.js';
@@ -33,10 +33,7 @@ const MODEL_SCRIPT = '/models/sotu.hwtm.js';
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 const servers = trainingPartServers('widget=sentence', 'Your own sentence');
 
 /** Each row's strongest word (ties to the first), as the maps' data-argmax. @param {number[][]} w */
@@ -351,7 +348,7 @@ describe('Your own sentence', () => {
       await inEachLanguage(page, '', async (lang, catalogue) => {
         // This test is about words and layout: the page's first load is over before the section
         // grows (the other tests reach it while the page still loads).
-        await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+        await waitLoaded(page);
         await reachSentence(page);
         await page.click('[data-testid="sentence-preset"][data-preset="repeat"]');
         await page.click('[data-testid="sentence-switch"][data-index="0"]');
