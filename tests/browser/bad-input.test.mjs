@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
-  DIST, MODES, ROOT, collectCsp, gotoFresh, headTable, openPage, pageUrl, serveDist, settle, shareBrowser, waitReady,
+  DIST, LANGS, MODES, catalogue, gotoFresh, headTable, pageUrl, serveDist, settle, shareBrowser, waitReady, withCleanPage,
+  inContext,
 } from './helpers.mjs';
 
 let browser;
@@ -72,8 +73,7 @@ const BAD_HASHES = [
 for (const mode of MODES) {
   describe(`links that cannot be read, over ${mode}://`, () => {
     test('garbage and oversized hashes fall back to the defaults with a visible notice', async () => {
-      const { context, page, log } = await openPage(browser);
-      try {
+      await withCleanPage(browser, null, async (page) => {
         for (const [name, hash, notice] of BAD_HASHES) {
           await gotoFresh(page, pageUrl(mode, server, hash));
           await waitReady(page);
@@ -92,11 +92,7 @@ for (const mode of MODES) {
         await settle(page);
         assert.equal((await page.$$('hw-head-weights table.hw-weights[data-head]')).length, 4);
         assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
-        await collectCsp(page, log);
-        log.assertClean(mode === 'http' ? server.origin : null);
-      } finally {
-        await context.close();
-      }
+      }, { origin: mode === 'http' ? server.origin : null });
     });
   });
 }
@@ -112,10 +108,7 @@ const LABELS = [
 describe('token labels that are hard to render', () => {
   for (const width of [360, 1280]) {
     test(`emoji, right-to-left text and 10,000 characters are shown literally at ${width} px`, async () => {
-      const { context, page, log } = await openPage(browser, { viewport: { width, height: 800 } });
-      try {
-        await page.goto(server.url('/index.html'));
-        await waitReady(page);
+      await withCleanPage(browser, server.url('/index.html'), async (page) => {
         await page.click('hw-controls summary');
         for (const [i, label] of LABELS.entries()) {
           await page.fill(`#label-${i}`, label);
@@ -155,11 +148,7 @@ describe('token labels that are hard to render', () => {
         await waitReady(page);
         await check('from the link');
         assert.equal(await page.isVisible('[data-testid=hash-notice]'), false);
-        await collectCsp(page, log);
-        log.assertClean(server.origin);
-      } finally {
-        await context.close();
-      }
+      }, { context: { viewport: { width, height: 800 } } });
     });
   }
 });
@@ -213,10 +202,7 @@ async function typeNumber(page, id, text) {
 
 describe('numbers the module refuses, typed into the page', () => {
   test('the settings: the module\'s message beside the control, and recovery', async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 360, height: 800 } });
-    try {
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/index.html'), async (page) => {
       const valid = { seed: '7', tokens: '5', 'd-model': '8', 'num-heads': '2' };
       for (const [id, typed, message] of BAD_NUMBERS) {
         const what = `${id} = ${JSON.stringify(typed)}`;
@@ -242,18 +228,11 @@ describe('numbers the module refuses, typed into the page', () => {
         assert.equal(await page.getAttribute('hw-head-weights', 'data-stale'), null, what);
       }
       await assertLessonDefaults(page, 'after every bad number');
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width: 360, height: 800 } } });
   });
 
   test('the exercises\' own fields: the module\'s message beside the field, and recovery', async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/index.html'), async (page) => {
       const valid = { 'ex1-seed': '2024', 'ex2-d-model': '12', 'ex2-heads': '6' };
       await typeNumber(page, 'ex2-heads', '6');
       for (const [id, typed, message] of EXERCISE_NUMBERS) {
@@ -270,17 +249,13 @@ describe('numbers the module refuses, typed into the page', () => {
       assert.equal((await page.$$('[data-testid=ex1-pair]')).length, 7);
       assert.deepEqual(await page.$$eval('[data-testid=ex2-row] th', (t) => t.map((x) => x.textContent)), ['1', '2', '3', '4', '6', '12']);
       assert.equal(await page.getAttribute('[data-testid=ex2-try]', 'data-accepted'), 'true');
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
 // ---- errors as codes ---------------------------------------------------------------------------
 
-const CATALOGUES = Object.fromEntries(['en', 'es', 'zh-CN'].map((l) => [l, JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${l}.json`), 'utf8'))]));
+const CATALOGUES = Object.fromEntries(LANGS.map((l) => [l, catalogue(l)]));
 /** A catalogue's sentence with its placeholders filled. */
 const say = (lang, key, params) => CATALOGUES[lang][key].replace(/\{(\w+)\}/g, (_, p) => String(params[p]));
 
@@ -362,14 +337,9 @@ const refusals = new Map();
 async function refusalsOn(origin, lang) {
   const key = `${origin} ${lang}`;
   if (!refusals.has(key)) {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await withCleanPage(browser, null, async (page) => {
       refusals.set(key, await coreRefusals(page, origin, lang));
-      await collectCsp(page, log);
-      log.assertClean(origin);
-    } finally {
-      await context.close();
-    }
+    }, { origin });
   }
   return refusals.get(key);
 }
@@ -398,8 +368,7 @@ describe('errors as codes: the C++ core\'s refusals on the page', () => {
     const reworded = await serveDist({ pages: rewordedModules() });
     try {
       // The rewording is real: the module the page loaded says something else.
-      const { context, page } = await openPage(browser);
-      try {
+      await inContext(browser, async (page) => {
         await page.goto(reworded.url('/index.html'));
         await waitReady(page);
         const message = await page.evaluate(() => createHeadwise().then((hw) => {  // eslint-disable-line no-undef
@@ -411,10 +380,8 @@ describe('errors as codes: the C++ core\'s refusals on the page', () => {
           return null;
         }));
         assert.deepEqual(message, ['REWORDED [divisible] )3( sdaeh_mun yb elbisivid eb tsum )8( ledom_d :tnemirepxEdees', 'divisible', 'dModel']);
-      } finally {
-        await context.close();
-      }
-      for (const lang of ['en', 'es', 'zh-CN']) {
+      });
+      for (const lang of LANGS) {
         assert.deepEqual(await refusalsOn(reworded.origin, lang), await refusalsOn(server.origin, lang), lang);
       }
     } finally {

@@ -7,10 +7,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DIST, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, openPage, shareBrowser, trainingPartServers, waitReady, withEmbed, withPage,
+  DIST, PHONE, inEachLanguage, layoutProblems, shareBrowser, trainingPartServers, waitReady, withCleanPage, withEmbed, withPage,
+  withStrictCsp,
 } from './helpers.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -19,10 +19,7 @@ const TIMEOUT = 180000;
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 const servers = trainingPartServers('widget=circuits&seed=7&tokens=5&dModel=8&heads=2', 'Each head as two matrices');
 
 /** The module's circuits for the settings. @param {{seed: number, tokens: number, dModel: number, numHeads: number, bias?: boolean}} o */
@@ -93,34 +90,20 @@ describe('Each head as two matrices', () => {
   });
 
   test('at 390 px in English, Spanish and Chinese: in its language, nothing sideways or cut off', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 844 } });
-    try {
-      for (const lang of ['en', 'es', 'zh-CN']) {
-        const catalogue = JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${lang}.json`), 'utf8'));
-        await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}&heads=4&d_model=16`);
-        await waitReady(page);
+    await withCleanPage(browser, null, async (page) => {
+      await inEachLanguage(page, '&heads=4&d_model=16', async (lang, catalogue) => {
         checkPanel(await readPanel(page, 16, 4), { seed: 7, tokens: 5, dModel: 16, numHeads: 4 });
         assert.equal(await page.textContent('#circuits-title'), catalogue['circuits.title'], `${lang}: the title`);
         assert.deepEqual(await page.evaluate(layoutProblems), [], `${lang}: layout at 390 px`);
-      }
-      await collectCsp(page, log);
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+      });
+    }, { context: { viewport: PHONE } });
   });
 
   test('under the strict CSP (http header)', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.csp.url('/index.html'));
+    await withStrictCsp(browser, servers, '', async (page) => {
       await waitReady(page);
       await exercise(page);
-      await collectCsp(page, log);
-      log.assertClean(servers.csp.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=circuits)', { timeout: TIMEOUT }, async () => {

@@ -5,11 +5,9 @@
 // crossing intact, and the same API on the main thread when no Worker may start.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { ROOT, launch } from './helpers.mjs';
-import { INJECT_WATCH, WATCH_PATH, WATCH_SOURCE, injectWatch } from './engine.mjs';
+import { ROOT, serveDist, shareBrowser } from './helpers.mjs';
 import { after, before } from 'node:test';
 
 // The stand-in module: what the Worker evaluates (as createHeadwise.moduleSource() would give).
@@ -84,9 +82,7 @@ createHeadwise.result = function (fields) {
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>compute</title></head>
 <body><script src="/stand-in.js"></script><script src="/compute.js"></script></body></html>`;
 
-let bundle;
 let server;
-let origin;
 let browser;
 
 before(async () => {
@@ -97,29 +93,22 @@ before(async () => {
     },
     bundle: true, format: 'iife', globalName: 'HeadwiseCompute', write: false, minify: true, target: ['es2020'],
   });
-  bundle = out.outputFiles[0].text;
   const standIn = `${FAKE_MODULE}\ncreateHeadwise.moduleSource = function () { return ${JSON.stringify(FAKE_MODULE)}; };`;
-  server = createServer((req, res) => {
-    const path = new URL(req.url, 'http://x').pathname;
-    // Where the engine's driver cannot report uncaught errors (WebKit), the pages load the watcher first.
-    if (INJECT_WATCH && path === `/${WATCH_PATH}`) return res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(WATCH_SOURCE);
-    let body = { '/': PAGE, '/nocsp.html': PAGE, '/csp.html': PAGE, '/compute.js': bundle, '/stand-in.js': standIn }[path];
-    if (!body) return res.writeHead(404).end();
-    if (INJECT_WATCH && !path.endsWith('.js')) body = injectWatch(body);
-    const headers = { 'Content-Type': path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' };
-    // A host that forbids workers: no worker-src, so script-src ('self') applies to blob: workers.
-    if (path === '/csp.html') headers['Content-Security-Policy'] = "default-src 'self'; script-src 'self'";
-    res.writeHead(200, headers).end(body);
+  const html = { type: 'text/html; charset=utf-8', body: PAGE };
+  server = await serveDist({
+    dir: null,
+    pages: {
+      '/': html,
+      '/nocsp.html': html,
+      // A host that forbids workers: no worker-src, so script-src ('self') applies to blob: workers.
+      '/csp.html': { ...html, headers: { 'Content-Security-Policy': "default-src 'self'; script-src 'self'" } },
+      '/compute.js': { type: 'text/javascript', body: out.outputFiles[0].text },
+      '/stand-in.js': { type: 'text/javascript', body: standIn },
+    },
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${server.address().port}`;
-  browser = await launch();
 });
-
-after(async () => {
-  await browser?.close();
-  await new Promise((r) => server?.close(r));
-});
+shareBrowser((b) => { browser = b; }, null);
+after(() => server?.close());
 
 /**
  * A fresh page with a Compute on the stand-in module: window.compute. `errors()` gives the page's
@@ -128,7 +117,7 @@ after(async () => {
 async function open(path = '/', options = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(origin + path);
+  await page.goto(server.url(path));
   await page.evaluate((o) => { window.compute = new HeadwiseCompute.Compute(o); window.compute.start(); }, options);
   const errors = async () => { await page.harvest(); return page.log.pageErrors; };
   return { context, page, errors };

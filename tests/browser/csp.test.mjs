@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  STRICT_CSP, collectCsp, headTable, loadWholeLesson, openPage, settle, shareBrowser, typeInto, waitReady,
+  STRICT_CSP, collectCsp, headTable, loadWholeLesson, settle, shareBrowser, typeInto, waitReady, withCleanPage, inContext,
 } from './helpers.mjs';
 
 let browser;
@@ -45,8 +45,7 @@ async function exercisePage(page) {
 describe('strict Content-Security-Policy (HTTP header)', () => {
   for (const colorScheme of ['light', 'dark']) {
     test(`the page works with zero violations (${colorScheme})`, async () => {
-      const { context, page, log } = await openPage(browser, { colorScheme });
-      try {
+      await withCleanPage(browser, null, async (page) => {
         assert.equal((await fetch(server.url('/index.html'))).headers.get('content-security-policy'), STRICT_CSP);
         await page.goto(server.url('/index.html'));
         await waitReady(page);
@@ -60,17 +59,12 @@ describe('strict Content-Security-Policy (HTTP header)', () => {
         assert.notEqual(bg, 'rgba(0, 0, 0, 0)');
         await exercisePage(page);
         assert.equal((await page.$$('hw-head-weights canvas.hw-heatmap')).length, 16);
-        await collectCsp(page, log);
-        log.assertClean(server.origin);
-      } finally {
-        await context.close();
-      }
+      }, { context: { colorScheme }, origin: server.origin });
     });
   }
 
   test('the policy is enforced and violations would be seen', async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(server.url('/index.html'));
       await waitReady(page);
       // An inline script and an inline style attribute, as a careless change would add them.
@@ -93,8 +87,6 @@ describe('strict Content-Security-Policy (HTTP header)', () => {
       log.cspViolations.length = 0;
       log.consoleErrors.length = 0; // the browser reports each blocked item on the console
       log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -4,15 +4,14 @@
 // source), with nothing logged, refused or fetched from elsewhere; its workers= address setting.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { collectCsp, fileUrl, openPage, shareBrowser } from './helpers.mjs';
+import { fileUrl, shareBrowser, withCleanPage, inContext } from './helpers.mjs';
 
 let browser;
 shareBrowser((b) => { browser = b; }, { dir: null });
 
 describe('embed.html from file://', () => {
   test('the quiz draws, takes an answer, and the folder-limiting policy is in force', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await withCleanPage(browser, null, async (page) => {
       await page.goto(`${fileUrl('embed.html')}?widget=quiz&id=local`);
       await page.waitForFunction(() => {
         const quiz = document.querySelector('mha-quiz');
@@ -24,16 +23,11 @@ describe('embed.html from file://', () => {
       await page.locator('mha-quiz').locator('#q3-o2').check();
       const feedback = await page.waitForFunction(() => document.querySelector('mha-quiz').shadowRoot.querySelector('[data-testid="quiz-feedback"][data-question="3"]').textContent, null, { timeout: 10000 });
       assert.ok(feedback.length > 0, 'the answer is marked');
-      await collectCsp(page, log);
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('workers= in its address pins the page\'s pools; a count outside 1 to 8 is said, and one per core is used', { timeout: 120000 }, async () => {
-    const { context, page } = await openPage(browser);
-    try {
+    await inContext(browser, async (page) => {
       await page.goto(`${fileUrl('embed.html')}?widget=quiz&workers=3`);
       await page.waitForFunction(() => Boolean(document.querySelector('mha-quiz')?.hwStore), null, { timeout: 60000 });
       assert.equal(await page.evaluate(() => document.querySelector('mha-quiz').getAttribute('workers')), '3');
@@ -43,8 +37,6 @@ describe('embed.html from file://', () => {
       assert.match(problem, /workers: "9" is not a whole number from 1 to 8; the page uses one Worker per core\./);
       const r = await page.evaluate(() => ({ size: document.querySelector('mha-quiz').hwStore.compute.size, cores: navigator.hardwareConcurrency }));
       assert.equal(r.size, Math.min(8, r.cores));
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

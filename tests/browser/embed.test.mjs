@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST, launch, serveDist, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, serveDist, shareBrowser, waitTrainingDrawn } from './helpers.mjs';
 
 for (const f of ['headwise.js', 'headwise-lesson.js', 'train.js', 'headwise-elements.js', 'headwise-elements.css', 'embed.html', 'embed-page.js', 'headwise-embed.js', 'gallery.html']) {
   if (!existsSync(join(DIST, f))) throw new Error(`dist/${f} is missing: run \`npm run build:wasm && npm run build:web\` first`);
@@ -64,8 +64,6 @@ td, th, button { color: rgb(0, 200, 0) !important; }
 .hw-hint { color: rgb(0, 0, 200); font-size: 30px; }
 `;
 
-let browser;
-let context;
 let page;
 let hosted;
 let host;
@@ -81,18 +79,17 @@ before(async () => {
       '/host.css': { type: 'text/css', body: HOST_CSS },
     },
   });
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+});
+shareBrowser(async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   page = await context.newPage();
   await page.goto(`${host.origin}/host.html`);
   await page.locator('#c-heads').locator('hw-head-weights[data-ready]').waitFor({ state: 'attached' });
   await page.locator('#c-params').locator('hw-param-table[data-ready]').waitFor({ state: 'attached' });
   await page.locator('#c-quiz').locator('hw-quiz[data-ready]').waitFor({ state: 'attached' });
-}, { timeout: 180000 });
-
+  return () => context.close();
+}, null);
 after(async () => {
-  await context?.close();
-  await browser?.close();
   await hosted?.close();
   await host?.close();
 });

@@ -5,9 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ENGINE, ROOT, engine, openPage, serveDist, shareBrowser,
-} from './helpers.mjs';
+import { ENGINE, ROOT, engine, openPage, serveDist, shareBrowser, withCleanPage, inContext } from './helpers.mjs';
 
 let browser;
 let server;
@@ -82,8 +80,7 @@ describe(`the ${ENGINE} adapter`, () => {
   });
 
   test('the log records console errors, uncaught errors, rejections, failed loads and CSP violations', async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(server.url('/trouble.html'));
       await page.waitForFunction(() => document.readyState === 'complete');
       await page.waitForTimeout(300);
@@ -97,9 +94,7 @@ describe(`the ${ENGINE} adapter`, () => {
       assert.equal(await page.evaluate(() => /** @type {any} */ (window).inlineRan), undefined, 'the inline script was blocked');
       assert.throws(() => log.assertClean(server.origin));
       if (engine.supports.requests) assert.ok(log.requests.some((u) => u.endsWith('/trouble.js')), 'requests are seen');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('requests to another origin are reported as outside', async () => {
@@ -117,9 +112,7 @@ describe(`the ${ENGINE} adapter`, () => {
   });
 
   test('clicks (also held), keys and select reach the page as trusted input, off-screen elements included', async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 800, height: 600 } });
-    try {
-      await page.goto(server.url('/input.html'));
+    await withCleanPage(browser, server.url('/input.html'), async (page) => {
       assert.deepEqual(await page.viewport(), { width: 800, height: 600 });
       await page.click('#b');
       await page.click('#low'); // 3000 px below
@@ -139,17 +132,12 @@ describe(`the ${ENGINE} adapter`, () => {
       assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).seen), ['b:true']);
       const [down, up] = await page.evaluate(() => /** @type {any} */ (window).held);
       assert.ok(up - down >= 140 && up - down < 1000, `the button was held ${up - down} ms for { hold: 150 }`);
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width: 800, height: 600 } }, ready: null });
   });
 
   for (const [colorScheme, reducedMotion] of [['dark', 'no-preference'], ['light', 'reduce']]) {
     test(`prefers-color-scheme: ${colorScheme} and prefers-reduced-motion: ${reducedMotion} reach CSS`, async () => {
-      const { context, page } = await openPage(browser, { colorScheme, reducedMotion });
-      try {
+      await inContext(browser, async (page) => {
         await page.goto(server.url('/input.html'));
         const got = await page.evaluate(() => ({
           dark: matchMedia('(prefers-color-scheme: dark)').matches,
@@ -163,9 +151,7 @@ describe(`the ${ENGINE} adapter`, () => {
           background: colorScheme === 'dark' ? 'rgb(0, 0, 0)' : 'rgba(0, 0, 0, 0)',
           scroll: reducedMotion === 'reduce' ? 'auto' : 'smooth',
         });
-      } finally {
-        await context.close();
-      }
+      }, { colorScheme, reducedMotion });
     });
   }
 });

@@ -13,12 +13,12 @@
 //     B shows A's latest answers and A's seed, and reports nothing again.
 // The package's validation by an H5P server is tests/js/h5p.test.mjs.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST, ENGINE, ROOT, launch, serveDist, until } from './helpers.mjs';
+import { DIST, ENGINE, ROOT, shareBrowser, until } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('xapi-validation').default;
@@ -80,14 +80,8 @@ before(async () => {
   // Unzipped with Python's zipfile, as a platform unzips an upload.
   execFileSync('/usr/bin/python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', join(DIST, 'headwise.h5p'), join(OUT, 'pkg')]);
   await cp(PLAYER, join(OUT, 'player'), { recursive: true });
-  server = await serveDist({ dir: OUT, pages: { '/page.html': { type: 'text/html; charset=utf-8', body: PAGE } } });
-  browser = await launch();
 }, { timeout: 120000 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+shareBrowser((b, s) => { browser = b; server = s; }, { dir: OUT, pages: { '/page.html': { type: 'text/html; charset=utf-8', body: PAGE } } });
 
 describe('dist/headwise.h5p in h5p-standalone', () => {
   test('the lesson plays; answers and completion become valid xAPI statements; the saved state resumes in a second player', { timeout: 300000 }, async () => {

@@ -13,7 +13,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import {
+  DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, withPage, withEmbed, mainThreadTaskCpu, reachTraining,
+  waitTrainingDrawn, withStrictCsp,
+} from './helpers.mjs';
 import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -32,10 +35,7 @@ const TEST_TIMEOUT = 900000;
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 const servers = trainingPartServers('widget=heads-needed&headsSeed=1&controls=headsRelations&lock=headsSeed&workers=1', 'Heads');
 
@@ -284,9 +284,7 @@ describe('How many heads does it take?', () => {
   });
 
   test('under the strict CSP (http header) the default experiment reaches its last cell, its work off the main thread', { timeout: TEST_TIMEOUT }, async (t) => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.csp.url('/index.html#workers=2'));
+    await withStrictCsp(browser, servers, '#workers=2', async (page) => {
       await reachHeads(page);
       let s = null;
       const cpu = await mainThreadTaskCpu(page, async () => {
@@ -303,11 +301,7 @@ describe('How many heads does it take?', () => {
         console.log(`# longest main-thread task from the click to the last cell: ${Math.max(...cpu).toFixed(1)} ms of CPU`);
         assert.deepEqual(/** @type {number[]} */ (cpu).filter((ms) => ms > GUARD_TASK_MS), [], `main-thread tasks over ${GUARD_TASK_MS} ms from the click to the last cell`);
       });
-      await collectCsp(page, log);
-      log.assertClean(servers.csp.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=heads-needed) the default experiment reaches its last cell; the seed is locked', { timeout: TEST_TIMEOUT }, async () => {

@@ -1,7 +1,11 @@
 // Shared by the browser tests: the engine of this run (engine.mjs: Chromium, Firefox ESR or
 // WebKitGTK), a tiny static server for dist/, and collectors for everything the page must not do
 // (console errors, uncaught exceptions, failed requests, requests anywhere but dist/ itself, CSP
-// violations). Tests use the names below; they work the same in every engine.
+// violations). A test file's set-up goes through the names below, each written once: the file's
+// browser and server (shareBrowser, trainingPartServers), a page and its closing checks
+// (withCleanPage, withPage, withStrictCsp, withEmbed, inContext), viewports and languages (PHONE,
+// DESKTOP, LANGS, catalogue, inEachLanguage) and the waits (waitReady, waitLoaded, reachTraining,
+// settle, until). They work the same in every engine.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -233,6 +237,23 @@ export async function openPage(browser, contextOptions = {}) {
   return { context, page, log: page.log };
 }
 
+/**
+ * `body` with a page of a new context (openPage), which is closed afterwards whatever happens.
+ * @template T
+ * @param {any} browser
+ * @param {(page: import('./engine.mjs').Page, log: PageLog, context: any) => Promise<T>} body
+ * @param {object} [contextOptions]  openPage's
+ * @returns {Promise<T>}
+ */
+export async function inContext(browser, body, contextOptions) {
+  const { context, page, log } = await openPage(browser, contextOptions);
+  try {
+    return await body(page, log, context);
+  } finally {
+    await context.close();
+  }
+}
+
 /** Move the page's recorded CSP violations (and, where injected, errors) into the log (call before assertClean). */
 export async function collectCsp(page) {
   await page.harvest();
@@ -264,6 +285,16 @@ export async function waitReady(page) {
   await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 30000 });
   await page.waitForSelector('hw-exercise-torch[data-ready]:not([data-busy])', { state: 'attached', timeout: 30000 });
   await settle(page);
+}
+
+/**
+ * The page's first load over: every widget started and every section measured (the lesson drops
+ * data-hw-loading from <html>).
+ * @param {import('./engine.mjs').Page} page
+ * @param {number} [timeout]  ms
+ */
+export function waitLoaded(page, timeout = 60000) {
+  return page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout });
 }
 
 /**
@@ -398,28 +429,63 @@ export async function gotoFresh(page, url) {
 }
 
 /**
- * One browser and one dist/ server shared by the tests of a file: started before them and
- * closed after them. `use` receives both once they are up.
- * @param {(browser: any, server: any) => void} use
- * @param {{headers?: Record<string, string>, pages?: object, dir?: string|null}} [serverOptions]
+ * One browser of this run's engine and one dist/ server (none where `serverOptions` is null)
+ * shared by the tests of a file: started before them (after the file's `before` hooks written
+ * above the call) and closed after them. `use` receives both once they are up; it may open what
+ * the file's tests share (a context, a page) and return a function that closes it, called after
+ * the tests, before the browser closes.
+ * @param {(browser: any, server: any) => void|(() => Promise<void>)|Promise<void|(() => Promise<void>)>} use
+ * @param {{headers?: Record<string, string>, pages?: object, dir?: string|null}|null} [serverOptions]
  */
 export function shareBrowser(use, serverOptions) {
   let browser;
   let server;
+  let close;
   before(async () => {
     browser = await launch();
-    server = await serveDist(serverOptions);
-    use(browser, server);
+    if (serverOptions !== null) server = await serveDist(serverOptions);
+    close = await use(browser, server);
   }, { timeout: 180000 });
   after(async () => {
-    await server?.close();
-    await browser?.close();
+    try {
+      await close?.();
+    } finally {
+      await server?.close();
+      await browser?.close();
+    }
   });
 }
 
 /**
- * Open the lesson in a fresh context (file:// or over `server`), run `body`, then require a
- * clean log: no console errors, failed or outside requests, or CSP violations.
+ * A page in a fresh context: adds `initScripts` (run in every document before its own scripts),
+ * opens `url` (unless null) and waits for it (`ready`, the lesson drawn by default; null: not at
+ * all), runs `body`, then collects the page's policy reports and requires a clean log
+ * (PageLog.assertClean): no console errors, uncaught exceptions, failed requests, CSP violations,
+ * or requests outside file:// and `origin` (by default the origin of an http `url`; none for a
+ * file:// one). The context is closed whatever happens.
+ * @param {any} browser
+ * @param {string|null} url
+ * @param {(page: import('./engine.mjs').Page, log: PageLog) => Promise<void>} body
+ * @param {{context?: object, ready?: ((page: import('./engine.mjs').Page) => Promise<void>)|null,
+ *   initScripts?: string[], origin?: string|null, allowConsole?: RegExp}} [options]
+ *   context: openPage's context options
+ */
+export function withCleanPage(browser, url, body, { context: contextOptions, ready = waitReady, initScripts = [], origin, allowConsole } = {}) {
+  return inContext(browser, async (page, log, context) => {
+    for (const source of initScripts) await context.addInitScript(source);
+    if (url) {
+      await page.goto(url);
+      if (ready) await ready(page);
+    }
+    await body(page, log);
+    await collectCsp(page, log);
+    log.assertClean(origin !== undefined ? origin : url?.startsWith('http') ? new URL(url).origin : null, { allowConsole });
+  }, contextOptions);
+}
+
+/**
+ * Open the lesson in a fresh context (file:// or over `server`), wait until it is drawn, run
+ * `body`, then require a clean log (withCleanPage).
  * @param {any} browser
  * @param {any} server
  * @param {'file'|'http'} mode
@@ -427,16 +493,53 @@ export function shareBrowser(use, serverOptions) {
  * @param {(page: import('./engine.mjs').Page) => Promise<void>} body
  * @param {object} [contextOptions]
  */
-export async function withPage(browser, server, mode, hash, body, contextOptions) {
-  const { context, page, log } = await openPage(browser, contextOptions);
-  try {
-    await page.goto(pageUrl(mode, server, hash));
+export function withPage(browser, server, mode, hash, body, contextOptions) {
+  return withCleanPage(browser, pageUrl(mode, server, hash), body, { context: contextOptions });
+}
+
+/**
+ * The lesson of trainingPartServers() under the strict CSP (its `csp` server), in a fresh
+ * context; `body` runs as soon as the page is opened (it waits for what it needs), then the log
+ * must be clean (withCleanPage).
+ * @param {any} browser
+ * @param {{csp: {url: (path: string) => string}}} servers
+ * @param {string} hash  with the leading "#", or ''
+ * @param {(page: import('./engine.mjs').Page, log: PageLog) => Promise<void>} body
+ */
+export function withStrictCsp(browser, servers, hash, body) {
+  return withCleanPage(browser, servers.csp.url(`/index.html${hash}`), body, { ready: null });
+}
+
+// ---- viewports and languages --------------------------------------------------------------------
+
+/** A phone's viewport (an iPhone 12 to 14's CSS pixels). */
+export const PHONE = { width: 390, height: 844 };
+/** A laptop's viewport. */
+export const DESKTOP = { width: 1280, height: 900 };
+
+/** The languages the page ships in, one web/i18n/<lang>.json each: English first, then by tag. */
+export const LANGS = readdirSync(join(ROOT, 'web', 'i18n')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+  .sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+
+/** A language's catalogue, web/i18n/<lang>.json. @param {string} lang @returns {Record<string, string>} */
+export function catalogue(lang) {
+  return JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${lang}.json`), 'utf8'));
+}
+
+/**
+ * The lesson from file:// in each language, one after another in `page`: opened afresh at
+ * `#lang=<lang>` and `hash`'s settings, drawn (waitReady), then `body` with the language and its
+ * catalogue (none for a language that ships none, such as the pseudo-language 'qps-ploc').
+ * @param {import('./engine.mjs').Page} page
+ * @param {string} hash  settings after the language, e.g. '&heads=4', or ''
+ * @param {(lang: string, catalogue: Record<string, string>|null) => Promise<void>} body
+ * @param {string[]} [langs]  LANGS unless given
+ */
+export async function inEachLanguage(page, hash, body, langs = LANGS) {
+  for (const lang of langs) {
+    await gotoFresh(page, `${INDEX_FILE_URL}#lang=${lang}${hash}`);
     await waitReady(page);
-    await body(page);
-    await collectCsp(page, log);
-    log.assertClean(mode === 'http' ? server.origin : null);
-  } finally {
-    await context.close();
+    await body(lang, LANGS.includes(lang) ? catalogue(lang) : null);
   }
 }
 
@@ -449,9 +552,8 @@ export async function withPage(browser, server, mode, hash, body, contextOptions
  * @param {string} element  the embed's element, e.g. 'mha-train'
  * @param {(frame: any) => Promise<void>} body
  */
-export async function withEmbed(browser, servers, element, body) {
-  const { context, page, log } = await openPage(browser);
-  try {
+export function withEmbed(browser, servers, element, body) {
+  return inContext(browser, async (page, log) => {
     await page.goto(servers.host.url('/host.html'));
     await page.waitForSelector('#f', { state: 'attached' });
     const frame = page.frame('#f');
@@ -460,9 +562,7 @@ export async function withEmbed(browser, servers, element, body) {
     await collectCsp(page, log);
     assert.deepEqual(log.consoleErrors, []);
     assert.deepEqual(log.pageErrors, []);
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /**

@@ -24,7 +24,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { DIST, ENGINE, ROOT, launch, serveDist, until } from './helpers.mjs';
+import { DIST, ENGINE, ROOT, serveDist, shareBrowser, until } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const run = promisify(execFile);
@@ -291,12 +291,11 @@ before(async () => {
       '/blank.html': { type: 'text/html; charset=utf-8', body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>' },
     },
   });
-  browser = await launch();
   if (SHOTS) await mkdir(SHOTS, { recursive: true });
 }, { timeout: 300000 });
+shareBrowser((b) => { browser = b; }, null);
 
 after(async () => {
-  await browser?.close();
   await sites?.close();
   await other?.close();
   if (report.length) {

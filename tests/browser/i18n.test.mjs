@@ -10,13 +10,14 @@
 // 390 or 1280 px in any language. Screenshots of each language go to tests/browser/artifacts/i18n/
 // (unless HEADWISE_SCREENSHOTS=0).
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import {
-  GUARD_TASK_MS, DIST, ENGINE, FILE_DIST, ROOT, engine, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson, mainThreadTaskCpu, openPage, reachTraining,
-  settle, shareBrowser, typeInto, waitReady,
+  GUARD_TASK_MS, DIST, ENGINE, FILE_DIST, ROOT, engine, fileUrl, gotoFresh, headTable, layoutProblems, loadWholeLesson,
+  mainThreadTaskCpu, reachTraining, settle, shareBrowser, typeInto, waitReady, withCleanPage, DESKTOP, inContext, waitLoaded,
+  catalogue, LANGS, inEachLanguage,
 } from './helpers.mjs';
 import { scratchDir } from './engine.mjs';
 import { t } from '../../web/src/shared/i18n/i18n.js';
@@ -25,9 +26,7 @@ const SHOTS = process.env.HEADWISE_SCREENSHOTS === '0' ? null : join(ROOT, 'test
 if (SHOTS) mkdirSync(SHOTS, { recursive: true });
 
 /** The shipped catalogues, by tag. */
-const CATALOGUES = Object.fromEntries(readdirSync(join(ROOT, 'web', 'i18n')).filter((f) => f.endsWith('.json'))
-  .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', f), 'utf8'))]));
-const LANGUAGES = Object.keys(CATALOGUES).sort((a, b) => (a === 'en' ? -1 : b === 'en' ? 1 : a.localeCompare(b)));
+const CATALOGUES = Object.fromEntries(LANGS.map((l) => [l, catalogue(l)]));
 /** What each language shows for a key (the catalogue's, or English where it has none yet). */
 const say = (key, params, lang) => t(key, params, lang);
 
@@ -206,15 +205,12 @@ async function numbers(page) {
 }
 
 describe('the lesson in each language', () => {
-  test(`${LANGUAGES.join(', ')} from file://: the page, its switcher, a heading and an error in the language, the numbers as in English`, { timeout: 300000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-    try {
+  test(`${LANGS.join(', ')} from file://: the page, its switcher, a heading and an error in the language, the numbers as in English`, { timeout: 300000 }, async () => {
+    await withCleanPage(browser, null, async (page) => {
       let english = null;
       await page.goto(fileUrl('index.html'));
       assert.match(await page.evaluate(() => navigator.languages[0]), /^en\b/, 'the test browsers speak English (engine.mjs), as the other tests assume');
-      for (const lang of LANGUAGES) {
-        await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
-        await waitReady(page);
+      await inEachLanguage(page, '', async (lang) => {
         const shown = await page.evaluate(() => ({
           lang: document.documentElement.lang,
           switcher: /** @type {HTMLSelectElement} */ (document.querySelector('#hw-language-select')).value,
@@ -225,7 +221,7 @@ describe('the lesson in each language', () => {
         }));
         assert.equal(shown.lang, lang);
         assert.equal(shown.switcher, lang);
-        assert.deepEqual(shown.options, LANGUAGES.map((l) => [l, CATALOGUES[l]._meta.nativeName, l]), 'every language, named in itself');
+        assert.deepEqual(shown.options, LANGS.map((l) => [l, CATALOGUES[l]._meta.nativeName, l]), 'every language, named in itself');
         assert.equal(shown.heading, say('why.title', {}, lang));
         assert.equal(shown.title, say('meta.title', {}, lang));
         assert.deepEqual(shown.widgets, [], 'every widget says which language it is in');
@@ -242,19 +238,12 @@ describe('the lesson in each language', () => {
         assert.equal(error, expected);
         if (lang === 'en') assert.equal(error, 'd_model (8) must be divisible by num_heads (3)');
         else assert.notEqual(error, 'd_model (8) must be divisible by num_heads (3)', `${lang} translates the message`);
-      }
-      await page.harvest();
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+      });
+    }, { context: { viewport: DESKTOP } });
   });
 
   test('#lang= stays in the permalink as settings change; the switcher writes it and redraws the page', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
-    try {
-      await page.goto(`${fileUrl('index.html')}#lang=es`);
-      await waitReady(page);
+    await withCleanPage(browser, `${fileUrl('index.html')}#lang=es`, async (page) => {
       await typeInto(page, '#seed', '11');
       await page.waitForFunction(() => /(^#|&)seed=11(&|$)/.test(location.hash) && /&lang=es$/.test(location.hash), undefined, { timeout: 10000 });
       await page.selectOption('#hw-language-select', 'zh-CN');
@@ -268,25 +257,18 @@ describe('the lesson in each language', () => {
       await waitReady(page);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
       assert.match(await page.url(), /&lang=es$/);
-      await page.harvest();
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width: 390, height: 800 } } });
   });
 
   test('the switcher is reached with Tab and operated with the arrow keys, at 390 px', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
-    try {
-      await page.goto(fileUrl('index.html'));
-      await waitReady(page);
+    await withCleanPage(browser, fileUrl('index.html'), async (page) => {
       await page.focus('.hw-skip');
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the first stop after the skip link');
       const label = await page.evaluate(() => document.querySelector('label[for="hw-language-select"]').textContent);
       assert.equal(label, CATALOGUES.en['page.language'], 'a labelled select');
       await page.keyboard.press('ArrowDown');
-      const next = LANGUAGES[1];
+      const next = LANGS[1];
       await page.waitForFunction((l) => document.documentElement.lang === l, next, { timeout: 10000 });
       assert.equal(await page.evaluate(() => document.activeElement.id), 'hw-language-select', 'the focus stays on the switcher');
       assert.match(await page.url(), new RegExp(`&lang=${next}$`));
@@ -295,18 +277,11 @@ describe('the lesson in each language', () => {
         return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
       });
       assert.ok(box.left >= 0 && box.right <= box.width, `the switcher fits the 390 px page: ${JSON.stringify(box)}`);
-      await page.harvest();
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width: 390, height: 800 } } });
   });
 
   test('the browser\'s languages choose the page\'s where the address chooses none', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(server.url('/browser-es.html'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/browser-es.html'), async (page) => {
       assert.equal(await page.evaluate(() => navigator.languages.join()), 'fr-FR,es-MX,en-US');
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'es', 'es-MX: Spanish (no French catalogue)');
       assert.equal(await page.textContent('#why-title'), say('why.title', {}, 'es'));
@@ -314,18 +289,11 @@ describe('the lesson in each language', () => {
       await gotoFresh(page, server.url('/browser-es.html#lang=en'));
       await waitReady(page);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en', 'the address wins');
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('an unknown language: English, and one warning naming it and the languages there are', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(server.url('/warnings.html#lang=fr'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/warnings.html#lang=fr'), async (page) => {
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
       assert.equal(await page.textContent('#why-title'), CATALOGUES.en['why.title']);
       await typeInto(page, '#seed', '8');
@@ -333,13 +301,9 @@ describe('the lesson in each language', () => {
       const warnings = (await page.evaluate(() => window.__warnings)).filter((w) => /language/.test(w));
       assert.equal(warnings.length, 1, warnings.join('\n'));
       assert.match(warnings[0], /"fr"/);
-      assert.ok(warnings[0].includes(LANGUAGES.join(', ')), warnings[0]);
+      assert.ok(warnings[0].includes(LANGS.join(', ')), warnings[0]);
       assert.match(await page.url(), /&lang=fr$/, 'the link keeps what it asked for');
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
@@ -351,10 +315,9 @@ async function loadTrainingLazily(page) {
 
 describe('nothing bypasses the catalogue (the pseudo-language)', () => {
   test('the lesson, every widget alive, then switched to Spanish keeping what the student did and where they were', { timeout: 600000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     const found = [];
-    const check = async (what) => found.push(...(await page.evaluate(pseudoOffenders, null)).map((o) => `${what}: ${o}`));
-    try {
+    await withCleanPage(browser, null, async (page) => {
+      const check = async (what) => found.push(...(await page.evaluate(pseudoOffenders, null)).map((o) => `${what}: ${o}`));
       // A link that cannot be read: its notice.
       await page.goto(`${fileUrl('index.html')}#lang=qps-ploc&seed=abc`);
       await waitReady(page);
@@ -437,18 +400,13 @@ describe('nothing bypasses the catalogue (the pseudo-language)', () => {
       assert.equal(after.probe, 'AZ', 'the probe typed');
       assert.ok(after.probeError, 'and its message');
       assert.ok(Math.abs(after.quizTop - before) < 40, `the reader's place: the quiz's heading at ${after.quizTop}px, was ${before}px`);
-      await page.harvest();
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: DESKTOP } });
     assert.deepEqual(found, []);
   });
 
   test('web components and the iframe page', { timeout: 300000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
     const found = [];
-    try {
+    await withCleanPage(browser, null, async (page) => {
       await page.goto(server.url('/components-pseudo.html'));
       await page.waitForFunction(() => [...document.querySelectorAll('body > *')].every((m) => m.shadowRoot && m.shadowRoot.querySelector('.hw-widget[data-ready]:not([aria-busy])')),
         undefined, { timeout: 60000 });
@@ -463,21 +421,16 @@ describe('nothing bypasses the catalogue (the pseudo-language)', () => {
         assert.equal(await page.evaluate(() => document.documentElement.lang), 'qps-ploc');
         found.push(...(await page.evaluate(pseudoOffenders, null)).map((o) => `embed.html?${query}: ${o}`));
       }
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: DESKTOP }, origin: server.origin });
     assert.deepEqual(found, []);
   });
 });
 
 describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the page shows it', () => {
-  const others = LANGUAGES.filter((l) => l !== 'en');
+  const others = LANGS.filter((l) => l !== 'en');
   for (const mode of ['file', 'http']) {
     test(`${others.join(' and ')} from ${mode === 'file' ? 'file://' : 'http'}: every widget's first drawing in the language, the prose in it once its file is here`, { timeout: 180000 }, async () => {
-      const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-      try {
+      await withCleanPage(browser, null, async (page) => {
         for (const lang of others) {
           const url = mode === 'file' ? `${pathToFileURL(join(LAZY_DIST, 'first.html')).href}#lang=${lang}` : server.url(`/first.html#lang=${lang}`);
           await gotoFresh(page, url);
@@ -498,17 +451,12 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
           const english = seen.paint === null ? 'no paint timing in this engine' : `${Math.max(0, seen.first.htmlLangAt - seen.paint).toFixed(0)} ms after the first paint`;
           console.log(`# ${ENGINE} ${mode} ${lang}: the prose in ${lang} at ${seen.first.htmlLangAt.toFixed(0)} ms (${english})`);
         }
-        await page.harvest();
-        log.assertClean(mode === 'http' ? server.origin : null);
-      } finally {
-        await context.close();
-      }
+      }, { context: { viewport: DESKTOP }, origin: mode === 'http' ? server.origin : null });
     });
   }
 
   test('a language whose file is missing (404): the page in English, working, with one warning naming the file', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(server.url('/missing/index.html#lang=es'));
       await waitReady(page);
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
@@ -526,20 +474,15 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
       assert.ok(log.failedRequests.every((r) => /\/missing\/i18n\/es\.js/.test(r)), log.failedRequests.join('\n'));
       log.failedRequests.length = 0;
       log.assertClean(server.origin, { allowConsole: /^Failed to load resource: the server responded with a status of 404/ });
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   // The switch is written in slices, what the reader sees first: the prose's elements take their new
   // language over several tasks (a MutationObserver's callback runs once at the end of each), and
   // no task is long (GUARD_TASK_MS; the bench measures the 50 ms goal: tests/bench/load.mjs).
   test(`a switch of language: the prose written over several tasks, none over ${GUARD_TASK_MS} ms of CPU (a trace), at the switcher and mid-page`, engine.skipUnless('tracing'), async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-    try {
-      await page.goto(fileUrl('index.html'));
-      await waitReady(page);
-      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+    await withCleanPage(browser, fileUrl('index.html'), async (page) => {
+      await waitLoaded(page);
       const found = [];
       /**
        * @param {string} lang
@@ -585,19 +528,13 @@ describe('each language a file of its own (dist/i18n/<tag>.js), loaded when the 
       await change('en', '#exercises');
       await change(others[0], '#quiz');
       assert.deepEqual(found, [], 'switches written in one task or with a long task');
-      await page.harvest();
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: DESKTOP } });
   });
 });
 
 describe('the embeds\' languages', () => {
   test('an iframe with lang=es: its page and its widget in Spanish', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(server.url('/iframe-es.html'));
+    await withCleanPage(browser, server.url('/iframe-es.html'), async (page) => {
       const frame = page.frame('iframe');
       await frame.waitForSelector('hw-quiz[data-ready]', { state: 'attached', timeout: 30000 });
       const shown = await frame.evaluate(() => {
@@ -612,17 +549,11 @@ describe('the embeds\' languages', () => {
       });
       assert.deepEqual(shown, { page: 'es', element: 'es', frame: 'es', button: say('quiz.show', {}, 'es') });
       assert.notEqual(shown.button, CATALOGUES.en['quiz.show']);
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { ready: null });
   });
 
   test('a course page in Chinese (<html lang="zh-CN">): its widgets in Chinese; a new <html lang> redraws them, the answers kept', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 800 } });
-    try {
-      await page.goto(server.url('/course-zh.html'));
+    await withCleanPage(browser, server.url('/course-zh.html'), async (page) => {
       await page.waitForSelector('hw-head-weights[data-ready]', { state: 'attached', timeout: 30000 });
       await page.waitForSelector('hw-quiz[data-ready]', { state: 'attached', timeout: 30000 });
       const read = () => page.evaluate(() => {
@@ -659,17 +590,11 @@ describe('the embeds\' languages', () => {
       assert.ok(es.checked, 'the answer kept');
       assert.ok(es.feedback.startsWith(say('quiz.correct', {}, 'es')), es.feedback);
       assert.deepEqual(es.table, zh.table, 'the numbers as they were');
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width: 390, height: 800 } }, ready: null });
   });
 
   test('<mha-params lang="es"> on an English page, beside an English one; its lang changed at run time', { timeout: 120000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(server.url('/course-en.html'));
+    await withCleanPage(browser, server.url('/course-en.html'), async (page) => {
       await page.waitForFunction(() => ['es', 'en'].every((id) => document.querySelector(`#${id}`).shadowRoot?.querySelector('hw-param-table[data-ready]')), undefined, { timeout: 30000 });
       const title = (id) => page.evaluate((i) => document.querySelector(`#${i}`).shadowRoot.querySelector('#settings-title').textContent, id);
       assert.equal(await title('es'), say('controls.title', {}, 'es'));
@@ -690,31 +615,20 @@ describe('the embeds\' languages', () => {
       assert.deepEqual(first.english.filter((l) => l !== 'en:en'), [], 'no English "loading" line in the Spanish widgets');
       const loads = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => /\/i18n\//.test(n)));
       assert.deepEqual(loads.map((u) => new URL(u).pathname), ['/i18n/es.js', '/i18n/zh-CN.js'], 'each language\'s file once, beside headwise-elements.js');
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { ready: null });
   });
 });
 
 describe('layout in every language', () => {
   for (const width of [390, 1280]) {
-    test(`${width} px: no sideways scrolling, nothing cut off, in ${[...LANGUAGES, 'qps-ploc'].join(', ')}`, { timeout: 300000 }, async () => {
-      const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 } });
+    test(`${width} px: no sideways scrolling, nothing cut off, in ${[...LANGS, 'qps-ploc'].join(', ')}`, { timeout: 300000 }, async () => {
       const found = [];
-      try {
-        for (const lang of [...LANGUAGES, 'qps-ploc']) {
-          await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
-          await waitReady(page);
+      await withCleanPage(browser, null, async (page) => {
+        await inEachLanguage(page, '', async (lang) => {
           found.push(...(await page.evaluate(layoutProblems)).map((p) => `${lang}: ${p}`));
           if (SHOTS && width === 390) await page.screenshot({ path: join(SHOTS, `lesson-${lang}-390.png`) });
-        }
-        await page.harvest();
-        log.assertClean(null);
-      } finally {
-        await context.close();
-      }
+        }, [...LANGS, 'qps-ploc']);
+      }, { context: { viewport: { width, height: 900 } } });
       assert.deepEqual(found, []);
     });
   }

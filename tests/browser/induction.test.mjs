@@ -14,7 +14,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, openPage, collectCsp, withPage, withEmbed, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
+import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, withPage, withEmbed, withStrictCsp, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -240,16 +240,10 @@ describe('Heads that work together', () => {
   });
 
   test('under the strict CSP (http header) the section trains on the lesson page', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.csp.url('/index.html'));
+    await withStrictCsp(browser, servers, '', async (page) => {
       await reachInduction(page);
       await trainSome(page);
-      await collectCsp(page, log);
-      log.assertClean(servers.csp.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=induction) the models train; the seed is the frame\'s, locked', { timeout: TEST_TIMEOUT }, async () => {

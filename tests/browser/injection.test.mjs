@@ -6,9 +6,7 @@
 // page's own scripts) are what prove it.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  MODES, WATCH_PATH, collectCsp, gotoFresh, openPage, pageUrl, settle, shareBrowser, typeInto, waitReady,
-} from './helpers.mjs';
+import { MODES, WATCH_PATH, gotoFresh, pageUrl, settle, shareBrowser, typeInto, waitReady, withCleanPage } from './helpers.mjs';
 
 let browser;
 let server;
@@ -24,13 +22,13 @@ const PAYLOADS = [
   '${pwn(\'template\')}{{constructor.constructor("pwn(\'ng\')")()}}',
 ];
 
-/** Open a page whose CSP is bypassed where the engine can, with a `pwn` function recording calls. */
-async function openUnprotected(mode, hash) {
-  const { context, page, log } = await openPage(browser, { bypassCSP: true });
-  await context.addInitScript('window.__pwnCalls = []; window.pwn = (what) => window.__pwnCalls.push(String(what));');
-  await page.goto(pageUrl(mode, server, hash));
-  await waitReady(page);
-  return { context, page, log };
+/**
+ * The lesson with its CSP bypassed where the engine can, and a `pwn` function recording calls;
+ * `body`, then a clean log (withCleanPage).
+ */
+function withUnprotected(mode, hash, body) {
+  const pwn = 'window.__pwnCalls = []; window.pwn = (what) => window.__pwnCalls.push(String(what));';
+  return withCleanPage(browser, pageUrl(mode, server, hash), body, { context: { bypassCSP: true }, initScripts: [pwn] });
 }
 
 /** Nothing ran and no markup from a payload reached the DOM. */
@@ -63,8 +61,7 @@ function shownLabel(page, i) {
 for (const mode of MODES) {
   describe(`no script injection over ${mode}://`, () => {
     test('payloads typed as token labels are shown literally and never run', async () => {
-      const { context, page, log } = await openUnprotected(mode, '#tokens=7');
-      try {
+      await withUnprotected(mode, '#tokens=7', async (page) => {
         await page.click('hw-controls summary');
         for (let i = 0; i < PAYLOADS.length; i += 1) await typeInto(page, `#label-${i}`, PAYLOADS[i]);
         for (let i = 0; i < PAYLOADS.length; i += 1) {
@@ -86,11 +83,7 @@ for (const mode of MODES) {
         for (let i = 0; i < PAYLOADS.length; i += 1) assert.equal((await shownLabel(page, i)).header, PAYLOADS[i]);
         assert.equal(await page.inputValue('#challenge-answer'), PAYLOADS.join('\n'));
         await assertNothingRan(page);
-        await collectCsp(page, log);
-        log.assertClean(mode === 'http' ? server.origin : null);
-      } finally {
-        await context.close();
-      }
+      });
     });
 
     test('payloads in the URL hash are shown literally or refused, and never run', async () => {
@@ -103,8 +96,7 @@ for (const mode of MODES) {
         ['#javascript:pwn(\'hash\')', { notice: /is not a setting this page knows/ }],
         [`#query=${encodeURIComponent(PAYLOADS[3])}`, { notice: /"query" must be a token index/ }],
       ];
-      const { context, page, log } = await openUnprotected(mode, '');
-      try {
+      await withUnprotected(mode, '', async (page) => {
         for (const [hash, expect] of cases) {
           await gotoFresh(page, pageUrl(mode, server, hash));
           await waitReady(page);
@@ -118,11 +110,7 @@ for (const mode of MODES) {
           }
           await assertNothingRan(page);
         }
-        await collectCsp(page, log);
-        log.assertClean(mode === 'http' ? server.origin : null);
-      } finally {
-        await context.close();
-      }
+      });
     });
   });
 }

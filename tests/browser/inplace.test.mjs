@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DIST, collectCsp, loadWholeLesson, openPage, settle, shareBrowser, waitReady } from './helpers.mjs';
+import { DIST, loadWholeLesson, settle, shareBrowser, withCleanPage, waitLoaded } from './helpers.mjs';
 import { fmt3, fmtSig, npRound } from '../../web/src/shared/ui/format.js';
 import { cellColors } from '../../web/src/shared/ui/color.js';
 
@@ -82,10 +82,7 @@ function assertTables(shown, expected) {
 const numbersIn = (line) => (line.match(/\[([^\]]*)\]/)?.[1] ?? '').trim().split(/\s+/).map(Number);
 
 test('a change of seed redraws in place; a change of head count rebuilds', { timeout: 300000 }, async () => {
-  const { context, page, log } = await openPage(browser, { colorScheme: 'light' });
-  try {
-    await page.goto(server.url('/index.html'));
-    await waitReady(page);
+  await withCleanPage(browser, server.url('/index.html'), async (page) => {
     assertTables(await page.evaluate(weightCells), run(7, 2));
     assert.deepEqual(await page.evaluate(keep, KEPT), { cell: true, wq: true, printout: true, numpy: true, pairDiff: true, torchOutput: true, ex3WeightsDiff: true, ex3Divergence: true });
     const divergence = (r) => fmtSig(hw.compareHeads({ headWeights: r.typed.headWeights })[0].meanJsDivergence);
@@ -151,11 +148,7 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
       assert.ok(k.sameElement && k.sameText, `${name}: kept across a change of seed at 4 heads`);
     }
 
-    await collectCsp(page, log);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { colorScheme: 'light' } });
 });
 
 // Sections and exercises off screen skip their style and layout (content-visibility: auto, from
@@ -165,11 +158,8 @@ test('a change of seed redraws in place; a change of head count rebuilds', { tim
 // not pushed away as the sections above take their real heights.
 for (const width of [1280, 390]) {
   test(`at ${width} px: sections off screen skip layout, and a section jumped to stays put`, { timeout: 300000 }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width, height: 900 } });
-    try {
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
-      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 30000 });
+    await withCleanPage(browser, server.url('/index.html'), async (page) => {
+      await waitLoaded(page, 30000);
       const modes = await page.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section, .hw-article > .hw-section > .hw-exercise')].map((s) => `${s.id}: ${getComputedStyle(s).contentVisibility}`));
       assert.ok(modes.length >= 11, `the lesson's sections and exercises: ${modes.join(', ')}`);
       // Every section of the article but the three training sections and "Your own sentence",
@@ -226,11 +216,7 @@ for (const width of [1280, 390]) {
       // nears it, and WebKit, with no scroll anchoring, would move what is below it anyway).
       await loadWholeLesson(page);
       for (const id of ['challenge', 'quiz', 'python', 'pipeline']) await jump(id);
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { viewport: { width, height: 900 } } });
   });
 }
 
@@ -240,10 +226,7 @@ for (const width of [1280, 390]) {
 // first. Read in the page: in the change's task (a hashchange listener after the store's), then
 // after the frame.
 test('a change redraws what is in view in its task, and what is out of view right after the next frame', { timeout: 120000 }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 720 } });
-  try {
-    await page.goto(server.url('/index.html#seed=7&tokens=5&d_model=8&heads=2'));
-    await waitReady(page);
+  await withCleanPage(browser, server.url('/index.html#seed=7&tokens=5&d_model=8&heads=2'), async (page) => {
     const r7 = run(7, 2);
     const r8 = run(8, 2);
     const CELLS = {
@@ -313,9 +296,5 @@ test('a change redraws what is in view in its task, and what is out of view righ
     assert.equal(b.inTask.rows, fmt3(r8.headWeights[0][0][2]), 'a row of exercise 3 below the window still shows seed 8 in that task');
     assert.equal(b.after.rows, fmt3(r7.headWeights[0][0][2]), 'and seed 7 right after the frame');
 
-    await collectCsp(page, log);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: { width: 1280, height: 720 } } });
 });

@@ -10,9 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import {
-  ENGINE, ROOT, layoutProblems, openPage, settle, shareBrowser,
-} from './helpers.mjs';
+import { ENGINE, ROOT, layoutProblems, settle, shareBrowser, withCleanPage } from './helpers.mjs';
 
 let browser;
 let server;
@@ -35,9 +33,8 @@ for (const [colorScheme, widths] of [['light', WIDTHS], ['dark', [WIDTHS[0]]]]) 
   describe(`layout, ${colorScheme}`, () => {
     for (const width of widths) {
       test(`${width} px: no sideways scrolling, no broken identifiers, nothing cut off`, { timeout: 600000 }, async () => {
-        const { context, page, log } = await openPage(browser, { colorScheme, viewport: { width, height: 900 } });
         const found = [];
-        try {
+        await withCleanPage(browser, null, async (page) => {
           for (const [name, path, ready] of PAGES) {
             await page.goto('about:blank');
             await page.goto(server.url(path));
@@ -48,11 +45,7 @@ for (const [colorScheme, widths] of [['light', WIDTHS], ['dark', [WIDTHS[0]]]]) 
             if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${width}-${colorScheme}.png`), fullPage: true });
             found.push(...(await page.evaluate(layoutProblems)).map((p) => `${name}: ${p}`));
           }
-          await page.harvest();
-          log.assertClean(server.origin);
-        } finally {
-          await context.close();
-        }
+        }, { context: { colorScheme, viewport: { width, height: 900 } }, origin: server.origin });
         assert.deepEqual(found, []);
       });
     }

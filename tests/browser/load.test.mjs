@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createRequire } from 'node:module';
 import {
-  GUARD_TASK_MS, engine, shareBrowser, openPage, collectCsp, pageUrl, mainThreadTaskCpu, reachTraining, waitTrainingDrawn,
+  GUARD_TASK_MS, engine, shareBrowser, openPage, pageUrl, mainThreadTaskCpu, reachTraining, waitTrainingDrawn, withCleanPage,
+  PHONE, waitLoaded,
 } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
@@ -107,11 +108,6 @@ const READY_TASKS = `(() => {
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-ready'], attributeOldValue: true });
 })();`;
 
-/** Until the page says its first load is complete (every widget drawn, every section measured). */
-function loaded(page) {
-  return page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
-}
-
 /** Every widget of the lesson (but the training sections, which load when the reader nears them) drawn. */
 async function widgetsReady(page) {
   return page.evaluate(() => {
@@ -128,15 +124,12 @@ for (const width of WIDTHS) {
   describe(`at ${width} px`, () => {
     for (const [mode, lang] of [['file', ''], ['http', ''], ...LANGUAGES[width]]) {
       test(`from ${mode}${lang ? `, in ${lang}` : ''}: the load completes with every widget drawn, in tasks of at most ${LONG_TASK_MS} ms`, { timeout: 180000 }, async (t) => {
-        const { context, page, log } = await openPage(browser, { viewport: { width, height: 844 } });
-        try {
-          await context.addInitScript(SHIFTS);
-          await context.addInitScript(READY_TASKS);
+        await withCleanPage(browser, null, async (page) => {
           await page.goto('about:blank');
           const url = pageUrl(mode, server);
           const cpu = await mainThreadTaskCpu(page, async () => {
             await page.goto(lang ? `${url}#lang=${lang}` : url);
-            await loaded(page);
+            await waitLoaded(page);
           }, 20, { url: url.replace(/index\.html$/, '') });
           if (lang) assert.equal(await page.evaluate(() => document.documentElement.lang), lang, 'the page is in the language asked for');
           const { total, notReady } = await widgetsReady(page);
@@ -163,11 +156,7 @@ for (const width of WIDTHS) {
             console.log(`# ${width} px, ${mode}${lang ? `, ${lang}` : ''}: layout shift while it loaded ${shift.toFixed(4)}`);
             assert.ok(shift < MAX_SHIFT, `layout shift ${shift}`);
           });
-          await collectCsp(page);
-          log.assertClean(mode === 'http' ? server.origin : null);
-        } finally {
-          await context.close();
-        }
+        }, { context: { viewport: { width, height: 844 } }, initScripts: [SHIFTS, READY_TASKS], origin: mode === 'http' ? server.origin : null });
       });
     }
 
@@ -177,8 +166,7 @@ for (const width of WIDTHS) {
     // keepPlace in WebKit).
     for (const id of ['exercise-3', 'quiz']) {
       test(`a link to #${id} keeps the reader there while the rest of the page arrives`, { timeout: 120000 }, async () => {
-        const { context, page, log } = await openPage(browser, { viewport: { width, height: 844 } });
-        try {
+        await withCleanPage(browser, null, async (page) => {
           await page.goto(`${pageUrl('http', server)}#${id}`);
           // As soon as the browser has scrolled to the section (the page may still be loading).
           await page.waitForFunction((id) => {
@@ -186,7 +174,7 @@ for (const width of WIDTHS) {
             return el && scrollY > 0 && Math.abs(el.getBoundingClientRect().top) < 40;
           }, id, { timeout: 30000 });
           const loading = await page.evaluate(() => document.documentElement.hasAttribute('data-hw-loading'));
-          await loaded(page);
+          await waitLoaded(page);
           // Looked at once the page has stopped keeping the place itself too (first-load.js's
           // SETTLE_MS, a second after it is complete): the browser's own anchoring, if any, has it then.
           await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 1300)))));
@@ -199,11 +187,7 @@ for (const width of WIDTHS) {
           }, id);
           console.log(`# #${id}: the browser went there while the page was ${loading ? 'still loading' : 'already complete'}; at ${last.toFixed(1)} px from the top once complete (the link puts it at ${want} px)`);
           assert.ok(Math.abs(last - want) <= 2, `#${id}: at ${last} px from the top once the page was complete; the link puts it at ${want} px`);
-          await collectCsp(page);
-          log.assertClean(server.origin);
-        } finally {
-          await context.close();
-        }
+        }, { context: { viewport: { width, height: 844 } }, origin: server.origin });
       });
     }
 
@@ -216,9 +200,7 @@ for (const width of WIDTHS) {
       ? { skip: 'webkit: it does not anchor; the page keeps the place itself, and keeps it between its own tasks only where they measure a section; a change between a reader\'s scroll and its event (the next frame) still moves what they see' }
       : {};
     test('a reader who scrolled in while it loads: what they look at holds still between the page\'s tasks, and their own scrolls stay', { timeout: 120000, ...UNANCHORED }, async () => {
-      const { context, page, log } = await openPage(browser, { viewport: { width, height: 844 } });
-      try {
-        await context.addInitScript(PLACE_WATCH);
+      await withCleanPage(browser, null, async (page) => {
         await page.goto(pageUrl('http', server));
         await page.waitForFunction(() => window.__hwPlace && window.__hwPlace.done, undefined, { timeout: 60000 });
         const place = await page.evaluate(() => window.__hwPlace);
@@ -226,18 +208,13 @@ for (const width of WIDTHS) {
         assert.ok(place.loadingTicks >= 5, `looked at only ${place.loadingTicks} times before the page was complete`);
         // (A scroll of the reader's that the page undid shows as a move too.)
         assert.deepEqual(place.moves, [], 'the heading the reader looks at moved between two tasks by more than the reader scrolled (px, ms after the reader arrived)');
-        await collectCsp(page);
-        log.assertClean(server.origin);
-      } finally {
-        await context.close();
-      }
+      }, { context: { viewport: { width, height: 844 } }, initScripts: [PLACE_WATCH], origin: server.origin });
     });
 
     test('a permalink\'s settings are what the page draws, and the stylesheet\'s height estimates are close to the real heights', { timeout: 120000 }, async () => {
-      const { context, page, log } = await openPage(browser, { viewport: { width, height: 844 } });
-      try {
+      await withCleanPage(browser, null, async (page) => {
         await page.goto(`${pageUrl('file', server)}#seed=3&tokens=6&d_model=12&heads=3`);
-        await loaded(page);
+        await waitLoaded(page);
         const hw = await createHeadwise();
         const want = hw.seedExperiment({ seed: 3, tokens: 6, dModel: 12, numHeads: 3 }).headWeights;
         const shown = await page.$$eval('hw-head-weights table.hw-weights[data-head]', (tables) => tables.map((t) => [...t.querySelectorAll('tbody tr')]
@@ -249,11 +226,7 @@ for (const width of WIDTHS) {
         want.forEach((head, h) => head.forEach((row, i) => row.forEach((w, j) => {
           assert.ok(Math.abs(Number(shown[h][i][j]) - w) <= 0.0005 + 1e-12, `head ${h}, row ${i}, column ${j}: ${shown[h][i][j]} for ${round3(w)}`);
         })));
-        await collectCsp(page);
-        log.assertClean(null);
-      } finally {
-        await context.close();
-      }
+      }, { context: { viewport: { width, height: 844 } } });
       // The estimates (web/src/page/page.css, --hw-est) stand in for a block's height until it is measured;
       // with the lesson's own settings they should be within 10 % of it, or a jump made before
       // the page is complete lands far off. Checked where the page's width is what they were
@@ -262,7 +235,7 @@ for (const width of WIDTHS) {
       const { context: c2, page: p2 } = await openPage(browser, { viewport: { width, height: 844 } });
       try {
         await p2.goto(pageUrl('file', server));
-        await loaded(p2);
+        await waitLoaded(p2);
         const blocks = await p2.evaluate(() => [...document.querySelectorAll('.hw-article > .hw-section, .hw-article > .hw-section > .hw-exercise')]
           .filter((b) => getComputedStyle(b).contentVisibility === 'auto')
           .map((b) => ({ id: b.id, estimate: parseFloat(getComputedStyle(b).getPropertyValue('--hw-est')), measured: parseFloat(b.style.containIntrinsicSize) })));
@@ -280,10 +253,9 @@ for (const width of WIDTHS) {
 // tables and the training sections' charts and tables included (tables scroll in their box
 // instead of shrinking).
 test(`at 390 px no text is smaller than ${MIN_TEXT_PX} px, the training sections included`, { timeout: 180000 }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 844 } });
-  try {
+  await withCleanPage(browser, null, async (page) => {
     await page.goto(pageUrl('http', server));
-    await loaded(page);
+    await waitLoaded(page);
     await reachTraining(page);
     await waitTrainingDrawn(page.locator('hw-train').first());
     await reachTraining(page, { section: '#heads-needed', ready: 'hw-heads-needed[data-ready]' });
@@ -308,9 +280,5 @@ test(`at 390 px no text is smaller than ${MIN_TEXT_PX} px, the training sections
       return [...out].map(([k, v]) => `${k} ("${v.slice(0, 60)}")`);
     }, MIN_TEXT_PX);
     assert.deepEqual(small, [], `text under ${MIN_TEXT_PX} px at 390 px`);
-    await collectCsp(page);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: PHONE }, origin: server.origin });
 });

@@ -8,9 +8,7 @@
 // afterwards is drawn and reaches the address bar.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  ENGINE, collectCsp, headTable, openPage, settle, shareBrowser, waitReady,
-} from './helpers.mjs';
+import { ENGINE, headTable, settle, shareBrowser, withCleanPage } from './helpers.mjs';
 
 let browser;
 let server;
@@ -62,10 +60,7 @@ function recompute({ from, count }) {
 }
 
 test(`${TOTAL.toLocaleString('en')} recomputes: WASM heap and DOM node count flat, no console errors`, { timeout: 900000 }, async (t) => {
-  const { context, page, log } = await openPage(browser);
-  try {
-    await page.goto(server.url('/index.html'));
-    await waitReady(page);
+  await withCleanPage(browser, server.url('/index.html'), async (page) => {
     // Warm-up: every shape and the error path once, so later growth would be a leak.
     const warm = await page.evaluate(recompute, { from: 0, count: 200 });
     assert.equal(warm.errors, 20);
@@ -122,9 +117,5 @@ test(`${TOTAL.toLocaleString('en')} recomputes: WASM heap and DOM node count fla
       assert.ok(counts.made >= FRAMES, `the page made ${counts.made} redraw measures in ${FRAMES} changes`);
       assert.ok(counts.most <= 100, `the page's timeline held ${counts.most} redraw measures at once`);
     });
-    await collectCsp(page, log);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  });
 });

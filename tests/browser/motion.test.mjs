@@ -4,55 +4,41 @@
 // instantly before clicking, so no test depends on how an engine animates a scroll).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  loadWholeLesson, openPage, serveDist, settle, shareBrowser, waitReady,
-} from './helpers.mjs';
+import { loadWholeLesson, settle, shareBrowser, withCleanPage, waitLoaded } from './helpers.mjs';
 
 let browser;
 let server;
-shareBrowser((b, s) => { browser = b; server = s; });
+shareBrowser((b, s) => { browser = b; server = s; }, {
+  pages: {
+    '/host.html': {
+      type: 'text/html; charset=utf-8',
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><script src="/headwise-elements.js" defer></script></head><body><mha-quiz id="q"></mha-quiz></body></html>',
+    },
+  },
+});
 
 describe('prefers-reduced-motion', () => {
   for (const [reducedMotion, expected] of [['reduce', 'auto'], ['no-preference', 'smooth']]) {
     test(`${reducedMotion}: scroll-behavior is ${expected} on the page and in the components`, async () => {
-      const host = await serveDist({
-        pages: {
-          '/host.html': {
-            type: 'text/html; charset=utf-8',
-            body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><script src="/headwise-elements.js" defer></script></head><body><mha-quiz id="q"></mha-quiz></body></html>',
-          },
-        },
-      });
-      const { context, page, log } = await openPage(browser, { reducedMotion });
-      try {
-        await page.goto(host.url('/index.html'));
-        await waitReady(page);
+      await withCleanPage(browser, server.url('/index.html'), async (page) => {
         // Smooth only once the first load is complete (until then a link's target is scrolled to
         // at once); the load starts its widgets and measures its sections one per task.
-        await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+        await waitLoaded(page);
         assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), expected);
-        await page.goto(host.url('/host.html'));
+        await page.goto(server.url('/host.html'));
         await page.locator('#q').locator('hw-quiz[data-ready]').waitFor({ state: 'attached' });
         // Inside the shadow root, page.css's html rule (scroll-behavior) applies to :host.
         assert.equal(await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.getElementById('q'))).scrollBehavior), expected);
-        await page.harvest();
-        log.assertClean(host.origin);
-      } finally {
-        await context.close();
-        await host.close();
-      }
+      }, { context: { reducedMotion } });
     });
   }
 });
 
 describe('with smooth scrolling on', () => {
   test('controls far down the page, and the in-page links, work', async () => {
-    const { context, page, log } = await openPage(browser, { reducedMotion: 'no-preference', viewport: { width: 360, height: 740 } });
-    try {
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/index.html'), async (page) => {
       // (Smooth once the first load is complete: until then a link's target is scrolled to at once.)
-      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+      await waitLoaded(page);
       assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior), 'smooth');
       await loadWholeLesson(page);
       // The quiz is at the end of the page; the settings at its top.
@@ -72,10 +58,6 @@ describe('with smooth scrolling on', () => {
         return r.top >= -1 && r.top < innerHeight / 2;
       });
       assert.equal(await page.inputValue('#label-0'), 'cat');
-      await page.harvest();
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { context: { reducedMotion: 'no-preference', viewport: { width: 360, height: 740 } } });
   });
 });

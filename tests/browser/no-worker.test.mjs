@@ -3,7 +3,7 @@
 // setting that would block the page for more than about 100 ms (the exercises included).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { shareBrowser, openPage, collectCsp, waitReady, settle, headTable } from './helpers.mjs';
+import { shareBrowser, collectCsp, waitReady, settle, headTable, inContext } from './helpers.mjs';
 
 /** The page's own policy without worker-src: blob: workers fall under script-src 'self'. */
 const NO_WORKER_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -14,8 +14,7 @@ shareBrowser((b, s) => { browser = b; server = s; }, { headers: { 'Content-Secur
 
 describe('a host CSP that forbids workers', () => {
   test('the page computes on the main thread, says why, and refuses what would block it', { timeout: 240000 }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(server.url('/index.html#seed=7&tokens=5&d_model=8&heads=2'));
       await waitReady(page);
       // The lesson's own numbers: head 0, query 0 puts 0.424 and 0.576 on tokens 2 and 3.
@@ -65,8 +64,6 @@ describe('a host CSP that forbids workers', () => {
         /^(Error: )?Content-Security-Policy: The page’s settings blocked a worker script \(worker-src\) at blob:\S+ from being executed because it violates the following directive: “script-src 'self' 'wasm-unsafe-eval'”$/,
       ];
       assert.deepEqual(log.consoleErrors.filter((m) => !refusedWorker.some((r) => r.test(m))), []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

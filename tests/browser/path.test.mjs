@@ -15,15 +15,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DIST, ENGINE, collectCsp, gotoFresh, openPage, reachTraining, serveDist, settle, shareBrowser, typeInto, until, waitReady,
+  withCleanPage, PHONE, DESKTOP, waitLoaded,
 } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n/i18n.js';
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 const TRAIN_FOR_REAL = ENGINE === 'chromium';
 const TEST_TIMEOUT = 600000;
@@ -67,17 +65,14 @@ async function scrollToSection(page, id) {
  */
 async function ready(page) {
   await waitReady(page);
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 90000 });
+  await waitLoaded(page, 90000);
 }
 
 /** The contents' current part. @param {any} page */
 const current = (page) => page.evaluate(() => document.querySelector('#contents a[aria-current="location"]')?.getAttribute('href') || null);
 
 test('the contents lists every section and exercise in order, with kind and time, and marks the one being read', { timeout: TEST_TIMEOUT }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-  try {
-    await page.goto(server.url('/index.html'));
-    await ready(page);
+  await withCleanPage(browser, server.url('/index.html'), async (page) => {
     const sections = await page.evaluate(SECTIONS);
     const parts = await page.evaluate(CONTENTS);
     assert.deepEqual(parts.map((p) => p.id), sections);
@@ -110,18 +105,11 @@ test('the contents lists every section and exercise in order, with kind and time
       await settle(page);
       return (await current(page)) === '#quiz';
     }, 'the link followed marks the quiz', 60000);
-    await collectCsp(page);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: { width: 1280, height: 800 } }, ready });
 });
 
 test('on a phone a button opens the contents over nothing the student types in, and gives the focus back', { timeout: TEST_TIMEOUT }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 844 } });
-  try {
-    await page.goto(server.url('/index.html'));
-    await ready(page);
+  await withCleanPage(browser, server.url('/index.html'), async (page) => {
     assert.equal(await page.isVisible('#contents'), false);
     assert.equal(await page.getAttribute('.hw-to-contents', 'aria-expanded'), 'false');
     await page.click('.hw-to-contents');
@@ -162,22 +150,15 @@ test('on a phone a button opens the contents over nothing the student types in, 
     await until(asideWhenBelow, 'aside again');
     await page.evaluate(() => window.scrollBy({ top: -300, behavior: 'instant' }));
     await until(floatingShown, 'back once the field is scrolled away from them');
-    await collectCsp(page);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: PHONE }, ready });
 });
 
 /** The stored progress (null when none). @param {any} page */
 const stored = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('headwise.progress') || 'null'));
 
 test('what the student did is marked, kept, restored on return, and forgotten on request', { timeout: TEST_TIMEOUT }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
   const bare = server.url('/index.html');
-  try {
-    await page.goto(bare);
-    await ready(page);
+  await withCleanPage(browser, bare, async (page) => {
     // Exercise 1 answered with the student's own seed.
     await scrollToSection(page, 'exercise-1');
     await typeInto(page, '#ex1-seed', '5');
@@ -267,11 +248,7 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     assert.equal(await page.isChecked('hw-quiz fieldset[data-question="1"] input[type=radio]'), false);
     assert.equal(await page.inputValue('#challenge-answer'), '');
     assert.equal(await page.isVisible('[data-testid=continue]'), false);
-    await collectCsp(page);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: DESKTOP }, ready });
 });
 
 test('in a sandboxed iframe, where localStorage throws, the page works and says nothing is kept', { timeout: TEST_TIMEOUT }, async () => {
@@ -319,9 +296,7 @@ test('in a sandboxed iframe, where localStorage throws, the page works and says 
 });
 
 test('the whole lesson as an element (the H5P content) shows the same contents and marks, and keeps nothing itself', { timeout: TEST_TIMEOUT }, async () => {
-  const { context, page, log } = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-  try {
-    await page.goto(server.url('/embed.html?widget=lesson'));
+  await withCleanPage(browser, server.url('/embed.html?widget=lesson'), async (page) => {
     // (fn runs in the page with the element's shadow root; the adapter writes a function given as text as it is.)
     const inLesson = (fn, arg) => page.evaluate(`() => (${fn})(document.querySelector('mha-lesson').shadowRoot, ${JSON.stringify(arg ?? null)})`);
     // (What the page returns is a boolean: a DOM node does not cross every engine's driver.)
@@ -349,9 +324,5 @@ test('the whole lesson as an element (the H5P content) shows the same contents a
     await inLesson((root) => { root.querySelector('hw-quiz fieldset[data-question="1"] input').click(); return true; });
     await until(() => inLesson((root, want) => root.querySelector('#contents li[data-section="quiz"] [data-mark]')?.textContent === want, t('path.mark.quizPart', { answered: 1, total: 5 })), 'the quiz marked');
     assert.equal(await page.evaluate(() => localStorage.getItem('headwise.progress')), null);
-    await collectCsp(page);
-    log.assertClean(server.origin);
-  } finally {
-    await context.close();
-  }
+  }, { context: { viewport: DESKTOP }, ready: null });
 });

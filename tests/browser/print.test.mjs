@@ -10,32 +10,30 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { scratchDir } from './engine.mjs';
-import { INDEX_FILE_URL, engine, launch, reachTraining, waitReady } from './helpers.mjs';
+import { INDEX_FILE_URL, engine, reachTraining, shareBrowser, waitReady, DESKTOP } from './helpers.mjs';
 
 const POPPLER = spawnSync('pdftotext', ['-v'], { encoding: 'utf8' });
 const skip = engine.skipUnless('pdf');
 
 let browser;
 let page;
-let context;
 let scratch;
 
-before(async () => {
-  if (skip.skip) return;
-  assert.ok(!POPPLER.error, 'pdftotext is missing: install poppler-utils (apt-get install poppler-utils)');
-  scratch = scratchDir('headwise-print-');
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  await page.goto(INDEX_FILE_URL);
-  await waitReady(page);
-}, { timeout: 120000 });
-
-after(async () => {
-  await context?.close();
-  await browser?.close();
-  scratch?.remove();
-});
+if (!skip.skip) {
+  before(() => {
+    assert.ok(!POPPLER.error, 'pdftotext is missing: install poppler-utils (apt-get install poppler-utils)');
+    scratch = scratchDir('headwise-print-');
+  });
+  shareBrowser(async (b) => {
+    browser = b;
+    const context = await browser.newContext({ viewport: DESKTOP });
+    page = await context.newPage();
+    await page.goto(INDEX_FILE_URL);
+    await waitReady(page);
+    return () => context.close();
+  }, null);
+  after(() => scratch?.remove());
+}
 
 /**
  * Print the page to PDF; its text page by page, and its page count.
@@ -92,7 +90,7 @@ for (const scheme of ['light', 'dark']) {
     let where = page;
     let own = null;
     if (scheme === 'dark') {
-      own = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+      own = await browser.newContext({ viewport: DESKTOP, colorScheme: 'dark' });
       where = await own.newPage();
       await where.goto(INDEX_FILE_URL);
       await waitReady(where);

@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createRequire } from 'node:module';
-import { GUARD_TASK_MS, engine, shareBrowser, withPage, openPage, collectCsp, mainThreadTaskCpu } from './helpers.mjs';
+import { GUARD_TASK_MS, engine, shareBrowser, withPage, collectCsp, mainThreadTaskCpu, inContext } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const createHeadwise = require('../../dist/headwise.js');
@@ -218,8 +218,7 @@ describe('responsive at every accepted size (Worker)', () => {
 
 describe('the Worker where the page is embedded', () => {
   test('inside <iframe sandbox="allow-scripts"> (opaque origin) a big setting computes in the Worker', SLOW, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       // The host page is served by the test server (the adapter has no setContent); the sandbox
       // without allow-same-origin gives the frame an opaque origin all the same.
       await page.goto(server.url('/sandbox-host.html'));
@@ -235,14 +234,11 @@ describe('the Worker where the page is embedded', () => {
       await collectCsp(page);
       assert.deepEqual(log.pageErrors, []);
       assert.deepEqual(log.consoleErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('in <mha-heads> on a host page a big setting computes in the Worker', SLOW, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(server.url('/gallery.html'));
       await page.evaluate(() => {
         const el = document.createElement('mha-heads');
@@ -258,8 +254,6 @@ describe('the Worker where the page is embedded', () => {
       assert.equal(await page.evaluate(() => document.getElementById('big').hwStore.compute.mode), 'worker');
       await collectCsp(page);
       assert.deepEqual(log.pageErrors, []);
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

@@ -6,7 +6,7 @@
 // second frame asks for Chinese: its language's file comes from the frame's folder too.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch, serveDist } from './helpers.mjs';
+import { serveDist, shareBrowser } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const QUERY = 'widget=heads&seed=7&tokens=5&dModel=8&heads=2&id=sandboxed';
@@ -17,11 +17,9 @@ window.addEventListener('message', (e) => {
   if (e.data && e.data.type === 'headwise:height' && e.data.id === 'sandboxed') window.heights.push(e.data.height);
 });`;
 
-let browser;
 let hosted;
 let host;
 let other;
-let context;
 let page;
 
 before(async () => {
@@ -44,15 +42,14 @@ before(async () => {
       '/course.js': { type: 'text/javascript', body: HOST_JS },
     },
   });
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+});
+shareBrowser(async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
   page = await context.newPage();
   await page.goto(host.url('/course.html'));
-}, { timeout: 180000 });
-
+  return () => context.close();
+}, null);
 after(async () => {
-  await context?.close();
-  await browser?.close();
   for (const s of [hosted, host, other]) await s?.close();
 });
 

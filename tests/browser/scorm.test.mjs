@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scratchDir } from './engine.mjs';
-import { DIST, ROOT, launch, serveDist } from './helpers.mjs';
+import { DIST, ROOT, serveDist, shareBrowser } from './helpers.mjs';
 import { t } from '../../web/src/shared/i18n/i18n.js';
 
 const RUNTIME = join(ROOT, 'node_modules', 'scorm-again', 'dist');
@@ -84,11 +84,10 @@ before(async () => {
     });
     packages[version] = { scratch, server };
   }
-  browser = await launch();
 }, { timeout: 120000 });
+shareBrowser((b) => { browser = b; }, null);
 
 after(async () => {
-  await browser?.close();
   for (const p of Object.values(packages)) {
     await p.server.close();
     p.scratch.remove();

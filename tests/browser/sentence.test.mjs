@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DIST, ENGINE, GUARD_TASK_MS, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, mainThreadTaskCpu, openPage, shareBrowser, trainingPartServers,
-  waitReady, withEmbed, withPage,
+  DIST, ENGINE, GUARD_TASK_MS, PHONE, inEachLanguage, layoutProblems, mainThreadTaskCpu, shareBrowser, trainingPartServers,
+  withCleanPage, withEmbed, withPage, withStrictCsp, waitLoaded,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
 import { circuitsOutput, sentenceOutput } from '../../web/src/text/sentence-python.js';
@@ -33,10 +33,7 @@ const MODEL_SCRIPT = '/models/sotu.hwtm.js';
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 const servers = trainingPartServers('widget=sentence', 'Your own sentence');
 
 /** Each row's strongest word (ties to the first), as the maps' data-argmax. @param {number[][]} w */
@@ -321,21 +318,14 @@ async function exercise(where) {
 
 describe('Your own sentence', () => {
   test('over http: the model is fetched only when the section comes near, once', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      const from = server.served.length;
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
+    const from = server.served.length;
+    await withPage(browser, server, 'http', '', async (page) => {
       await page.waitForTimeout(1000);
       assert.ok(!server.served.slice(from).includes(MODEL_SCRIPT), `not fetched at first: ${server.served.slice(from).join(' ')}`);
       assert.equal(await page.evaluate(() => document.querySelectorAll('script[data-headwise-text-model]').length), 0);
       await reachSentence(page);
       assert.equal(server.served.slice(from).filter((p) => p === MODEL_SCRIPT).length, 1, 'fetched once');
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('from file://: typing, words, guesses, labels, switches, a text too long, presets; typing is never one long task', { timeout: TIMEOUT }, async () => {
@@ -354,15 +344,11 @@ describe('Your own sentence', () => {
   });
 
   test('at 390 px in English, Spanish and Chinese: the section in its language, nothing sideways or cut off', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser, { viewport: { width: 390, height: 844 } });
-    try {
-      for (const lang of ['en', 'es', 'zh-CN']) {
-        const catalogue = JSON.parse(readFileSync(join(ROOT, 'web', 'i18n', `${lang}.json`), 'utf8'));
-        await gotoFresh(page, `${fileUrl('index.html')}#lang=${lang}`);
-        await waitReady(page);
+    await withCleanPage(browser, null, async (page) => {
+      await inEachLanguage(page, '', async (lang, catalogue) => {
         // This test is about words and layout: the page's first load is over before the section
         // grows (the other tests reach it while the page still loads).
-        await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hw-loading'), undefined, { timeout: 60000 });
+        await waitLoaded(page);
         await reachSentence(page);
         await page.click('[data-testid="sentence-preset"][data-preset="repeat"]');
         await page.click('[data-testid="sentence-switch"][data-index="0"]');
@@ -371,25 +357,15 @@ describe('Your own sentence', () => {
         assert.equal(titles[0], catalogue['sentence.allHeads'], `${lang}: the guesses' title`);
         assert.equal(await page.textContent('.hw-sentence-heads-title'), catalogue['sentence.headsTitle'], `${lang}: the heads' title`);
         assert.deepEqual(await page.evaluate(layoutProblems), [], `${lang}: layout at 390 px`);
-      }
-      await collectCsp(page, log);
-      log.assertClean(null);
-    } finally {
-      await context.close();
-    }
+      });
+    }, { context: { viewport: PHONE } });
   });
 
   test('under the strict CSP (http header)', { timeout: TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.csp.url('/index.html'));
+    await withStrictCsp(browser, servers, '', async (page) => {
       await reachSentence(page);
       await exercise(page);
-      await collectCsp(page, log);
-      log.assertClean(servers.csp.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=sentence)', { timeout: TIMEOUT }, async () => {

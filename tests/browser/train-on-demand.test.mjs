@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ENGINE, WATCH_PATH, shareBrowser, serveDist, openPage, collectCsp, waitReady, reachTraining, withPage, headTable } from './helpers.mjs';
+import {
+  DIST, ENGINE, WATCH_PATH, shareBrowser, serveDist, waitReady, reachTraining, withPage, headTable, withCleanPage, inContext,
+} from './helpers.mjs';
 
 /** Generous: the machine may be shared; the bench measures the real time to the verdict. */
 const TRAIN_TIMEOUT = 180000;
@@ -17,10 +19,7 @@ const TRAINING_FILES = ['/train.js', '/train.css', '/headwise.js'];
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 /** dist/ without headwise.js: the training module cannot load. */
 let brokenDir;
@@ -55,8 +54,7 @@ async function verdictOf(page) {
 
 describe('the training section loads on demand', () => {
   test('over http: the first load fetches neither train.js nor headwise.js; scrolling to the section does, once, and it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await withCleanPage(browser, null, async (page) => {
       const from = server.served.length;
       await page.goto(server.url('/index.html'));
       await waitReady(page);
@@ -86,11 +84,7 @@ describe('the training section loads on demand', () => {
       // The lesson still recomputes.
       await page.evaluate(() => { window.location.hash = '#seed=8&tokens=5&d_model=8&heads=2&bias=0&causal=0&query=0'; });
       await page.waitForFunction(() => document.querySelector('hw-head-weights table[data-head="0"] tr[data-token="0"] td[data-col="2"]')?.textContent !== '0.424');
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { origin: server.origin });
   });
 
   test('from file://: only the lesson module and app.js at first; the section loads near the viewport', { timeout: TEST_TIMEOUT }, async () => {
@@ -106,8 +100,7 @@ describe('the training section loads on demand', () => {
   });
 
   test('when headwise.js cannot be loaded, the section says so and the lesson keeps working', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page } = await openPage(browser);
-    try {
+    await inContext(browser, async (page) => {
       await page.goto(brokenServer.url('/index.html'));
       await waitReady(page);
       await page.evaluate(() => document.querySelector('#train').scrollIntoView({ behavior: 'instant', block: 'start' }));
@@ -115,9 +108,7 @@ describe('the training section loads on demand', () => {
       assert.match(await page.textContent('hw-train .hw-widget-status.hw-error'), /^The training module could not be loaded: .*headwise\.js could not be loaded$/);
       assert.deepEqual(await headTable(page, 0).then((rows) => rows[0].slice(2, 4)), ['0.424', '0.576']);
       assert.ok(brokenServer.failed.includes('/headwise.js 404'), brokenServer.failed.join(' '));
-    } finally {
-      await context.close();
-    }
+    });
   });
 });
 
@@ -148,21 +139,17 @@ describe('a reader who leaves while the section loads', () => {
 
   // Firefox stops a page's loads when a navigation starts, and fires their error events.
   test('navigating away reports no error', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await startLoading(page, slow);
       await page.goto('about:blank');
       await page.waitForTimeout(1000);
       assert.deepEqual(log.consoleErrors, [], 'console errors');
       assert.deepEqual(log.pageErrors, [], 'uncaught exceptions');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a load that failed after the reader began to leave, and who stayed, is tried again', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await startLoading(page, slowFailing);
       // A leave that did not happen (cancelled, or a download): beforeunload without pagehide.
       await page.evaluate(() => window.dispatchEvent(new Event('beforeunload')));
@@ -173,14 +160,11 @@ describe('a reader who leaves while the section loads', () => {
       assert.deepEqual(await scripts(page).then((names) => names.filter((n) => n === 'train.js')), ['train.js'], 'the failed element is gone');
       // Chromium itself logs the refused request; the page logs nothing.
       assert.deepEqual(log.consoleErrors.filter((m) => !/^Failed to load resource: .* 503/.test(m)), [], 'console errors');
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('a load that fails with the reader staying is reported at once', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page } = await openPage(browser);
-    try {
+    await inContext(browser, async (page) => {
       const failing = await serveDist({ failOnce: ['/train.js'] });
       try {
         await startLoading(page, failing);
@@ -190,8 +174,6 @@ describe('a reader who leaves while the section loads', () => {
       } finally {
         await failing.close();
       }
-    } finally {
-      await context.close();
-    }
+    });
   });
 });

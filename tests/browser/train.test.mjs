@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, withEmbed, openPage, collectCsp, waitReady, settle, mainThreadTaskCpu, reachTraining } from './helpers.mjs';
+import {
+  DIST, GUARD_TASK_MS, engine, shareBrowser, serveDist, trainingPartServers, withPage, withEmbed, collectCsp, waitReady, settle,
+  mainThreadTaskCpu, reachTraining, withCleanPage, withStrictCsp, inContext,
+} from './helpers.mjs';
 import { runPython } from '../js/python.mjs';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
@@ -30,10 +33,7 @@ const TEST_TIMEOUT = 600000;
 
 let browser;
 let server;
-shareBrowser((b, s) => {
-  browser = b;
-  server = s;
-});
+shareBrowser((b, s) => { browser = b; server = s; });
 
 /**
  * A click as a person makes it: the button held down about 100 ms. WebKit drops a click whose
@@ -235,11 +235,7 @@ describe('training section', () => {
   });
 
   test('no long main-thread task from reaching the section to the end of training; pause, step and reset work', { timeout: TEST_TIMEOUT }, async (t) => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await context.addInitScript(LONG_TASKS);
-      await page.goto(server.url('/index.html'));
-      await waitReady(page);
+    await withCleanPage(browser, server.url('/index.html'), async (page) => {
       if (engine.supports.longtask) assert.notEqual(await page.evaluate(() => window.__longTasks), null, 'this Chromium reports long tasks');
       let start = 0;
       // Every task of the page's main thread, with the CPU time it used (where a trace is
@@ -288,11 +284,7 @@ describe('training section', () => {
       await page.click('#train-reset');
       await page.waitForFunction(() => document.querySelector('[data-testid="train-counter"]').dataset.step === '0');
       assert.equal(await page.isHidden('[data-testid="train-verdict"]'), true);
-      await collectCsp(page, log);
-      log.assertClean(server.origin);
-    } finally {
-      await context.close();
-    }
+    }, { initScripts: [LONG_TASKS] });
   });
 
   test('a different seed from the URL trains a different run; a bad seed says what is allowed', { timeout: TEST_TIMEOUT }, async () => {
@@ -345,25 +337,18 @@ function checkAlone(r) {
 
 describe('training section, embedded', () => {
   test('under the strict CSP (http header) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {
-    const { context, page, log } = await openPage(browser);
-    try {
-      await page.goto(servers.csp.url('/index.html#workers=2'));
+    await withStrictCsp(browser, servers, '#workers=2', async (page) => {
       const result = await trainToVerdict(page);
       assert.match(result.verdict, /follows the/);
       // #workers=2: the three models on two Workers, trained side by side, each as alone.
       const r = await modelsOf(page);
       assert.deepEqual([r.mode, r.size, r.open, r.peak], ['worker', 2, 2, 2]);
       checkAlone(r);
-      await collectCsp(page, log);
-      log.assertClean(servers.csp.origin);
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('where no Worker may start (a CSP without worker-src blob:), it trains on the main thread in slices', { timeout: TEST_TIMEOUT }, async (t) => {
-    const { context, page, log } = await openPage(browser);
-    try {
+    await inContext(browser, async (page, log) => {
       await page.goto(noWorkerServer.url('/index.html#workers=4'));
       await waitReady(page);
       await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-controls')).store.compute.mode !== 'starting', undefined, { timeout: 60000 });
@@ -392,9 +377,7 @@ describe('training section, embedded', () => {
       // The refused Worker is the point of this test; anything else must stay clean.
       log.cspViolations = log.cspViolations.filter((v) => !/^worker-src blob\b/.test(v));
       log.assertClean(noWorkerServer.origin, { allowConsole: /worker-src|Worker/ });
-    } finally {
-      await context.close();
-    }
+    });
   });
 
   test('inside <iframe sandbox="allow-scripts"> (embed.html?widget=train) it trains to the verdict', { timeout: TEST_TIMEOUT }, async () => {

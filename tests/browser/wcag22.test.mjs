@@ -13,9 +13,7 @@
 // One page load per test.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  ENGINE, openPage, reachTraining, serveDist, settle, shareBrowser, until, withPage,
-} from './helpers.mjs';
+import { ENGINE, openPage, reachTraining, serveDist, settle, shareBrowser, until, withPage, DESKTOP } from './helpers.mjs';
 
 let browser;
 let server;
@@ -289,7 +287,7 @@ describe('WCAG 2.2: target size, label in name, non-text contrast, dragging (128
       await page.focus('#train-timeline');
       await page.keyboard.press('Home');
       await until(async () => (await step()) === '0', 'the timeline at step 0 by the keyboard', 10000);
-    }, { viewport: { width: 1280, height: 900 } });
+    }, { viewport: DESKTOP });
   });
 });
 
