@@ -1,12 +1,15 @@
 // "Heads that work together"'s circuit curves (web/src/train/induction.js): layer 2's circuits
 // added from trainer.circuits() at each snapshot, and the two steps read from them, where the
 // copier formed (copierStep) and where it learnt where to look (readsStep, circuitSteps), on
-// hand-made curves and on a real trainer of the WASM module.
+// hand-made curves and on a real trainer of the WASM module; and the circuits' PyTorch script
+// (induction-python.js), run by /usr/bin/python3, printing what the page's curves hold.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createHeadwise } from './helpers.mjs';
-import { COPIER_FORMED, READS_PREVIOUS, addCircuits, circuitSteps, copierStep, readsStep } from '../../web/src/train/induction.js';
+import { runPython } from './python.mjs';
+import { COPIER_FORMED, READS_PREVIOUS, addCircuits, circuitSteps, copierStep, inductionSettings, readsStep } from '../../web/src/train/induction.js';
+import { inductionCircuitsCode, inductionCircuitsOutput } from '../../web/src/train/induction-python.js';
 
 const STEPS = [0, 12, 24, 36, 48];
 
@@ -66,4 +69,23 @@ test('addCircuits keeps layer 2\'s copying, its K-composition with layer 1 and l
     assert.deepEqual(curves.previous[h], seen.map((c) => c.previousPosition[0][h]));
   }
   assert.notDeepEqual(curves.copying[0][0], curves.copying[0][2], 'training moves the scores');
+});
+
+test('the circuits\' PyTorch script prints the page\'s curves at the timeline\'s step', async () => {
+  const hw = await createHeadwise();
+  // The section's settings for seed 4, at a step early enough to run in seconds.
+  const s = inductionSettings(hw, 4);
+  const t = hw.createTrainer({ task: 'induction', layers: s.layers, numHeads: s.numHeads, dModel: s.dModel, seed: s.seed });
+  const curves = { steps: [], copying: [], k: [], previous: [] };
+  addCircuits(curves, 0, t.circuits());
+  for (const step of [12, 24, 36]) {
+    t.step(12);
+    addCircuits(curves, step, t.circuits());
+  }
+  t.dispose();
+  const k = 2;
+  const printed = inductionCircuitsOutput(curves, k);
+  assert.match(printed, /^step 24: layer 2's circuits\n  layer 2 head 0: copying -?\d\.\d{3}, K-composition with layer 1 heads \d\.\d{3} \d\.\d{3}\n/);
+  const stdout = runPython(inductionCircuitsCode(s, curves.steps[k]), { name: 'induction_circuits.py' });
+  assert.equal(stdout.trim(), printed);
 });

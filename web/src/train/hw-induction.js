@@ -24,7 +24,7 @@ import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './module.js';
 import { RESET, RunView } from './run-view.js';
 import { Curves, SERIES } from './curves.js';
-import { inductionCode, inductionOutput } from './induction-python.js';
+import { inductionCircuitsCode, inductionCircuitsOutput, inductionCode, inductionOutput } from './induction-python.js';
 import {
   COPIER_FORMED, INDUCTION, READS_PREVIOUS, circuitSteps, formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss,
 } from './induction.js';
@@ -104,6 +104,12 @@ class HwInduction extends HwElement {
     this.codeEl = python.code;
     this.pyOutput = python.output;
     this.appendChild(python.el);
+    // The same for layer 2's circuits at the timeline's step (inductionCircuitsCode).
+    this.circuitsPyHint = h('p', { class: 'hw-hint' });
+    this.circuitsPython = codeBlock({
+      id: 'induction-circuits-python', title: this.t('induction.circuitsPython'), lang: this.language, after: [this.circuitsPyHint],
+    });
+    this.appendChild(this.circuitsPython.el);
 
     /** @type {InductionSession|null} */
     this.session = null;
@@ -540,6 +546,10 @@ class HwInduction extends HwElement {
     if (key === this.circuitsAtKey) return;
     this.circuitsAtKey = key;
     this.circuitsAt.dataset.step = k < 0 ? '' : String(step);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (/** @type {InductionSession} */ (this.session).settings);
+    this.circuitsPython.set(inductionCircuitsCode(st, k < 0 ? 0 : step), k < 0 ? '' : inductionCircuitsOutput(c, k));
+    this.circuitsPython.output.hidden = k < 0;
+    setText(this.circuitsPyHint, this.t('induction.circuitsPythonHint', { step: k < 0 ? 0 : step }));
     if (k < 0) {
       replace(this.circuitsAt, []);
       return;
