@@ -137,12 +137,14 @@ describe('Heads that work together', () => {
         // Real time spreads the run over about 15 s: after 2 s it is far from done.
         assert.ok(s.step < D.steps / 2, `at the real pace, step ${s.step} of ${D.steps} after 2 s`);
         await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-induction')).session.models[0].snapshots.length >= 3, null, { timeout: 60000 });
-        // Layer 2's circuits: a curve per head and per pair, growing with the snapshots.
+        // Layer 2's circuits: a curve per head and per pair, growing with the snapshots (drawn in
+        // the frame after the one that took them).
+        await page.waitForFunction(() => Number(document.querySelector('[data-testid="induction-circuits"]').dataset.points) >= 3);
         const before = await readSection(page);
         assert.deepEqual(before.lines['induction-copying'].length, D.numHeads);
         assert.deepEqual(before.lines['induction-kcomp'].length, D.numHeads * D.numHeads);
         const points = before.circuits.steps.length;
-        assert.ok(points >= 3 && before.lines['induction-copying'].every((n) => n >= 3), JSON.stringify(before.lines));
+        assert.ok(points >= 3 && Object.values(before.lines).flat().every((n) => n >= 3), JSON.stringify(before.lines));
         await page.waitForFunction((n) => /** @type {any} */ (document.querySelector('hw-induction')).session.models[0].circuits.steps.length > n, points, { timeout: 60000 });
         await page.waitForFunction((n) => Number(document.querySelector('[data-testid="induction-circuits"]').dataset.points) > n, points);
         await page.fill('#induction-timeline', '0');
