@@ -36,18 +36,17 @@ export const FORMED_POINTS = 3;
 
 /**
  * The copier has formed: a layer-2 head's copying score (its OV circuit) at least this. At the
- * section's defaults (seeds 1 to 3) the untrained heads score -0.05 to 0.3; within the first
- * 60 to 200 steps one rises past 0.8 and holds 0.7 to 0.9 through the plateau while repeat
- * accuracy stays under 0.1; it ends at 0.98 to 1.
+ * section's defaults (seeds 1 to 3) the untrained heads score -0.05 to 0.3; within the first 60 to
+ * 204 steps one passes 0.8 and stays between 0.66 and 0.95 while the repeat accuracy is still near
+ * chance; it ends at 0.98 to 1 (cpp/TRAINING.md).
  */
 export const COPIER_FORMED = 0.8;
 
 /**
  * The copier has learnt where to look: its K-composition with the previous-token head at least
  * this, and the highest of its K-compositions with layer 1. Untrained (seeds 1 to 3) every pair
- * lies between 0.14 and 0.21 and stays there through the plateau; the copier's pair with the
- * previous-token head rises past 0.25 at steps 372 to 420, while the loss drops, and ends at 0.28
- * to 0.31.
+ * lies between 0.14 and 0.21; the copier's pair with the previous-token head passes 0.25 at steps
+ * 360 to 408 (no pair above 0.255 before), before the loss drops, and ends at 0.28 to 0.30.
  */
 export const READS_PREVIOUS = 0.25;
 
