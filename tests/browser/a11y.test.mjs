@@ -186,9 +186,9 @@ describe('keyboard', () => {
       // The sentence's words are one stop (the arrow keys move along them); each head's switch is one.
       assert.equal(keys.filter((k) => k === 'testid:sentence-word').length, 1);
       assert.equal(keys.filter((k) => k === 'testid:sentence-switch').length, 8);
-      // NumPy, parameter counts, each head's circuits, exercise 3, the three training scripts, the
-      // sentence's two scripts.
-      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 9);
+      // NumPy, parameter counts, each head's circuits, exercise 3, the three training scripts and
+      // the induction circuits' script, the sentence's two scripts.
+      assert.equal(keys.filter((k) => k.startsWith('copy:')).length, 10);
       const invisible = stops.filter((s) => !s.visible).map((s) => s.key);
       assert.deepEqual(invisible, [], 'focused without a visible indicator');
     });

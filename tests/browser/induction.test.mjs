@@ -4,9 +4,13 @@
 // gives them; the layer-1 previous-token head switched off sends the repeat accuracy toward
 // chance and the layer-2 induction head switched off lowers it; a switch re-evaluates; the challenge quotes the numbers;
 // the timeline goes back to step 0; the run's PyTorch script, run by /usr/bin/python3, prints the
-// page's numbers), with no main-thread task over GUARD_TASK_MS of CPU. Firefox
-// and WebKit train a shorter stretch (the full run there would break CI's time budget): the real
-// pace is slow enough to follow, and the timeline goes back to step 0. In every engine the probe
+// page's numbers), with no main-thread task over GUARD_TASK_MS of CPU. Layer 2's circuits at every
+// snapshot (copying, K-composition with layer 1) are the module's trainer.circuits() at those
+// steps, drawn as curves; in Chromium only, the verdict and the timeline name the steps where the
+// copier formed and learnt where to look, read from those curves, and the circuits' script at the
+// timeline's step prints the table's numbers. Firefox and WebKit train a shorter stretch (the full
+// run there would break CI's time budget): the real pace is slow enough to follow, the circuits'
+// curves exist and grow as it trains, and the timeline goes back to step 0. In every engine the probe
 // redraws every head's table and refuses a token outside the vocabulary and a sequence too long,
 // keeping the last good one. The section trains under the strict CSP (http header) and in
 // <iframe sandbox="allow-scripts"> (embed.html?widget=induction).
@@ -16,6 +20,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DIST, ENGINE, GUARD_TASK_MS, engine, shareBrowser, trainingPartServers, withPage, withEmbed, withStrictCsp, mainThreadTaskCpu, reachTraining, waitTrainingDrawn } from './helpers.mjs';
 import { runPython } from '../js/python.mjs';
+import { addCircuits, circuitSteps, keyHeads } from '../../web/src/train/induction.js';
 
 const createHeadwise = createRequire(import.meta.url)(join(DIST, 'headwise.js'));
 const hw = await createHeadwise();
@@ -62,6 +67,11 @@ function readSection(where) {
       labels: s.settings.tokenLabels,
       formed: text('induction-formed'),
       formedStep: el.querySelector('[data-testid="induction-formed"]').dataset.step,
+      circuits: s.models[0].circuits,
+      settled: text('induction-timeline-settled'),
+      circuitsAt: [...el.querySelectorAll('[data-testid="induction-circuits-table"] tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      circuitsAtStep: el.querySelector('[data-testid="induction-circuits-at"]').dataset.step,
+      lines: Object.fromEntries(['induction-copying', 'induction-kcomp'].map((id) => [id, [...el.querySelectorAll(`[data-testid="${id}"] path.hw-curve-line`)].map((p) => (p.getAttribute('d').match(/[ML]/g) || []).length)])),
       verdict: text('induction-verdict'),
       models_: text('induction-models'),
       scores: [...el.querySelectorAll('[data-testid="induction-score-table"]')].map((t) => ({
@@ -127,8 +137,21 @@ describe('Heads that work together', () => {
         // Real time spreads the run over about 15 s: after 2 s it is far from done.
         assert.ok(s.step < D.steps / 2, `at the real pace, step ${s.step} of ${D.steps} after 2 s`);
         await page.waitForFunction(() => /** @type {any} */ (document.querySelector('hw-induction')).session.models[0].snapshots.length >= 3, null, { timeout: 60000 });
+        // Layer 2's circuits: a curve per head and per pair, growing with the snapshots (drawn in
+        // the frame after the one that took them).
+        await page.waitForFunction(() => Number(document.querySelector('[data-testid="induction-circuits"]').dataset.points) >= 3);
+        const before = await readSection(page);
+        assert.deepEqual(before.lines['induction-copying'].length, D.numHeads);
+        assert.deepEqual(before.lines['induction-kcomp'].length, D.numHeads * D.numHeads);
+        const points = before.circuits.steps.length;
+        assert.ok(points >= 3 && Object.values(before.lines).flat().every((n) => n >= 3), JSON.stringify(before.lines));
+        await page.waitForFunction((n) => /** @type {any} */ (document.querySelector('hw-induction')).session.models[0].circuits.steps.length > n, points, { timeout: 60000 });
+        await page.waitForFunction((n) => Number(document.querySelector('[data-testid="induction-circuits"]').dataset.points) > n, points);
         await page.fill('#induction-timeline', '0');
         await page.waitForFunction(() => document.querySelector('[data-testid="induction-heads"]').dataset.shownStep === '0');
+        const at0 = await readSection(page);
+        assert.equal(at0.circuitsAtStep, '0');
+        assert.deepEqual(at0.circuitsAt, at0.circuits.copying.map((c, h) => [c[0].toFixed(3), ...at0.circuits.k[h].map((g) => g[0].toFixed(3))]));
         return;
       }
       let s = null;
@@ -191,6 +214,27 @@ describe('Heads that work together', () => {
       assert.ok(s.verdict.includes(`reaches only ${wide.evaluation.repeatAccuracy.toFixed(2)}`), s.verdict);
       assert.ok(wide.evaluation.repeatAccuracy < e.repeatAccuracy, 'one layer of four heads does worse');
       checkTables(s, 'attention');
+      // Layer 2's circuits at every snapshot: the module's trainer.circuits() at those steps (the
+      // same run here, from the same seed), one point each on every curve.
+      const settings = await page.$eval('hw-induction', (el) => /** @type {any} */ (el).session.settings);
+      const again = hw.createTrainer({ task: 'induction', layers: D.layers, numHeads: D.numHeads, dModel: D.dModel, seed: settings.seed });
+      const mine = { steps: [], copying: [], k: [], previous: [] };
+      let at = 0;
+      for (const step of s.circuits.steps) {
+        if (step > at) again.step(step - at);
+        at = step;
+        addCircuits(mine, step, again.circuits());
+      }
+      again.dispose();
+      assert.equal(s.circuits.steps.length, deep.snapshots, 'one point per snapshot');
+      assert.deepEqual(s.circuits, mine);
+      assert.deepEqual(Object.values(s.lines).flat(), Array(D.numHeads + D.numHeads * D.numHeads).fill(mine.steps.length));
+      // The two steps, read from those curves: the copier first, then where it looks.
+      const cs = circuitSteps(mine, keyHeads(e).previous.head);
+      console.log(`# seed ${settings.seed}: copier L2 h${cs.copier?.head} at step ${cs.copier?.step}; reads L1 h${cs.previous} at step ${cs.reads?.step}`);
+      assert.ok(cs.copier && cs.reads && cs.copier.step < cs.reads.step, JSON.stringify(cs));
+      assert.ok(s.verdict.includes(`copied from step ${cs.copier.step} on`) && s.verdict.includes(`Only at step ${cs.reads.step} did it learn where to look`), s.verdict);
+      assert.ok(s.settled.includes(`became a copier at step ${cs.copier.step}`) && s.settled.includes(`where to look at step ${cs.reads.step}`), s.settled);
       // A switch: the layer-2 induction head off, evaluated again.
       await page.click(`[data-testid="induction-switch"][data-model="deep"][data-index="${D.numHeads + ind}"]`);
       await page.waitForFunction((v) => (document.querySelector('[data-testid="induction-switch-result"][data-model="deep"]')?.textContent || '').includes(`repeat accuracy ${v}`), offInd.toFixed(2));
@@ -200,7 +244,13 @@ describe('Heads that work together', () => {
       // The timeline back to step 0: the tables show the first snapshots.
       await page.fill('#induction-timeline', '0');
       await page.waitForFunction(() => document.querySelector('[data-testid="induction-heads"]').dataset.shownStep === '0');
-      checkTables(await readSection(page), 'first');
+      const first = await readSection(page);
+      checkTables(first, 'first');
+      assert.deepEqual(first.circuitsAt, mine.copying.map((c, h) => [c[0].toFixed(3), ...mine.k[h].map((g) => g[0].toFixed(3))]));
+      // The circuits' script at the timeline's step prints the table's numbers.
+      const circuitsScript = await page.textContent('[data-testid="induction-circuits-python"]');
+      assert.match(circuitsScript, /LR, BATCH, STEPS, EVAL_SIZE = [^,]+, \d+, 0, /);
+      assert.equal(runPython(circuitsScript, { name: 'induction_circuits.py' }).trim(), await page.textContent('[data-testid="induction-circuits-python-output"]'));
       // The PyTorch script of this run prints the page's numbers.
       const script = await page.textContent('[data-testid="induction-python"]');
       const printed = await page.textContent('[data-testid="induction-python-output"]');

@@ -1,7 +1,8 @@
 // A path through the lesson (src/page/path.js, progress.js): the contents lists every section and
 // exercise in the page's order with its kind and time, and marks the one the reader is in while
 // scrolling; on a phone a button opens it without covering the page and gives the focus back;
-// an exercise answered, the quiz, a training section trained to its verdict, the challenge and the
+// an exercise answered (the sentence's too: the layer-1 head checked), the quiz, a training section
+// trained to its verdict, the challenge and the
 // sentence are marked, kept in this browser and restored on return, with "continue where you left
 // off"; "forget my progress" clears them; inside a sandboxed iframe, where localStorage throws,
 // the page works and says that nothing is kept.
@@ -168,6 +169,11 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     // The challenge written.
     await scrollToSection(page, 'challenge');
     await page.fill('#challenge-answer', 'One head cannot hold both relations.');
+    // The sentence's exercise: a layer-1 head checked (its choices come with the text model).
+    await scrollToSection(page, 'sentence');
+    await page.waitForSelector('#sentence-find-head option[value="2"]', { state: 'attached', timeout: 60000 });
+    await page.selectOption('#sentence-find-head', '2');
+    await page.click('[data-testid=find-check]');
     // A training section to its verdict.
     if (TRAIN_FOR_REAL) {
       await reachTraining(page);
@@ -180,11 +186,12 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     const trainedId = TRAIN_FOR_REAL ? 'train' : 'induction';
     await until(async () => {
       const p = await stored(page);
-      return p && p.sections['exercise-1'] && p.sections.quiz && p.sections.challenge && p.sections[trainedId];
+      return p && p.sections['exercise-1'] && p.sections.quiz && p.sections.challenge && p.sections['sentence-find'] && p.sections[trainedId];
     }, 'the progress kept');
     const p = await stored(page);
     assert.deepEqual(p.sections['exercise-1'], { seed: 5 });
     assert.deepEqual(p.sections.quiz.answers, { 1: 0 });
+    assert.deepEqual(p.sections['sentence-find'], { head: 2 });
     assert.equal(p.sections.quiz.answered, 1);
     if (TRAIN_FOR_REAL) {
       assert.equal(p.sections.train.seed, 1);
@@ -212,6 +219,11 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     await until(async () => (await page.inputValue('#ex1-seed')) === '5', 'exercise 1\'s seed restored');
     assert.ok(await page.isChecked('hw-quiz fieldset[data-question="1"] input[type=radio]'));
     assert.equal(await page.inputValue('#challenge-answer'), 'One head cannot hold both relations.');
+    // The exercise's head, chosen and checked again once the section's model is there.
+    await scrollToSection(page, 'sentence');
+    await until(async () => (await page.inputValue('#sentence-find-head')) === '2', 'the exercise\'s head restored');
+    await page.waitForSelector('[data-testid=find-result][data-correct="true"], [data-testid=find-result][data-correct="false"]', { state: 'attached' });
+    await scrollToSection(page, 'quiz');
     // "Continue where you left off", linking to the part.
     assert.ok(await page.isVisible('[data-testid=continue]'));
     assert.equal(await page.getAttribute('[data-testid=continue] a', 'href'), '#quiz');
@@ -248,6 +260,10 @@ test('what the student did is marked, kept, restored on return, and forgotten on
     assert.equal(await page.isChecked('hw-quiz fieldset[data-question="1"] input[type=radio]'), false);
     assert.equal(await page.inputValue('#challenge-answer'), '');
     assert.equal(await page.isVisible('[data-testid=continue]'), false);
+    await scrollToSection(page, 'sentence');
+    await page.waitForSelector('#sentence-find-head option[value="2"]', { state: 'attached', timeout: 60000 });
+    await settle(page);
+    assert.equal(await page.inputValue('#sentence-find-head'), '', 'no head chosen once forgotten');
   }, { context: { viewport: DESKTOP }, ready });
 });
 

@@ -385,12 +385,32 @@ TEST_CASE("Circuit errors name the value and what is allowed", "[circuits][error
   CHECK(last.word == best);
 }
 
+// Whether this build runs under AddressSanitizer (the `asan` preset): GCC defines
+// __SANITIZE_ADDRESS__, Clang answers __has_feature(address_sanitizer).
+#if defined(__SANITIZE_ADDRESS__)
+#define HEADWISE_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HEADWISE_SANITIZED 1
+#endif
+#endif
+#ifndef HEADWISE_SANITIZED
+#define HEADWISE_SANITIZED 0
+#endif
+
 // The issue's seed test: on seeds no other test or sweep trains (cpp/TRAINING.md's sweep uses
 // 0-19), at the induction experiment's defaults, the formed induction head (layer 2's head of
 // the highest induction score) copies and reads the previous-token head through its keys.
+// The native build trains all six seeds (about 13 s) and asks for 5 of 6. Under the sanitizers
+// a seed takes 15 times as long (the six about 200 s), so that build trains seed 60 alone, which
+// passes natively, and asks for it: the same code under the sanitizers' eyes, not the 5-of-6
+// verdict, which the native run keeps.
 TEST_CASE("On six new seeds the induction head copies and K-composes with the previous-token head",
           "[circuits][induction][seeds]") {
-  const std::vector<std::int64_t> seeds = {60, 61, 62, 63, 64, 65};
+  const std::vector<std::int64_t> seeds =
+      HEADWISE_SANITIZED ? std::vector<std::int64_t>{60}
+                         : std::vector<std::int64_t>{60, 61, 62, 63, 64, 65};
+  const std::size_t required = HEADWISE_SANITIZED ? 1 : 5;
   const headwise::InductionDefaults& d = headwise::induction_defaults();
   const auto start = std::chrono::steady_clock::now();
   int passed = 0;
@@ -428,5 +448,5 @@ TEST_CASE("On six new seeds the induction head copies and K-composes with the pr
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("induction circuit read from the weights in %d of %zu seeds (%.1f s)\n", passed,
               seeds.size(), seconds);
-  CHECK(passed >= 5);
+  CHECK(static_cast<std::size_t>(passed) >= required);
 }

@@ -81,8 +81,8 @@ const ITEMS = [
   },
   {
     widget: 'induction', tag: 'mha-induction', title: 'Heads that work together', frameTitle: 'Two layers of two heads beside one layer of four, trained live',
-    text: 'Two layers × two heads trained live beside one layer of four heads (the same d_model) on random tokens with a repeated segment: the loss plateaus, then drops when the induction head forms; every head\'s attention on an editable probe, its previous-token and induction scores, and switches that turn heads off.',
-    attrs: [], query: [], height: 5200,
+    text: 'Two layers × two heads trained live beside one layer of four heads (the same d_model) on random tokens with a repeated segment: the loss plateaus, then drops when the induction head forms; layer 2\'s circuits read from the weights as it trains (each head\'s copying score, its K-composition with each layer-1 head) and the steps where the copier formed and learnt where to look; every head\'s attention on an editable probe, its previous-token and induction scores, and switches that turn heads off.',
+    attrs: [], query: [], height: 7600,
   },
   {
     widget: 'sentence', tag: 'mha-sentence', title: 'Your own sentence', frameTitle: 'The heads of a small language model on the student\'s sentence',

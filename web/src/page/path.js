@@ -5,14 +5,16 @@
 // back, with "continue where you left off" at the top and "forget my progress".
 //
 // It reads what the widgets already tell the page, and never their internals:
-// - `headwise-quiz` (every quiz answer), `headwise-challenge` (the challenge's text);
+// - `headwise-quiz` (every quiz answer), `headwise-challenge` (the challenge's text),
+//   `headwise-find` (the head checked in the sentence's exercise "which layer-1 head does the
+//   induction head read?");
 // - the store's change with `lastChanged` naming an exercise's control (the student typed it);
 // - `data-done` on <hw-train>, <hw-heads-needed> and <hw-induction> (set when a run has reached
 //   its verdict), with the section's seed field (`#train-seed`, `#heads-seed`, `#induction-seed`)
 //   and its verdict (`[data-testid=train-verdict]`, `heads-cliff`, `induction-verdict`);
 // - `input` events of `#sentence-text` and its presets.
 // And it gives back only through public doors: <hw-quiz>'s restore(), the store's set(), the
-// sentence field's own input event.
+// sentence field's own input event, the exercise's head chooser and its Check button.
 //
 // In a course platform (SCORM) and in <mha-lesson> (H5P) the host keeps the student's work: the
 // contents and its marks work for the visit, nothing is written to this browser.
@@ -37,6 +39,9 @@ const EXERCISES = [
   { id: 'exercise-1', fields: { seed: 'ex1Seed' } },
   { id: 'exercise-2', fields: { dModel: 'ex2DModel', heads: 'ex2Heads' } },
 ];
+
+/** The sentence's exercise ("which layer-1 head does the induction head read?"): its record's id. */
+const FIND = 'sentence-find';
 
 /** How long after the last keystroke the sentence is kept (ms). */
 const SENTENCE_SAVE_MS = 400;
@@ -338,6 +343,10 @@ export class Path {
         else p.remove('challenge');
       }
     });
+    events.addEventListener('headwise-find', (e) => {
+      const head = /** @type {CustomEvent} */ (e).detail?.head;
+      if (Number.isInteger(head) && p.get(FIND)?.head !== head) p.set(FIND, { head });
+    });
     const store = this.store;
     if (store) {
       store.addEventListener('change', () => {
@@ -453,6 +462,15 @@ export class Path {
         }));
       }
     }
+    // The sentence's exercise: the head chosen once its choices are there (the text model loads
+    // when the section comes near), checked again, unless the student has chosen meanwhile.
+    const find = p.get(FIND);
+    if (find && Number.isInteger(find.head)) this.whenBuilt('hw-sentence', `#sentence-find-head option[value="${find.head}"]`, (option) => {
+      const select = /** @type {HTMLSelectElement} */ (option.closest('select'));
+      if (select.value !== '') return;
+      select.value = String(find.head);
+      /** @type {HTMLElement|null} */ (select.closest('hw-sentence')?.querySelector('[data-testid=find-check]') || null)?.click();
+    });
     const sentence = p.get('sentence');
     if (sentence && typeof sentence.text === 'string') this.whenBuilt('hw-sentence', '#sentence-text', (field) => {
       const f = /** @type {HTMLTextAreaElement} */ (field);

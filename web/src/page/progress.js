@@ -9,6 +9,7 @@
 //     "quiz": {answers: {"1": 2, …}, right: 4, answered: 5, total: 5},
 //     "train" | "heads-needed" | "induction": {at: 1765000000000, seed: 1, verdict: "…", lang: "en"},
 //     "sentence": {text: "…"},
+//     "sentence-find": {head: 1},                     the sentence's exercise: the layer-1 head checked
 //     "challenge": {written: true}                    (its text is <hw-challenge>'s own entry, CHALLENGE_KEY)
 //   }}
 // The trained models themselves are not kept: only when, with which seed, and the verdict's words.

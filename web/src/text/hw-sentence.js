@@ -230,6 +230,8 @@ class HwSentence extends HwElement {
     const off = Array.from({ length: c.numHeads }, (_, g) => p([a.earlier * c.numHeads + g]));
     const others = off.filter((_, g) => g !== a.answer);
     this.findResult.dataset.correct = String(correct);
+    // The student's answer, for the page's progress (src/page/path.js keeps and restores it).
+    this.dispatchEvent(new CustomEvent('headwise-find', { bubbles: true, composed: true, detail: { head: chosen, correct } }));
     this.findResult.dataset.off = off.map(String).join(',');
     this.findResult.dataset.all = String(all);
     setText(this.findResult, this.t(correct ? 'sentence.find.right' : 'sentence.find.wrong', {

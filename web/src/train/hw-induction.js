@@ -6,7 +6,10 @@
 // scores held-out, and switches that turn heads off: with the layer-1 previous-token head or the
 // layer-2 induction head off, the repeat accuracy falls back toward chance. The run lives in the
 // store's InductionSession (induction.js); this element draws it with the run view (run-view.js)
-// and draws what is its own: the formed step, the verdict, the scores and switches, the heads.
+// and draws what is its own: the formed step, the verdict, the scores and switches, the heads, and
+// layer 2's circuits over the run (each head's copying score and its K-composition with each
+// layer-1 head, measured at every snapshot: trainer.circuits()), with the steps where the copier
+// formed and where it learnt where to look, on the timeline and in the verdict.
 
 import { HwElement, define } from '../shared/ui/element.js';
 import { code, h, replace, setText } from '../shared/ui/dom.js';
@@ -15,12 +18,16 @@ import { cellColors, prefersDark } from '../shared/ui/color.js';
 import { PageError, concerns, errorOf } from '../shared/state/errors.js';
 import { reflectNumber, showError } from '../shared/ui/forms.js';
 import { SETTING } from '../shared/state/settings.js';
+import { capitalise } from '../shared/i18n/i18n.js';
 import { seedField } from './frames.js';
 import { HeadTable } from './tables.js';
 import { awaitTrainingModule } from './training-module.js';
 import { RESET, RunView } from './run-view.js';
-import { inductionCode, inductionOutput } from './induction-python.js';
-import { INDUCTION, formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss } from './induction.js';
+import { Curves, SERIES } from './curves.js';
+import { inductionCircuitsCode, inductionCircuitsOutput, inductionCode, inductionOutput } from './induction-python.js';
+import {
+  COPIER_FORMED, INDUCTION, READS_PREVIOUS, circuitSteps, formedStep, inductionFor, inductionTargets, keyHeads, parseInductionProbe, plateauLoss,
+} from './induction.js';
 
 /** @typedef {import('./induction.js').InductionSession} InductionSession */
 /** @typedef {import('./induction.js').InductionModel} InductionModel */
@@ -69,16 +76,23 @@ class HwInduction extends HwElement {
     this.probeInput.addEventListener('input', () => this.readProbe());
     this.headsBox = h('div', { class: 'hw-induction-heads', 'data-testid': 'induction-heads', 'aria-live': 'off' });
     this.scoresBox = h('div', { class: 'hw-induction-scores', 'data-testid': 'induction-scores' });
+    // Layer 2's circuits over the run: two charts, and their numbers at the timeline's step.
+    this.circuitsHint = h('p', { class: 'hw-hint' });
+    this.circuitsCurves = h('div', { class: 'hw-train-curves hw-induction-circuits', 'data-testid': 'induction-circuits' });
+    this.circuitsAt = h('div', { class: 'hw-induction-model', 'data-testid': 'induction-circuits-at' });
 
     this.appendChild(this.view.controls([seed.wrap]));
     this.appendChild(this.about);
     this.appendChild(this.models);
     this.appendChild(this.view.curves);
     this.appendChild(this.view.legend);
+    this.appendChild(this.circuitsHint);
+    this.appendChild(this.circuitsCurves);
     this.appendChild(this.formed);
     this.appendChild(this.verdict);
     this.appendChild(this.scoresBox);
     this.appendChild(this.timeline.wrap);
+    this.appendChild(this.circuitsAt);
     this.appendChild(h('div', { class: 'hw-field hw-heads-probe' }, [h('label', { for: 'induction-probe', text: this.t('induction.probe') }), this.probeInput, this.probeHint, this.probeError]));
     this.appendChild(this.headsBox);
 
@@ -91,6 +105,12 @@ class HwInduction extends HwElement {
     this.codeEl = python.code;
     this.pyOutput = python.output;
     this.appendChild(python.el);
+    // The same for layer 2's circuits at the timeline's step (inductionCircuitsCode).
+    this.circuitsPyHint = h('p', { class: 'hw-hint' });
+    this.circuitsPython = codeBlock({
+      id: 'induction-circuits-python', title: this.t('induction.circuitsPython'), lang: this.language, after: [this.circuitsPyHint],
+    });
+    this.appendChild(this.circuitsPython.el);
 
     /** @type {InductionSession|null} */
     this.session = null;
@@ -195,6 +215,7 @@ class HwInduction extends HwElement {
     });
     this.modelLines = session.models.map(() => h('li', {}));
     replace(this.models, this.modelLines);
+    this.layoutCircuits(session.models[0], st);
     /** @type {string} */
     this.headsKey = '';
     /** @type {string} */
@@ -225,6 +246,7 @@ class HwInduction extends HwElement {
       }));
     });
     this.view.drawCurves(session.models);
+    this.drawCircuits(deep);
 
     // The step where the head formed, from the live curve of the two-layer model.
     const formed = formedStep(deep.steps, deep.accuracy, st.formedAccuracy);
@@ -238,7 +260,7 @@ class HwInduction extends HwElement {
     }
     setText(this.formed, formedText);
     this.formed.dataset.step = formed === null ? '' : String(formed);
-    this.drawVerdict(formed);
+    this.drawVerdict(formed, this.circuitSteps(deep));
     this.drawScores();
 
     // The probe field shows the session's probe unless the student is editing it.
@@ -267,15 +289,86 @@ class HwInduction extends HwElement {
   }
 
   /**
-   * Once both models are evaluated: what the deep model's heads do and what turning each off
-   * costs, beside the one-layer model; the challenge hears these numbers.
-   * @param {number|null} formed
+   * The two-layer model's circuit charts: each layer-2 head's copying score, and its K-composition
+   * with each layer-1 head (one series per pair), over the run's steps; each with its legend.
+   * @param {InductionModel} deep
+   * @param {NonNullable<InductionSession['settings']>} st
    */
-  drawVerdict(formed) {
+  layoutCircuits(deep, st) {
+    const heads = Array.from({ length: deep.numHeads }, (_, k) => k);
+    const xLabel = this.t('train.curves.step');
+    const legend = (/** @type {string[]} */ labels) => h('ul', { class: 'hw-train-legend' }, labels.map((label, i) => h('li', { class: `hw-train-key ${SERIES[i % SERIES.length]}` }, [h('span', { class: 'hw-train-swatch', 'aria-hidden': 'true' }), label])));
+    const copyLabels = heads.map((k) => this.headName(1, k));
+    const pairLabels = heads.flatMap((k) => heads.map((g) => this.t('induction.pair', { reader: this.headName(1, k), read: this.headName(0, g) })));
+    this.copyCurves = new Curves({
+      title: this.t('induction.copyingCurve'), testid: 'induction-copying', yMax: 1, yTicks: [0, 0.2, 0.4, 0.6, 0.8, 1], yFormat: String, xLabel,
+      series: copyLabels.map((label, i) => ({ label, cls: SERIES[i % SERIES.length] })),
+    });
+    this.kCurves = new Curves({
+      title: this.t('induction.kCurve'), testid: 'induction-kcomp', yMax: 0.4, yTicks: [0, 0.1, 0.2, 0.3, 0.4], yFormat: String, xLabel,
+      series: pairLabels.map((label, i) => ({ label, cls: SERIES[i % SERIES.length] })),
+    });
+    for (const [c, labels] of /** @type {[Curves, string[]][]} */ ([[this.copyCurves, copyLabels], [this.kCurves, pairLabels]])) {
+      c.setX(st.steps);
+      c.figure.appendChild(legend(labels));
+    }
+    replace(this.circuitsCurves, [this.copyCurves.figure, this.kCurves.figure]);
+    setText(this.circuitsHint, this.t('induction.circuitsHint', { copier: f2(COPIER_FORMED), reads: f2(READS_PREVIOUS) }));
+    this.circuitsAtKey = '';
+  }
+
+  /**
+   * The charts' points so far, and the circuits at the timeline's step as a table.
+   * @param {InductionModel} deep
+   */
+  drawCircuits(deep) {
+    const c = deep.circuits;
+    const n = deep.numHeads;
+    c.copying.forEach((ys, k) => /** @type {Curves} */ (this.copyCurves).update(k, c.steps, ys));
+    c.k.forEach((rows, k) => rows.forEach((ys, g) => /** @type {Curves} */ (this.kCurves).update(k * n + g, c.steps, ys)));
+    this.circuitsCurves.dataset.points = String(c.steps.length);
+  }
+
+  /**
+   * The steps where the copier formed and where it learnt where to look, from the curves so far.
+   * The previous-token head is the held-out evaluation's once the model is evaluated, before that
+   * the layer-1 head whose positional QK circuit points most at the previous position now.
+   * @param {InductionModel} deep
+   */
+  circuitSteps(deep) {
+    const e = /** @type {any} */ (deep.evaluation);
+    return circuitSteps(deep.circuits, e ? keyHeads(e).previous.head : null);
+  }
+
+  /**
+   * The circuits' steps in words (the timeline's sentences).
+   * @param {ReturnType<typeof circuitSteps>} cs
+   * @param {number} step  the model's step now
+   */
+  circuitsSentences(cs, step) {
+    if (!cs.copier) return cs.previous === null ? [] : [this.t('induction.copierNotYet', { threshold: f2(COPIER_FORMED), step })];
+    const copier = this.headName(1, cs.copier.head);
+    const previous = this.headName(0, /** @type {number} */ (cs.previous));
+    return [
+      this.t('induction.copierFormed', { head: copier, step: cs.copier.step, threshold: f2(COPIER_FORMED) }),
+      cs.reads
+        ? this.t('induction.readsFormed', { head: copier, previous, step: cs.reads.step, threshold: f2(READS_PREVIOUS) })
+        : this.t('induction.readsNotYet', { head: copier, previous, step, threshold: f2(READS_PREVIOUS) }),
+    ];
+  }
+
+  /**
+   * Once both models are evaluated: what the deep model's heads do and what turning each off
+   * costs, beside the one-layer model, and when its circuits formed; the challenge hears these
+   * numbers.
+   * @param {number|null} formed
+   * @param {ReturnType<typeof circuitSteps>} cs
+   */
+  drawVerdict(formed, cs) {
     const session = /** @type {InductionSession} */ (this.session);
     const st = /** @type {NonNullable<InductionSession['settings']>} */ (session.settings);
     const [deep, wide] = session.models;
-    const key = `${session.status}|${deep.ablations.length}|${wide.ablations.length}|${formed}`;
+    const key = `${session.status}|${deep.ablations.length}|${wide.ablations.length}|${formed}|${cs.copier && cs.copier.step}|${cs.reads && cs.reads.step}|${cs.previous}`;
     if (key === this.verdictKey) return;
     /** @type {string} */
     this.verdictKey = key;
@@ -301,6 +394,19 @@ class HwInduction extends HwElement {
       }),
       this.t('induction.verdictWide', { model: this.modelName(wide), accuracy: f2(w.repeatAccuracy), score: f2(wideBest) }),
     ];
+    if (cs.copier && cs.reads) {
+      const last = deep.circuits.steps.length - 1;
+      const pair = deep.circuits.k[cs.copier.head][/** @type {number} */ (cs.previous)];
+      const copied = cs.copier.step;
+      lines.push(this.t('induction.verdictCircuits', {
+        head: this.headName(1, cs.copier.head), copied: cs.copier.step, threshold: f2(COPIER_FORMED),
+        previous: this.headName(0, /** @type {number} */ (cs.previous)), reads: cs.reads.step, kThreshold: f2(READS_PREVIOUS),
+        kStart: f3(pair[0]), kEnd: f3(pair[last]), accuracy: f2(deep.accuracy[Math.max(0, deep.steps.findIndex((x) => x >= copied))] ?? 0),
+      }));
+    } else {
+      const said = this.circuitsSentences(cs, deep.step).map((text) => this.t('common.sentenceEnd', { text: capitalise(text, this.language) }));
+      if (said.length) lines.push(said.join(this.t('common.sentenceGap')));
+    }
     replace(this.verdict, lines.map((text) => h('p', { text })));
     this.dispatchEvent(new CustomEvent('headwise-induction', {
       bubbles: true, composed: true,
@@ -417,8 +523,9 @@ class HwInduction extends HwElement {
     // snapshots taken on an earlier probe are taken again on this one once training is done.
     const current = session.timelineCurrent(session.models);
     const snaps = current ? deep.snapshots : [];
-    this.timeline.update(snaps.map((sn) => sn.step), []);
+    this.timeline.update(snaps.map((sn) => sn.step), this.circuitsSentences(this.circuitSteps(deep), deep.step));
     const index = this.timeline.index;
+    this.drawCircuitsAt(deep, Number(this.timeline.at.dataset.step));
     const shownKey = `${index}|${snaps.length}|${session.probeKey}|${session.models.map((m) => m.attentionStep).join()}|${current}`;
     if (shownKey === this.shownKey) return;
     this.shownKey = shownKey;
@@ -430,6 +537,51 @@ class HwInduction extends HwElement {
     }
     this.headsBox.dataset.shownStep = this.timeline.at.dataset.step || '';
     this.headsBox.dataset.probe = session.probeKey;
+  }
+
+  /**
+   * Layer 2's circuits at the timeline's step: each head's copying score and its K-composition
+   * with each layer-1 head, as the charts show them there.
+   * @param {InductionModel} deep
+   * @param {number} step
+   */
+  drawCircuitsAt(deep, step) {
+    const c = deep.circuits;
+    const k = c.steps.indexOf(step);
+    const key = `${k}|${c.steps.length}|${this.dark}|${this.layoutKey}`;
+    if (key === this.circuitsAtKey) return;
+    this.circuitsAtKey = key;
+    this.circuitsAt.dataset.step = k < 0 ? '' : String(step);
+    const st = /** @type {NonNullable<InductionSession['settings']>} */ (/** @type {InductionSession} */ (this.session).settings);
+    this.circuitsPython.set(inductionCircuitsCode(st, k < 0 ? 0 : step), k < 0 ? '' : inductionCircuitsOutput(c, k));
+    this.circuitsPython.output.hidden = k < 0;
+    setText(this.circuitsPyHint, this.t('induction.circuitsPythonHint', { step: k < 0 ? 0 : step }));
+    if (k < 0) {
+      replace(this.circuitsAt, []);
+      return;
+    }
+    const dark = Boolean(this.dark);
+    const cell = (/** @type {string} */ kind, /** @type {number} */ x, /** @type {number} */ top) => {
+      const td = h('td', { 'data-score': kind, text: f3(x) });
+      const { bg, fg } = cellColors(Math.max(0, Math.min(1, x / top)), dark);
+      td.style.backgroundColor = bg;
+      td.style.color = fg;
+      return td;
+    };
+    const layer1 = Array.from({ length: deep.numHeads }, (_, g) => g);
+    replace(this.circuitsAt, [h('table', { class: 'hw-weights hw-induction-score-table', 'data-testid': 'induction-circuits-table' }, [
+      h('caption', { text: this.t('induction.circuitsAt', { step }) }),
+      h('thead', {}, [h('tr', {}, [
+        h('td', { class: 'hw-corner' }),
+        h('th', { scope: 'col', text: this.t('induction.colCopying') }),
+        ...layer1.map((g) => h('th', { scope: 'col', text: this.t('induction.colK', { head: this.headName(0, g) }) })),
+      ])]),
+      h('tbody', {}, c.copying.map((ys, head) => h('tr', { 'data-head': head }, [
+        h('th', { scope: 'row', text: this.headName(1, head) }),
+        cell('copying', ys[k], 1),
+        ...layer1.map((g) => cell('k', c.k[head][g][k], 0.4)),
+      ]))),
+    ])]);
   }
 }
 

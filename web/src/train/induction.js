@@ -35,6 +35,22 @@ import { SETTING, rangeError } from '../shared/state/settings.js';
 export const FORMED_POINTS = 3;
 
 /**
+ * The copier has formed: a layer-2 head's copying score (its OV circuit) at least this. At the
+ * section's defaults (seeds 1 to 3) the untrained heads score -0.05 to 0.3; within the first 60 to
+ * 204 steps one passes 0.8 and stays between 0.66 and 0.95 while the repeat accuracy is still near
+ * chance; it ends at 0.98 to 1 (cpp/TRAINING.md).
+ */
+export const COPIER_FORMED = 0.8;
+
+/**
+ * The copier has learnt where to look: its K-composition with the previous-token head at least
+ * this, and the highest of its K-compositions with layer 1. Untrained (seeds 1 to 3) every pair
+ * lies between 0.14 and 0.21; the copier's pair with the previous-token head passes 0.25 at steps
+ * 360 to 408 (no pair above 0.255 before), before the loss drops, and ends at 0.28 to 0.30.
+ */
+export const READS_PREVIOUS = 0.25;
+
+/**
  * The experiment's settings (chosen by `npm run sweep:induction`, cpp/TRAINING.md) and a seed.
  * @param {import('../../../cpp/api').Headwise} hw
  * @param {number} seed
@@ -153,6 +169,90 @@ export function keyHeads(e) {
   };
 }
 
+/**
+ * The index of the largest value (the first on ties); -1 for none.
+ * @param {number[]} row
+ */
+function argmax(row) {
+  return row.reduce((b, x, k) => (b < 0 || x > row[b] ? k : b), -1);
+}
+
+/**
+ * The step where the copier formed, from the circuits' curves: the first snapshot where a
+ * layer-2 head's copying score reaches `threshold`, and that head (the highest then).
+ * @param {number[]} steps  the snapshots' steps
+ * @param {number[][]} copying  [h][k]: layer-2 head h's copying score at steps[k]
+ * @param {number} [threshold]
+ * @returns {{step: number, head: number, score: number}|null}  null: not yet
+ */
+export function copierStep(steps, copying, threshold = COPIER_FORMED) {
+  for (let k = 0; k < steps.length; k += 1) {
+    const head = argmax(copying.map((c) => c[k]));
+    if (head >= 0 && copying[head][k] >= threshold) return { step: steps[k], head, score: copying[head][k] };
+  }
+  return null;
+}
+
+/**
+ * The step where the copier learnt where to look: the first snapshot where its K-composition
+ * with the previous-token head reaches `threshold` and is the highest of its K-compositions with
+ * layer 1's heads.
+ * @param {number[]} steps
+ * @param {number[][]} k  [g][k]: the copier's K-composition with layer-1 head g at steps[k]
+ * @param {number} previous  the previous-token head of layer 1
+ * @param {number} [threshold]
+ * @returns {{step: number, score: number}|null}  null: not yet
+ */
+export function readsStep(steps, k, previous, threshold = READS_PREVIOUS) {
+  for (let i = 0; i < steps.length; i += 1) {
+    const row = k.map((c) => c[i]);
+    if (row[previous] >= threshold && argmax(row) === previous) return { step: steps[i], score: row[previous] };
+  }
+  return null;
+}
+
+/**
+ * Layer 2's circuits over the run: the curves of "Heads that work together", one point per
+ * snapshot (trainer.circuits(): copying, composition.k, previousPosition).
+ * @typedef {object} CircuitCurves
+ * @property {number[]} steps
+ * @property {number[][]} copying   [h][k]: layer-2 head h's copying score
+ * @property {number[][][]} k       [h][g][k]: its K-composition with layer-1 head g
+ * @property {number[][]} previous  [g][k]: layer-1 head g's previous-position score
+ */
+
+/**
+ * Add one snapshot's circuits to the curves (the last layer reads the one before it).
+ * @param {CircuitCurves} curves
+ * @param {number} step
+ * @param {{copying: any[][], previousPosition: number[][], composition: {k: number[][][][]}}} c
+ */
+export function addCircuits(curves, step, c) {
+  const last = c.copying.length - 1;
+  /** @type {(list: any[], i: number) => any[]} */
+  const at = (list, i) => list[i] || (list[i] = []);
+  curves.steps.push(step);
+  c.copying[last].forEach((x, h) => at(curves.copying, h).push(Number(x)));
+  c.composition.k[last].forEach((row, h) => row[last - 1].forEach((x, g) => at(at(curves.k, h), g).push(x)));
+  c.previousPosition[last - 1].forEach((x, g) => at(curves.previous, g).push(x));
+}
+
+/**
+ * The circuits' two steps from the curves so far: where the copier formed (copierStep) and where
+ * it learnt where to look (readsStep, with the previous-token head `previous`; null: the layer-1
+ * head whose previous-position score is the highest at the latest snapshot).
+ * @param {CircuitCurves} curves
+ * @param {number|null} previous
+ * @returns {{copier: ReturnType<typeof copierStep>, reads: ReturnType<typeof readsStep>, previous: number|null}}
+ */
+export function circuitSteps(curves, previous) {
+  const last = curves.steps.length - 1;
+  const prev = previous ?? (last < 0 ? null : argmax(curves.previous.map((c) => c[last])));
+  const copier = copierStep(curves.steps, curves.copying);
+  const reads = copier && prev !== null ? readsStep(curves.steps, curves.k[copier.head], prev) : null;
+  return { copier, reads, previous: prev };
+}
+
 /** One of the two models. */
 export class InductionModel extends ExperimentRun {
   /**
@@ -163,6 +263,21 @@ export class InductionModel extends ExperimentRun {
     const count = options.layers * options.numHeads;
     super(options, { key, heads: Array.from({ length: count }, (_, k) => k) });
     this.layers = options.layers;
+    /** @type {CircuitCurves} with more than one layer: layer 2's circuits at every snapshot */
+    this.circuits = { steps: [], copying: [], k: [], previous: [] };
+  }
+
+  /**
+   * The snapshot on the probe, and (with more than one layer) the model's circuits at its step.
+   * @param {import('./run.js').Probe} probe
+   */
+  async snapshot(probe) {
+    await super.snapshot(probe);
+    const steps = this.circuits.steps;
+    if (this.layers < 2 || steps[steps.length - 1] === this.step) return;
+    const step = this.step;
+    const c = await this.call('circuits');
+    addCircuits(this.circuits, step, c);
   }
 }
 
