@@ -314,6 +314,7 @@ class HwInduction extends HwElement {
     }
     replace(this.circuitsCurves, [this.copyCurves.figure, this.kCurves.figure]);
     setText(this.circuitsHint, this.t('induction.circuitsHint', { copier: f2(COPIER_FORMED), reads: f2(READS_PREVIOUS) }));
+    /** @type {string} */
     this.circuitsAtKey = '';
   }
 

@@ -269,7 +269,7 @@ export class InductionModel extends ExperimentRun {
 
   /**
    * The snapshot on the probe, and (with more than one layer) the model's circuits at its step.
-   * @param {import('./run.js').Probe} probe
+   * @param {import('./model-run.js').Probe} probe
    */
   async snapshot(probe) {
     await super.snapshot(probe);
