@@ -944,7 +944,7 @@ declare namespace createHeadwise {
      */
     warmStart?: Uint8Array | ArrayBuffer | null;
     /**
-     * The run's length, the learning-rate schedule's (default 600): 3e-3, warmed up linearly
+     * The run's length, the learning-rate schedule's (default 800): 5e-3, warmed up linearly
      * over the first 50 steps (or all, for a shorter run), then cosine decay to a tenth at
      * `steps`, a tenth after it. 1 to 100000.
      */
@@ -1014,7 +1014,7 @@ declare namespace createHeadwise {
    * Adam step; shardGradients + the same sum + applyGradients give the same bits, whichever
    * module instances computed the shards.
    * @example
-   * const t = hw.createTextTrainer({text});          // the warm-up's layers, 600 steps
+   * const t = hw.createTextTrainer({text});          // the warm-up's layers, 800 steps
    * t.baselines.unigram;                             // the text's own unigram, held-out nats
    * t.step(t.steps);
    * t.evaluate().heldOut.loss;                       // below the unigram

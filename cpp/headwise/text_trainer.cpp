@@ -104,6 +104,42 @@ std::string json_matrix(const Matrix& m) {
   return out + "]";
 }
 
+TextTrainer text_warm_up(const TextRecipe& r, std::int64_t steps, std::vector<double>& first_losses) {
+  const TrainerConfig sc = text_model_config(r.layers, r.num_heads, r.d_model, r.context, r.synth_vocab);
+  TextTrainer warm(sc, r.seed);
+  NumpyRandomState rng(r.seed + 1);
+  const std::vector<std::int64_t> perm = draw_permutation(rng, r.synth_vocab);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    const IntMatrix w = draw_skip_repeat_windows(rng, r.synth_batch, r.context, r.synth_vocab,
+                                                 r.synth_skip, perm);
+    const double loss = warm.step(w, scheduled_rate(r.synth_lr, s, r.synth_steps, r.synth_warmup, false, 1.0));
+    if (s < 4) first_losses.push_back(loss);
+  }
+  return warm;
+}
+
+std::string text_warm_up_recipe(const TextRecipe& r, std::int64_t steps) {
+  return "{\"vocab\":" + std::to_string(r.synth_vocab) + ",\"skipShare\":" + json_number(r.synth_skip) +
+         ",\"batch\":" + std::to_string(r.synth_batch) + ",\"steps\":" + std::to_string(steps) +
+         ",\"learningRate\":" + json_number(r.synth_lr) +
+         ",\"warmupSteps\":" + std::to_string(r.synth_warmup) + "}";
+}
+
+std::string text_warm_up_file(const TextRecipe& r, const TextTrainer& warm,
+                              const std::vector<double>& first_losses) {
+  std::vector<std::string> words = {Vocabulary::kUnknown};
+  for (std::int64_t i = 1; i < r.synth_vocab; ++i) words.push_back("w" + std::to_string(i));
+  std::string losses = "[";
+  for (std::size_t i = 0; i < first_losses.size(); ++i) losses += (i ? "," : "") + json_number(first_losses[i]);
+  const std::string meta = "{\"warmUp\":" + text_warm_up_recipe(r, r.synth_steps) +
+                           ",\"layers\":" + std::to_string(r.layers) +
+                           ",\"numHeads\":" + std::to_string(r.num_heads) +
+                           ",\"dModel\":" + std::to_string(r.d_model) +
+                           ",\"context\":" + std::to_string(r.context) +
+                           ",\"seed\":" + std::to_string(r.seed) + ",\"firstLosses\":" + losses + "]}";
+  return write_text_weights({warm.config(), Vocabulary(words), warm.parameters(), meta});
+}
+
 TextCorpusTrainer::TextCorpusTrainer(const TextTrainerOptions& o) : rng_(checked_seed(o.seed)) {
   const TextTrainerRecipe& r = text_trainer_recipe();
   seed_ = o.seed;

@@ -38,9 +38,9 @@ constexpr double kMinHeldOut = 0.05, kMaxHeldOut = 0.5;
 
 // How a text trainer trains by default (cpp/TRAINING.md says how these were chosen).
 struct TextTrainerRecipe {
-  std::int64_t steps = 600;              // the run's length: the learning-rate schedule's
+  std::int64_t steps = 800;              // the run's length: the learning-rate schedule's
   std::int64_t warmup = 50;              // steps of linear warm-up, then cosine decay
-  double learning_rate = 3e-3, final_fraction = 0.1;
+  double learning_rate = 5e-3, final_fraction = 0.1;
   double repeat_share = 0.5;             // windows repeating a span of their own
   std::int64_t eval_repeats = 64;        // repeated sequences of evaluate()
 };
@@ -82,6 +82,18 @@ struct TextBaselines {
 // Numbers as JSON: shortest round-trip form (17 significant digits); a matrix as its rows.
 std::string json_number(double x);
 std::string json_matrix(const Matrix& m);
+
+// Phase 1 of text_recipe() (the warm-up), `steps` of its steps (the schedule keeps the full
+// length): the attention layers learn to read the word before and to copy, on random words.
+// first_losses gets the first 4 steps' losses.
+TextTrainer text_warm_up(const TextRecipe& r, std::int64_t steps, std::vector<double>& first_losses);
+// The warm-up's record: {"vocab", "skipShare", "batch", "steps", "learningRate", "warmupSteps"}.
+std::string text_warm_up_recipe(const TextRecipe& r, std::int64_t steps);
+// The warm-up model's weights file (web/models/warmup.hwtm, the default warm start of
+// TextCorpusTrainer in the JS API): its words named w1 .. w<synth_vocab - 1>, its metadata the
+// recipe's sizes, the warm-up's record and first_losses.
+std::string text_warm_up_file(const TextRecipe& r, const TextTrainer& warm,
+                              const std::vector<double>& first_losses);
 
 class TextCorpusTrainer {
  public:

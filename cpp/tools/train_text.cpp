@@ -71,46 +71,7 @@ std::string list(const std::vector<double>& v) {
   return out + "]";
 }
 
-// Phase 1 of text_recipe(): the attention layers learn to read the word before and to copy, on
-// random words. losses gets the first steps'.
-headwise::TextTrainer warm_up(const headwise::TextRecipe& r, std::int64_t steps,
-                              std::vector<double>& losses) {
-  const headwise::TrainerConfig sc =
-      headwise::text_model_config(r.layers, r.num_heads, r.d_model, r.context, r.synth_vocab);
-  headwise::TextTrainer warm(sc, r.seed);
-  headwise::NumpyRandomState synth_rng(r.seed + 1);
-  const std::vector<std::int64_t> perm = headwise::draw_permutation(synth_rng, r.synth_vocab);
-  for (std::int64_t s = 0; s < steps; ++s) {
-    const IntMatrix w = headwise::draw_skip_repeat_windows(synth_rng, r.synth_batch, r.context,
-                                                           r.synth_vocab, r.synth_skip, perm);
-    const double lr = headwise::scheduled_rate(r.synth_lr, s, r.synth_steps, r.synth_warmup, false, 1.0);
-    const double loss = warm.step(w, lr);
-    if (s < 4) losses.push_back(loss);
-    if ((s + 1) % 500 == 0) std::fprintf(stderr, "{\"phase\":1,\"step\":%lld,\"loss\":%.4f}\n", static_cast<long long>(s + 1), loss);
-  }
-  return warm;
-}
-
-// The "warmUp" part of the recipe's record.
-std::string warm_up_recipe(const headwise::TextRecipe& r, std::int64_t steps) {
-  return "{\"vocab\":" + std::to_string(r.synth_vocab) + ",\"skipShare\":" + num(r.synth_skip) +
-         ",\"batch\":" + std::to_string(r.synth_batch) + ",\"steps\":" + std::to_string(steps) +
-         ",\"learningRate\":" + num(r.synth_lr) + ",\"warmupSteps\":" + std::to_string(r.synth_warmup) + "}";
-}
-
-// The warm-up model's file (web/models/warmup.hwtm, the default warm start of hw.createTextTrainer):
-// the full phase 1, its words named w1 .. w<synth_vocab - 1>.
-void write_warm_up(const headwise::TextRecipe& r, const headwise::TextTrainer& warm,
-                   const std::vector<double>& losses, const std::string& path) {
-  std::vector<std::string> words = {headwise::Vocabulary::kUnknown};
-  for (std::int64_t i = 1; i < r.synth_vocab; ++i) words.push_back("w" + std::to_string(i));
-  const std::string meta = "{\"warmUp\":" + warm_up_recipe(r, r.synth_steps) + ",\"layers\":" +
-                           std::to_string(r.layers) + ",\"numHeads\":" + std::to_string(r.num_heads) +
-                           ",\"dModel\":" + std::to_string(r.d_model) + ",\"context\":" +
-                           std::to_string(r.context) + ",\"seed\":" + std::to_string(r.seed) +
-                           ",\"firstLosses\":" + list(losses) + "}";
-  const std::string bytes = headwise::write_text_weights(
-      {warm.config(), headwise::Vocabulary(words), warm.parameters(), meta});
+void write_bytes(const std::string& bytes, const std::string& path) {
   std::ofstream out(path, std::ios::binary);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) throw std::runtime_error("could not write " + path);
@@ -128,8 +89,8 @@ int main(int argc, char** argv) {
     const headwise::TextRecipe r = headwise::text_recipe();
     if (std::string(argv[1]) == "--warm-up") {
       std::vector<double> losses;
-      const headwise::TextTrainer warm = warm_up(r, r.synth_steps, losses);
-      write_warm_up(r, warm, losses, argv[2]);
+      const headwise::TextTrainer warm = headwise::text_warm_up(r, r.synth_steps, losses);
+      write_bytes(headwise::text_warm_up_file(r, warm, losses), argv[2]);
       return 0;
     }
     std::int64_t synth_steps = r.synth_steps, text_steps = r.text_steps;
@@ -162,10 +123,10 @@ int main(int argc, char** argv) {
 
     // Phase 1: the warm-up, written beside the model when it is the full phase.
     std::vector<double> warm_losses, text_losses;  // the first steps', recorded to check a rerun
-    const headwise::TextTrainer warm = warm_up(r, synth_steps, warm_losses);
+    const headwise::TextTrainer warm = headwise::text_warm_up(r, synth_steps, warm_losses);
     if (synth_steps == r.synth_steps) {
-      write_warm_up(r, warm, warm_losses,
-                    (std::filesystem::path(argv[2]).parent_path() / "warmup.hwtm").string());
+      write_bytes(headwise::text_warm_up_file(r, warm, warm_losses),
+                  (std::filesystem::path(argv[2]).parent_path() / "warmup.hwtm").string());
     }
 
     // Phase 2: the text model, its layers and positions from phase 1.
@@ -207,7 +168,7 @@ int main(int argc, char** argv) {
       << ",\"heldOut\":" << num(static_cast<double>(unknown_held) / static_cast<double>(held.size())) << "}},"
       << "\"recipe\":{\"layers\":" << r.layers << ",\"numHeads\":" << r.num_heads << ",\"dModel\":" << r.d_model
       << ",\"context\":" << n << ",\"words\":" << r.words << ",\"seed\":" << r.seed
-      << ",\"warmUp\":" << warm_up_recipe(r, synth_steps) << ",\"text\":{\"batch\":" << r.text_batch << ",\"steps\":" << text_steps
+      << ",\"warmUp\":" << headwise::text_warm_up_recipe(r, synth_steps) << ",\"text\":{\"batch\":" << r.text_batch << ",\"steps\":" << text_steps
       << ",\"learningRate\":" << num(r.text_lr) << ",\"warmupSteps\":" << r.text_warmup
       << ",\"finalFraction\":" << num(r.text_final_fraction) << ",\"repeatShare\":" << num(r.text_repeat) << "}},"
       << "\"firstLosses\":{\"warmUp\":" << list(warm_losses) << ",\"text\":" << list(text_losses) << "}";
