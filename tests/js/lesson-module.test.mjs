@@ -90,7 +90,7 @@ describe('the lesson-only module', () => {
     assert.equal(lesson.parameterCount({ embedDim: 8, numHeads: 2, bias: false }).total, 256);
   });
 
-  for (const [method, args] of [['trainingTasks', []], ['trainingRelations', []], ['headsNeededDefaults', []], ['inductionDefaults', []], ['createTrainer', [{ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 1 }]], ['trainerCount', []], ['textModel', [{ weights: new Uint8Array(8) }]]]) {
+  for (const [method, args] of [['trainingTasks', []], ['trainingRelations', []], ['headsNeededDefaults', []], ['inductionDefaults', []], ['createTrainer', [{ task: 'previous-and-first', numHeads: 2, dModel: 8, seed: 1 }]], ['trainerCount', []], ['textModel', [{ weights: new Uint8Array(8) }]], ['createTextTrainer', [{ text: 'the union' }]]]) {
     test(`${method} throws an error that names headwise.js, and the module keeps working`, () => {
       assert.throws(() => lesson[method](...args), {
         name: 'Error',

@@ -1,0 +1,171 @@
+// hw.createTextTrainer: a decade of addresses trained at the defaults reaches issue 53's verdict
+// (held-out 0.5 nat below its own unigram, a previous-word head and an induction head on the
+// held-out part); save() read back by hw.textModel runs the same bits; shards computed by two
+// module instances and summed here step the model exactly as step(); training steps agree with
+// PyTorch float64 (tests/fixtures/text_trainer.json); every bad input gets its coded message.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { ROOT, createHeadwise } from './helpers.mjs';
+
+const CORPUS = join(ROOT, 'node_modules', '@stdlib', 'datasets-sotu', 'data');
+const hw = await createHeadwise();
+
+/** The addresses of the years first .. last, one text. */
+function addresses(first, last) {
+  const files = readdirSync(CORPUS).filter((f) => /^\d{4}_.*\.txt$/.test(f) &&
+    +f.slice(0, 4) >= first && +f.slice(0, 4) <= last).sort();
+  return files.map((f) => readFileSync(join(CORPUS, f), 'utf8')).join('\n');
+}
+
+const fixture = JSON.parse(readFileSync(join(ROOT, 'tests', 'fixtures', 'text_trainer.json'), 'utf8'));
+const small = fixture.cases[0];
+/** createTextTrainer's options of a fixture case. */
+function optionsOf(c) {
+  const { vocab, layers, numHeads, dModel, context, seed, heldOut, steps, batch, warmStart } = c.options;
+  return { text: c.text, vocab, layers, numHeads, dModel, context, seed, heldOut, steps, batch,
+    ...(warmStart ? {} : { warmStart: null }) };
+}
+
+/** The largest entry of [layer][head]. */
+const best = (m) => Math.max(...m.flat());
+
+test('a decade of addresses at the defaults: held-out 0.5 nat below its unigram, a previous-word and an induction head', { timeout: 1800000 }, () => {
+  const t = hw.createTextTrainer({ text: addresses(1961, 1970) });
+  try {
+    assert.equal(t.config.warmStart, true);
+    assert.equal(t.corpus.vocab, 2001);
+    assert.ok(t.baselines.bigram < t.baselines.unigram);
+    const start = performance.now();
+    t.step(t.steps);
+    const seconds = (performance.now() - start) / 1000;
+    const e = t.evaluate();
+    const verdict = {
+      seconds: +seconds.toFixed(1), msPerStep: +(1000 * seconds / t.steps).toFixed(1), steps: t.steps,
+      heldOut: e.heldOut.loss, unigram: e.heldOut.unigram, bigram: e.heldOut.bigram,
+      previousWord: best(e.heads.previousWord), induction: best(e.heads.induction)
+    };
+    console.log(JSON.stringify(verdict));
+    assert.equal(t.stepsDone, t.steps);
+    assert.equal(e.heldOut.unigram, t.baselines.unigram);
+    assert.ok(e.heldOut.loss <= e.heldOut.unigram - 0.5, `held-out ${e.heldOut.loss} vs unigram ${e.heldOut.unigram}`);
+    assert.ok(verdict.previousWord >= 0.5, `previous word ${verdict.previousWord}`);
+    assert.ok(verdict.induction >= 0.3, `induction ${verdict.induction}`);
+    assert.equal(e.heads.typed.induction.shape.join(), '2,4');
+  } finally {
+    t.dispose();
+  }
+});
+
+test('save() read back by hw.textModel is the same model, bit for bit, with its record', () => {
+  const t = hw.createTextTrainer(optionsOf(small));
+  t.step(3);
+  const bytes = t.save();
+  const a = hw.textModel({ weights: bytes });
+  const b = t.model();
+  const text = 'the congress of the united states and the people of the union';
+  const ra = a.run({ text });
+  const rb = b.run({ text });
+  assert.deepEqual(ra.typed.attention.data, rb.typed.attention.data);
+  assert.deepEqual(ra.typed.tokenLoss.data, rb.typed.tokenLoss.data);
+  assert.equal(ra.loss, rb.loss);
+  const meta = a.metadata();
+  assert.equal(meta.recipe.stepsDone, 3);
+  assert.equal(meta.recipe.shards, 8);
+  assert.deepEqual(meta.corpus, { ...t.corpus, unknownShare: { ...t.corpus.unknownShare } });
+  assert.equal(meta.heldOut.unigram, t.baselines.unigram);
+  assert.deepEqual(a.vocabulary().length, t.corpus.vocab);
+  // the saved weights are float16: one more save of the same model gives the same bytes
+  assert.deepEqual(t.save(), bytes);
+  a.dispose();
+  b.dispose();
+  t.dispose();
+  assert.throws(() => t.step(), { code: 'disposed' });
+});
+
+test('shards computed by two module instances, summed in JS in shard order, step as step() does', async () => {
+  const other = await createHeadwise();
+  const options = optionsOf(small);
+  const whole = hw.createTextTrainer(options);
+  const left = hw.createTextTrainer(options);
+  const right = other.createTextTrainer(options);
+  const P = whole.parameterCount;
+  assert.equal(whole.shards, 8);
+  for (let s = 0; s < 3; s++) {
+    const loss = whole.step(1);
+    const a = left.shardGradients([0, 1, 2, 3]);
+    const b = right.shardGradients([4, 5, 6, 7]);
+    const shards = [];
+    for (let k = 0; k < 4; k++) shards.push(a.gradients.subarray(k * P, (k + 1) * P));
+    for (let k = 0; k < 4; k++) shards.push(b.gradients.subarray(k * P, (k + 1) * P));
+    const losses = [...a.losses, ...b.losses];
+    const sum = Float64Array.from(shards[0]);
+    let total = losses[0];
+    for (let k = 1; k < 8; k++) {
+      for (let i = 0; i < P; i++) sum[i] += shards[k][i];
+      total += losses[k];
+    }
+    left.applyGradients(sum, total);
+    right.applyGradients(sum, total);
+    assert.equal(total, loss);
+  }
+  assert.equal(left.stepsDone, 3);
+  assert.deepEqual(left.save(), whole.save());
+  assert.deepEqual(right.save(), whole.save());
+  for (const t of [whole, left, right]) t.dispose();
+});
+
+test('training steps agree with PyTorch float64 (tests/fixtures/text_trainer.json)', () => {
+  for (const c of fixture.cases) {
+    const t = hw.createTextTrainer(optionsOf(c));
+    assert.equal(t.corpus.vocab, c.corpus.vocab, c.name);
+    assert.equal(t.parameterCount, c.parameterCount, c.name);
+    assert.ok(Math.abs(t.baselines.unigram - c.baselines.unigram) < 1e-12, c.name);
+    assert.ok(Math.abs(t.baselines.bigram - c.baselines.bigram) < 1e-12, c.name);
+    for (const expected of c.losses) {
+      const loss = t.step(1);
+      assert.ok(Math.abs(loss - expected) < 1e-10, `${c.name}: loss ${loss} vs ${expected}`);
+    }
+    t.dispose();
+  }
+});
+
+test('every bad input is refused with a coded message that names the limit', () => {
+  const text = small.text;
+  const cases = [
+    [{ text: '' }, 'tooFewWords', 'text', /has 0 words; the trainer needs at least 340/],
+    [{ text: 'the state of the union' }, 'tooFewWords', 'text', /needs at least 340/],
+    [{ text: '中文，'.repeat(200) }, 'noEnglishWords', 'text', /letters a-z/],
+    [{ text: Array.from({ length: 400 }, (_, i) => `w${i}x`).join(' ') }, 'tooFewDistinct', 'text', /at least 20/],
+    [{ text, heldOut: 0.7 }, 'range', 'heldOut', /between 0.05 and 0.5/],
+    [{ text, vocab: 3 }, 'range', 'vocab', /between 10 and 8191/],
+    [{ text, batch: 4 }, 'range', 'batch', /between 8 and 64/],
+    [{ text, layers: 3 }, 'warmStartSize', 'layers', /warm start's \(2\)/],
+    [{ text, warmStart: new Uint8Array(12) }, 'format', 'warmStart', /not a Headwise text model/],
+    [{ text, warmStart: 'warmup.hwtm' }, 'type', 'warmStart', /Uint8Array/],
+    [{ text: 42 }, 'type', 'text', /must be a string/],
+    [{ text, steps: 1.5 }, 'integer', 'steps', /integer/],
+    [{ text, colour: 1 }, 'unknownOption', 'colour', /unknown option/]
+  ];
+  for (const [options, code, field, message] of cases) {
+    assert.throws(() => hw.createTextTrainer(options), (e) => {
+      assert.equal(e.code, code, `${JSON.stringify(options).slice(0, 60)}: ${e.message}`);
+      assert.equal(e.field, field);
+      assert.match(e.message, /^createTextTrainer: /);
+      assert.match(e.message, message);
+      return true;
+    });
+  }
+  const t = hw.createTextTrainer({ text, warmStart: null, layers: 1, numHeads: 2, dModel: 8, context: 12 });
+  assert.throws(() => t.shardGradients([8]), { code: 'range', field: 'shards' });
+  assert.throws(() => t.shardGradients([2, 2]), { code: 'duplicate', field: 'shards' });
+  assert.throws(() => t.shardGradients([0.5]), { code: 'integer' });
+  assert.throws(() => t.applyGradients(new Float64Array(3), 1), { code: 'length', field: 'sum' });
+  assert.throws(() => t.applyGradients([1, 2, 3], 1), { code: 'type', field: 'sum' });
+  assert.equal(t.stepsDone, 0);
+  t.step();  // nothing was lost
+  assert.equal(t.stepsDone, 1);
+  t.dispose();
+});
