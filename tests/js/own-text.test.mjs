@@ -11,7 +11,7 @@ import vm from 'node:vm';
 import {
   MAX_FILE_BYTES, MAX_TEXT_CHARS, checkFile, checkModelFile, checkText, laneShards, sumShards,
 } from '../../web/src/text/own-text-training.js';
-import { TEXT_PRESETS as PAGE_PRESETS, evaluationSteps, headChanges } from '../../web/src/text/own-text.js';
+import { TEXT_PRESETS as PAGE_PRESETS, checksum, evaluationSteps, headChanges, trainerOptions } from '../../web/src/text/own-text.js';
 import { TEXTS_KEY, TEXT_PRESETS, buildTexts, presetText, textScript } from '../../web/build-text.mjs';
 
 /** A reproducible stream of awkward doubles (many magnitudes, both signs). @param {number} seed */
@@ -127,4 +127,15 @@ test('the preset texts: one president\'s or one decade\'s addresses, in year ord
   const files = readdirSync(real).filter((f) => /^186[1-4]_abraham_lincoln_r\.txt$/.test(f)).sort();
   assert.equal(files.length, 4);
   assert.equal(lincoln, files.map((f) => readFileSync(join(real, f), 'utf8').trim()).join('\n\n'));
+});
+
+test('checksum: FNV-1a of the bytes; trainerOptions: the page\'s run length only when it is a whole number', () => {
+  // FNV-1a 32 of "" and of "a" (the published test vectors).
+  assert.equal(checksum(new Uint8Array(0)), '811c9dc5');
+  assert.equal(checksum(new TextEncoder().encode('a')), 'e40c292c');
+  assert.equal(checksum(new TextEncoder().encode('foobar')), 'bf9cf968');
+  assert.deepEqual(trainerOptions('t', null), { text: 't' });
+  assert.deepEqual(trainerOptions('t', '12'), { text: 't', steps: 12 });
+  assert.deepEqual(trainerOptions('t', '1.5'), { text: 't' });
+  assert.deepEqual(trainerOptions('t', '-3'), { text: 't' });
 });

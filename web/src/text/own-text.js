@@ -9,7 +9,9 @@
 // opens again. Nothing is sent anywhere: the text, the training and the file stay in the tab.
 //
 // The panel's state (OwnState) lives on the element and survives a change of language; the panel
-// itself is drawn anew from it.
+// itself is drawn anew from it. A page may shorten the run with <hw-sentence data-own-steps="N">
+// (the trainer's `steps`: its learning-rate schedule's length); the panel's data-checksum is the
+// FNV-1a hash of the model file's bytes (the same model gives the same file).
 
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { fmtInt } from '../shared/ui/format.js';
@@ -36,7 +38,7 @@ export const TABLE_MEASURES = ['previousWord', 'induction', 'currentWord', 'firs
 
 /**
  * @typedef {object} OwnState
- * @property {'idle'|'starting'|'training'|'stopping'|'done'|'failed'} status
+ * @property {'idle'|'starting'|'training'|'stopping'|'done'} status
  * @property {OwnTextTraining|null} run
  * @property {any} corpus     the trainer's corpus
  * @property {any} baselines  the trainer's baselines
@@ -112,6 +114,26 @@ export function headChanges(before, after, layers, numHeads) {
     }
   }
   return out;
+}
+
+/**
+ * The 32-bit FNV-1a hash of bytes, in hex (the panel's data-checksum).
+ * @param {Uint8Array} bytes
+ */
+export function checksum(bytes) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i += 1) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The trainer's options for a text: the page's run length when it sets one (data-own-steps).
+ * @param {string} text
+ * @param {string|null} steps  the attribute's value
+ */
+export function trainerOptions(text, steps) {
+  const n = steps === null ? NaN : Number(steps);
+  return Number.isInteger(n) && n > 0 ? { text, steps: n } : { text };
 }
 
 /** @param {number} x */
@@ -277,7 +299,10 @@ export class OwnTextPanel {
     this.draw();
   }
 
-  /** Train a new model on the text in the box; the model shown stays until the run has finished. */
+  /**
+   * Train a new model on the text in the box. The model shown, its file and its table stay until
+   * the run has finished; a run refused or stopped by an error puts them back as they were.
+   */
   async start() {
     const s = this.state;
     let text;
@@ -288,13 +313,14 @@ export class OwnTextPanel {
       return;
     }
     this.refuse(null);
-    Object.assign(s, freshState(), { status: 'starting' });
+    const previous = { ...s };
+    Object.assign(s, freshState(), { status: 'starting', bytes: previous.bytes });
     this.draw();
     /** @type {OwnTextTraining|null} */
     let run = null;
     try {
       const module = await trainingModule();
-      run = await OwnTextTraining.open(module, { text });
+      run = await OwnTextTraining.open(module, trainerOptions(text, this.host.getAttribute('data-own-steps')));
       s.run = run;
       Object.assign(s, { corpus: run.corpus, baselines: run.baselines, steps: run.steps, workers: run.workers });
       s.before = await run.evaluate();
@@ -304,7 +330,7 @@ export class OwnTextPanel {
       this.draw();
       const at = evaluationSteps(run.steps);
       const t0 = performance.now();
-      while (run.stepsDone < run.steps && this.state.status === 'training') {
+      while (run.stepsDone < run.steps && s.status === 'training') {
         const loss = await run.step();
         s.stepsDone = run.stepsDone;
         s.lossSteps.push(run.stepsDone);
@@ -328,9 +354,9 @@ export class OwnTextPanel {
       Object.assign(s, { status: 'done', source: 'trained', fileName: '' });
       this.host.ownPanel?.show('own');
     } catch (e) {
-      console.error('Headwise: training on the student\'s text failed:', messageOf(e));
-      const keep = ownModelNow() ? 'done' : 'idle';
-      Object.assign(s, { status: s.before ? 'failed' : keep });
+      // A refusal of the text (a coded error) is the student's to read, not the console's.
+      if (typeof errorOf(e) === 'string') console.error('Headwise: training on the student\'s text failed:', messageOf(e));
+      Object.assign(s, previous);
       this.host.ownPanel?.refuse(e);
     } finally {
       s.run = null;
@@ -381,6 +407,8 @@ export class OwnTextPanel {
     this.modelFile.disabled = busy;
     this.el.dataset.status = s.status;
     this.el.dataset.steps = String(s.stepsDone);
+    this.el.dataset.workers = String(s.workers);
+    this.el.dataset.checksum = s.bytes ? checksum(s.bytes) : '';
     this.drawError();
     this.drawStatus();
     this.drawCorpus();
@@ -399,7 +427,7 @@ export class OwnTextPanel {
     const last = s.held.length ? s.held[s.held.length - 1] : NaN;
     const where = s.workers > 0 ? this.t('sentence.own.onWorkers', { count: s.workers }) : this.t('sentence.own.onMain');
     /** @type {Record<string, string>} */
-    const key = { idle: '', starting: 'sentence.own.starting', training: 'sentence.own.training', stopping: 'sentence.own.stopping', done: 'sentence.own.done', failed: 'sentence.own.failed' };
+    const key = { idle: '', starting: 'sentence.own.starting', training: 'sentence.own.training', stopping: 'sentence.own.stopping', done: 'sentence.own.done' };
     let text = key[s.status] ? this.t(key[s.status], {
       step: s.stepsDone, steps: s.steps, where, loss: f2(s.losses[s.losses.length - 1]), held: f2(last), unigram: f2(b.unigram), bigram: f2(b.bigram),
       seconds: (s.ms / 1000).toFixed(1),
