@@ -291,6 +291,8 @@ class HwSentence extends HwElement {
     this.layoutKey = '';
     this.result = null;
     this.promoteFrom = undefined;
+    // The heads switched off were the other model's.
+    this.off = new Set();
     this.dataset.shown = shownModel();
     if (textModelNow()) this.compute();
   }
