@@ -42,6 +42,8 @@ declare namespace createHeadwise {
    *   head, layers, heads}
    * - required {other?}; notAllowed {}; together {names, given?}; conflict {other}; maskKinds {}
    * - noTarget {}; utf8 {byte}; surrogate {index}; format {detail?} (a text model's weights)
+   * - tooFewWords {value, min}; tooFewDistinct {value, min}; noEnglishWords {words} (a text
+   *   trainer's text); warmStartSize {value, expected} (a size unlike the warm start's)
    * - options {given}; unknownOption {value, allowed}; integer {given}; safeInteger {value};
    *   number {given}; boolean {given}; whole {given}; type {given}; sharedMemory {other}
    * - disposed {}; lessonOnly {method}; unsupported {feature: 'webassembly' | 'simd' |
@@ -64,7 +66,7 @@ declare namespace createHeadwise {
    * Whether this module trains: true for dist/headwise.js; false for dist/headwise-lesson.js, the
    * same API without training, whose trainingTasks, trainingRelations, headsNeededDefaults,
    * inductionDefaults,
-   * createTrainer, trainerCount and textModel throw an Error that names headwise.js.
+   * createTrainer, trainerCount, textModel and createTextTrainer throw an Error that names headwise.js.
    */
   const training: boolean;
 
@@ -902,6 +904,168 @@ declare namespace createHeadwise {
     readonly disposed: boolean;
   }
 
+
+  // ---- the text trainer -----------------------------------------------------------------------
+
+  /**
+   * hw.createTextTrainer's options. The text is tokenised as a text model reads text; its last
+   * floor(words * heldOut) words are held out, the rest trains. The vocabulary: "<unk>" and the
+   * training part's words seen at least twice, the `vocab` most frequent of them (ties by the
+   * word's bytes). The text needs at least max(200, the least number of words whose held-out
+   * part holds context + 2 words) words (340 at the defaults; error tooFewWords), some words of
+   * the letters a-z (noEnglishWords), and 20 training words seen twice (tooFewDistinct).
+   */
+  interface CreateTextTrainerOptions {
+    /** The text, UTF-8 (a string). */
+    text: string;
+    /** Most words kept (10 to 8191, default 2000), plus "<unk>". */
+    vocab?: number;
+    /**
+     * The sizes: layers 1-4, numHeads dividing dModel (1-256), context 8-128. Default: the warm
+     * start's (which given ones must equal: error warmStartSize), or 2, 4, 64, 32 from scratch.
+     */
+    layers?: number;
+    numHeads?: number;
+    dModel?: number;
+    context?: number;
+    /**
+     * np.random.seed(seed) draws the new parameters (init_params of the text model's sizes, all
+     * of them; a warm start's positions and attention layers then replace theirs), then each
+     * step's batch. 0 to 2^32 - 1, default 0.
+     */
+    seed?: number;
+    /** The share of the text's end held out, 0.05 to 0.5, default 0.1. */
+    heldOut?: number;
+    /**
+     * A text model's weights file whose positions and attention layers start the model.
+     * Omitted: the built-in warm-up (web/models/warmup.hwtm: phase 1 of `npm run train:text`,
+     * random words in which the layers learn to read the word before and to copy); null: none,
+     * every parameter drawn.
+     */
+    warmStart?: Uint8Array | ArrayBuffer | null;
+    /**
+     * The run's length, the learning-rate schedule's (default 600): 3e-3, warmed up linearly
+     * over the first 50 steps (or all, for a shorter run), then cosine decay to a tenth at
+     * `steps`, a tenth after it. 1 to 100000.
+     */
+    steps?: number;
+    /** Windows of context + 1 words per step, 8 to 64 (default 16); half of them repeat a span. */
+    batch?: number;
+  }
+
+  /** What the tokeniser and the split made of a text trainer's text. */
+  interface TextCorpus {
+    words: number;
+    trainingWords: number;
+    heldOutWords: number;
+    /** Words of the vocabulary, "<unk>" included. */
+    vocab: number;
+    /** Shares of words not in the vocabulary (read as "<unk>"). */
+    unknownShare: { training: number; heldOut: number };
+    /**
+     * Tokens that are one character outside ASCII (letters other than a-z such as é or 中,
+     * symbols such as — or “): the tokeniser reads English, so each is a word of its own.
+     */
+    ignored: number;
+  }
+
+  /**
+   * A text trainer's evaluation of its current parameters on the held-out part, cut into windows
+   * of context + 1 words from its start (every window), as a text model's card reports them.
+   */
+  interface TextTrainerEvaluation {
+    /** Mean next-word loss (nats) and the text's own baselines (TextTrainer.baselines). */
+    heldOut: { loss: number; unigram: number; bigram: number; windows: number };
+    /**
+     * Each head's measures [layer][head] (also as Tensors in `typed`), means over positions
+     * i >= 1 of the held-out windows: previousWord (weight on i - 1), currentWord (on i),
+     * firstWord (on 0), sameWord (on earlier positions holding the same word, over positions
+     * that have one), broad (the weights' entropy / log(i + 1)); induction: over positions i
+     * whose word (not "<unk>") occurred earlier in the window at some j < i - 1, the summed
+     * weight on the positions j + 1 after those occurrences (zero without such positions);
+     * repeatInduction: on sequences of context / 2 distinct random words repeated twice (64,
+     * drawn anew from np.random.seed(seed) at each call), the weight of position half + j on
+     * j + 1.
+     */
+    heads: {
+      previousWord: number[][];
+      currentWord: number[][];
+      firstWord: number[][];
+      sameWord: number[][];
+      broad: number[][];
+      induction: number[][];
+      repeatInduction: number[][];
+    } & TypedResult;
+    /** Held-out positions the induction measure averages over. */
+    inductionPositions: number;
+    /** The repeated sequences: their count, half their length, and the mean loss on the first
+     * occurrence (after its first word) and on the repeat. */
+    repeats: { sequences: number; half: number; firstLoss: number; repeatLoss: number };
+    stepsDone: number;
+  }
+
+  /**
+   * A model trained on a text someone brings (hw.createTextTrainer). Call dispose() when done.
+   *
+   * Each step's batch is cut into `shards` (8) shards of consecutive windows; a shard's gradient
+   * is the gradient of its windows' summed token losses / (batch * context), so the shards'
+   * gradients sum to the batch's mean-loss gradient. step() sums them as
+   * `g = shard 0; for s = 1 .. 7: g[i] += shard s[i]` (and the losses likewise) and takes one
+   * Adam step; shardGradients + the same sum + applyGradients give the same bits, whichever
+   * module instances computed the shards.
+   * @example
+   * const t = hw.createTextTrainer({text});          // the warm-up's layers, 600 steps
+   * t.baselines.unigram;                             // the text's own unigram, held-out nats
+   * t.step(t.steps);
+   * t.evaluate().heldOut.loss;                       // below the unigram
+   * const model = t.model();                         // a TextModel of the trained weights
+   */
+  interface TextTrainer {
+    readonly config: Readonly<TextModelConfig & { batch: number; warmStart: boolean }>;
+    /** The run's length (the learning-rate schedule's). */
+    readonly steps: number;
+    readonly stepsDone: number;
+    /** Shards per batch (8). */
+    readonly shards: number;
+    readonly parameterCount: number;
+    readonly corpus: Readonly<TextCorpus>;
+    /**
+     * Held-out loss (nats per word, over every held-out pair) of add-k counts of the training
+     * words: unigram with k = 1, bigram with k = bigramK (0.03).
+     */
+    readonly baselines: Readonly<{ unigram: number; bigram: number; bigramK: number }>;
+    /** k steps (default 1, at most 100000); the last step's loss (its batch's, before it). */
+    step(k?: number): number;
+    /** Current model on the held-out part. */
+    evaluate(): TextTrainerEvaluation;
+    /**
+     * hw.textModel of save()'s bytes: a TextModel of the weights rounded to float16 (dispose it
+     * when done).
+     */
+    model(): TextModel;
+    /**
+     * A text model's weights file (read by hw.textModel): the weights rounded to float16; its
+     * metadata JSON records corpus, recipe (sizes, seed, heldOut, warmStart, batch, shards,
+     * steps, stepsDone, schedule), heldOut (loss of the rounded weights, baselines), heads
+     * (as evaluate()) and repeats.
+     */
+    save(): Uint8Array;
+    /**
+     * The listed shards' losses and gradients (shard k's at [k * parameterCount, (k + 1) *
+     * parameterCount), in the trainer's parameter order) for this step's batch, drawn first if
+     * not drawn yet. Indices 0 to shards - 1, each once (errors range, duplicate).
+     */
+    shardGradients(shards: number[]): { losses: Float64Array; gradients: Float64Array };
+    /**
+     * One Adam step with the summed gradient (a Float64Array of parameterCount numbers: error
+     * length) at this step's learning rate; loss is kept as the step's. Advances stepsDone. A
+     * replica that computed no shard still draws this step's batch, so all stay equal.
+     */
+    applyGradients(sum: Float64Array, loss: number): void;
+    dispose(): void;
+    readonly disposed: boolean;
+  }
+
   // ---- the API --------------------------------------------------------------------------------
 
   interface Headwise {
@@ -975,6 +1139,9 @@ declare namespace createHeadwise {
 
     /** A text model from the bytes of its weights file (dist/models/sotu.hwtm). */
     textModel(options: { weights: Uint8Array | ArrayBuffer }): TextModel;
+
+    /** A trainer of the text model on a text someone brings (TextTrainer). */
+    createTextTrainer(options: CreateTextTrainerOptions): TextTrainer;
 
     /** Memory use of the module (for leak checks). */
     heapStats(): HeapStats;

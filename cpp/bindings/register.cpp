@@ -8,6 +8,7 @@
 #include "lesson.hpp"
 #ifndef HEADWISE_LESSON_ONLY
 #include "text.hpp"
+#include "text_trainer.hpp"
 #include "trainer.hpp"
 #endif
 #ifdef HEADWISE_BENCH
@@ -52,6 +53,13 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_textModelCircuits", &text_model_circuits);
   function("_textModelAttribute", &text_model_attribute);
   function("_textModelPromoted", &text_model_promoted);
+  function("_textTrainerCreate", &text_trainer_create);
+  function("_textTrainerDispose", &text_trainer_dispose);
+  function("_textTrainerStep", &text_trainer_step);
+  function("_textTrainerShardGradients", &text_trainer_shard_gradients);
+  function("_textTrainerApplyGradients", &text_trainer_apply_gradients);
+  function("_textTrainerEvaluate", &text_trainer_evaluate);
+  function("_textTrainerSave", &text_trainer_save);
 #endif
 #ifdef HEADWISE_BENCH
   function("_benchPrepare", &bench_prepare);

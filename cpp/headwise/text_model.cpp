@@ -293,7 +293,8 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
                                 "stream longer than a window");
   }
   TextEvaluation e;
-  e.previous_word = e.current_word = e.first_word = e.same_word = e.broad = Matrix::Zero(layers, heads);
+  e.previous_word = e.current_word = e.first_word = e.same_word = e.broad = e.text_induction =
+      Matrix::Zero(layers, heads);
   const HeadMask all_on(static_cast<std::size_t>(layers * heads), false);
   constexpr Index kChunk = 32;
   std::vector<Index> picked;
@@ -320,6 +321,12 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
         for (Index j = 0; j < i; ++j)
           if (x(r, j) == x(r, i)) same.push_back(j);
         if (!same.empty()) same_positions += 1.0;
+        // the positions after earlier occurrences (j < i - 1), for a known word
+        std::vector<Index> after;
+        if (x(r, i) != 0)
+          for (Index j : same)
+            if (j + 1 < i) after.push_back(j + 1);
+        if (!after.empty()) ++e.text_induction_positions;
         for (Index l = 0; l < layers; ++l) {
           const Matrix& w = a.layers[static_cast<std::size_t>(l)].weights;
           for (Index h = 0; h < heads; ++h) {
@@ -330,6 +337,7 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
             double s = 0.0, entropy = 0.0;
             for (Index j : same) s += w(row, j);
             e.same_word(l, h) += s;
+            for (Index j : after) e.text_induction(l, h) += w(row, j);
             for (Index j = 0; j <= i; ++j)
               if (w(row, j) > 0.0) entropy -= w(row, j) * std::log(w(row, j));
             e.broad(l, h) += entropy / std::log(static_cast<double>(i + 1));
@@ -345,9 +353,12 @@ TextEvaluation evaluate_text_model(const TrainerConfig& c, const ModelParams& p,
   e.first_word /= counted;
   e.broad /= counted;
   if (same_positions > 0) e.same_word /= same_positions;
+  if (e.text_induction_positions > 0)
+    e.text_induction /= static_cast<double>(e.text_induction_positions);
   // The repeated sequences.
   const Index half = repeated.cols() / 2;
   e.repeats = repeated.rows();
+  e.repeated_half = half;
   e.induction = Matrix::Zero(layers, heads);
   double first_sum = 0.0, repeat_sum = 0.0;
   for (Index first = 0; first < repeated.rows(); first += kChunk) {

@@ -130,8 +130,13 @@ struct TextEvaluation {
   Matrix same_word;           // weight on earlier positions holding the same id (over positions
                               // that have one)
   Matrix broad;               // the weights' entropy / log(i + 1)
+  // per head, on held-out windows, over positions i whose word (not <unk>) occurred earlier at
+  // some j < i - 1: the summed weight on the positions j + 1 after those occurrences (what an
+  // induction head reads), mean over those positions (zero if there is none)
+  Matrix text_induction;
+  std::int64_t text_induction_positions = 0;
   // on the repeated sequences (x[half + j] = x[j], n = 2 half):
-  std::int64_t repeats = 0;
+  std::int64_t repeats = 0, repeated_half = 0;
   Matrix induction;           // weight of position half + j on j + 1, j = 0 .. half - 1
   double first_loss = 0.0;    // mean loss predicting x[1 .. half - 1] (first occurrence)
   double repeat_loss = 0.0;   // mean loss predicting x[half + 1 .. n - 1] (the repeat)

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "headwise/text_model.hpp"
+#include "headwise/text_trainer.hpp"
 
 namespace {
 
@@ -61,21 +62,8 @@ Corpus read_corpus(const std::string& dir, int last_training_year) {
   return c;
 }
 
-std::string num(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
-std::string rows(const Matrix& m) {
-  std::string out = "[";
-  for (Index i = 0; i < m.rows(); ++i) {
-    out += i ? ",[" : "[";
-    for (Index j = 0; j < m.cols(); ++j) out += (j ? "," : "") + num(m(i, j));
-    out += "]";
-  }
-  return out + "]";
-}
+std::string num(double x) { return headwise::json_number(x); }
+std::string rows(const Matrix& m) { return headwise::json_matrix(m); }
 
 std::string list(const std::vector<double>& v) {
   std::string out = "[";
@@ -83,44 +71,67 @@ std::string list(const std::vector<double>& v) {
   return out + "]";
 }
 
-// Held-out loss of add-k unigram and bigram counts of the training stream, on every held-out
-// pair (x[i], x[i + 1]).
-double unigram_loss(const std::vector<std::int32_t>& train, const std::vector<std::int32_t>& held,
-                    Index v, double k) {
-  std::vector<double> count(static_cast<std::size_t>(v), 0.0);
-  for (std::int32_t t : train) count[static_cast<std::size_t>(t)] += 1.0;
-  const double total = static_cast<double>(train.size()) + k * static_cast<double>(v);
-  double sum = 0.0;
-  for (std::size_t i = 1; i < held.size(); ++i)
-    sum -= std::log((count[static_cast<std::size_t>(held[i])] + k) / total);
-  return sum / static_cast<double>(held.size() - 1);
+// Phase 1 of text_recipe(): the attention layers learn to read the word before and to copy, on
+// random words. losses gets the first steps'.
+headwise::TextTrainer warm_up(const headwise::TextRecipe& r, std::int64_t steps,
+                              std::vector<double>& losses) {
+  const headwise::TrainerConfig sc =
+      headwise::text_model_config(r.layers, r.num_heads, r.d_model, r.context, r.synth_vocab);
+  headwise::TextTrainer warm(sc, r.seed);
+  headwise::NumpyRandomState synth_rng(r.seed + 1);
+  const std::vector<std::int64_t> perm = headwise::draw_permutation(synth_rng, r.synth_vocab);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    const IntMatrix w = headwise::draw_skip_repeat_windows(synth_rng, r.synth_batch, r.context,
+                                                           r.synth_vocab, r.synth_skip, perm);
+    const double lr = headwise::scheduled_rate(r.synth_lr, s, r.synth_steps, r.synth_warmup, false, 1.0);
+    const double loss = warm.step(w, lr);
+    if (s < 4) losses.push_back(loss);
+    if ((s + 1) % 500 == 0) std::fprintf(stderr, "{\"phase\":1,\"step\":%lld,\"loss\":%.4f}\n", static_cast<long long>(s + 1), loss);
+  }
+  return warm;
 }
 
-double bigram_loss(const std::vector<std::int32_t>& train, const std::vector<std::int32_t>& held,
-                   Index v, double k) {
-  std::vector<double> pair(static_cast<std::size_t>(v * v), 0.0), row(static_cast<std::size_t>(v), 0.0);
-  for (std::size_t i = 0; i + 1 < train.size(); ++i) {
-    pair[static_cast<std::size_t>(train[i] * v + train[i + 1])] += 1.0;
-    row[static_cast<std::size_t>(train[i])] += 1.0;
-  }
-  double sum = 0.0;
-  for (std::size_t i = 0; i + 1 < held.size(); ++i) {
-    const double p = (pair[static_cast<std::size_t>(held[i] * v + held[i + 1])] + k) /
-                     (row[static_cast<std::size_t>(held[i])] + k * static_cast<double>(v));
-    sum -= std::log(p);
-  }
-  return sum / static_cast<double>(held.size() - 1);
+// The "warmUp" part of the recipe's record.
+std::string warm_up_recipe(const headwise::TextRecipe& r, std::int64_t steps) {
+  return "{\"vocab\":" + std::to_string(r.synth_vocab) + ",\"skipShare\":" + num(r.synth_skip) +
+         ",\"batch\":" + std::to_string(r.synth_batch) + ",\"steps\":" + std::to_string(steps) +
+         ",\"learningRate\":" + num(r.synth_lr) + ",\"warmupSteps\":" + std::to_string(r.synth_warmup) + "}";
+}
+
+// The warm-up model's file (web/models/warmup.hwtm, the default warm start of hw.createTextTrainer):
+// the full phase 1, its words named w1 .. w<synth_vocab - 1>.
+void write_warm_up(const headwise::TextRecipe& r, const headwise::TextTrainer& warm,
+                   const std::vector<double>& losses, const std::string& path) {
+  std::vector<std::string> words = {headwise::Vocabulary::kUnknown};
+  for (std::int64_t i = 1; i < r.synth_vocab; ++i) words.push_back("w" + std::to_string(i));
+  const std::string meta = "{\"warmUp\":" + warm_up_recipe(r, r.synth_steps) + ",\"layers\":" +
+                           std::to_string(r.layers) + ",\"numHeads\":" + std::to_string(r.num_heads) +
+                           ",\"dModel\":" + std::to_string(r.d_model) + ",\"context\":" +
+                           std::to_string(r.context) + ",\"seed\":" + std::to_string(r.seed) +
+                           ",\"firstLosses\":" + list(losses) + "}";
+  const std::string bytes = headwise::write_text_weights(
+      {warm.config(), headwise::Vocabulary(words), warm.parameters(), meta});
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("could not write " + path);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3 && argc != 4) {
-    std::fprintf(stderr, "usage: train_text <corpus dir> <weights out> [--steps=<warm-up>,<text>]\n");
+  if ((argc != 3 && argc != 4) || (std::string(argv[1]) == "--warm-up" && argc != 3)) {
+    std::fprintf(stderr, "usage: train_text <corpus dir> <weights out> [--steps=<warm-up>,<text>]\n"
+                         "       train_text --warm-up <warm-up weights out>\n");
     return 2;
   }
   try {
     const headwise::TextRecipe r = headwise::text_recipe();
+    if (std::string(argv[1]) == "--warm-up") {
+      std::vector<double> losses;
+      const headwise::TextTrainer warm = warm_up(r, r.synth_steps, losses);
+      write_warm_up(r, warm, losses, argv[2]);
+      return 0;
+    }
     std::int64_t synth_steps = r.synth_steps, text_steps = r.text_steps;
     const bool shortened = argc == 4;
     if (shortened) {
@@ -149,20 +160,12 @@ int main(int argc, char** argv) {
     const std::vector<std::int32_t> held = vocab.ids(corpus.held_words);
     const Index n = r.context;
 
-    // Phase 1: the attention layers learn to read the word before and to copy, on random words.
-    const headwise::TrainerConfig sc =
-        headwise::text_model_config(r.layers, r.num_heads, r.d_model, n, r.synth_vocab);
-    headwise::TextTrainer warm(sc, r.seed);
-    headwise::NumpyRandomState synth_rng(r.seed + 1);
-    const std::vector<std::int64_t> perm = headwise::draw_permutation(synth_rng, r.synth_vocab);
+    // Phase 1: the warm-up, written beside the model when it is the full phase.
     std::vector<double> warm_losses, text_losses;  // the first steps', recorded to check a rerun
-    for (std::int64_t s = 0; s < synth_steps; ++s) {
-      const IntMatrix w = headwise::draw_skip_repeat_windows(synth_rng, r.synth_batch, n,
-                                                             r.synth_vocab, r.synth_skip, perm);
-      const double lr = headwise::scheduled_rate(r.synth_lr, s, r.synth_steps, r.synth_warmup, false, 1.0);
-      const double loss = warm.step(w, lr);
-      if (s < 4) warm_losses.push_back(loss);
-      if ((s + 1) % 500 == 0) std::fprintf(stderr, "{\"phase\":1,\"step\":%lld,\"loss\":%.4f,\"minutes\":%.1f}\n", static_cast<long long>(s + 1), loss, minutes());
+    const headwise::TextTrainer warm = warm_up(r, synth_steps, warm_losses);
+    if (synth_steps == r.synth_steps) {
+      write_warm_up(r, warm, warm_losses,
+                    (std::filesystem::path(argv[2]).parent_path() / "warmup.hwtm").string());
     }
 
     // Phase 2: the text model, its layers and positions from phase 1.
@@ -204,9 +207,7 @@ int main(int argc, char** argv) {
       << ",\"heldOut\":" << num(static_cast<double>(unknown_held) / static_cast<double>(held.size())) << "}},"
       << "\"recipe\":{\"layers\":" << r.layers << ",\"numHeads\":" << r.num_heads << ",\"dModel\":" << r.d_model
       << ",\"context\":" << n << ",\"words\":" << r.words << ",\"seed\":" << r.seed
-      << ",\"warmUp\":{\"vocab\":" << r.synth_vocab << ",\"skipShare\":" << num(r.synth_skip)
-      << ",\"batch\":" << r.synth_batch << ",\"steps\":" << synth_steps << ",\"learningRate\":" << num(r.synth_lr)
-      << ",\"warmupSteps\":" << r.synth_warmup << "},\"text\":{\"batch\":" << r.text_batch << ",\"steps\":" << text_steps
+      << ",\"warmUp\":" << warm_up_recipe(r, synth_steps) << ",\"text\":{\"batch\":" << r.text_batch << ",\"steps\":" << text_steps
       << ",\"learningRate\":" << num(r.text_lr) << ",\"warmupSteps\":" << r.text_warmup
       << ",\"finalFraction\":" << num(r.text_final_fraction) << ",\"repeatShare\":" << num(r.text_repeat) << "}},"
       << "\"firstLosses\":{\"warmUp\":" << list(warm_losses) << ",\"text\":" << list(text_losses) << "}";
@@ -226,8 +227,8 @@ int main(int argc, char** argv) {
     const Index v = static_cast<Index>(vocab.size());
     m << ",\"heldOut\":{\"windows\":" << e.windows << ",\"loss\":" << num(e.loss)
       << ",\"everyEighth\":{\"windows\":" << e8.windows << ",\"loss\":" << num(e8.loss) << "}"
-      << ",\"unigram\":" << num(unigram_loss(train, held, v, 1.0))
-      << ",\"bigram\":" << num(bigram_loss(train, held, v, r.bigram_k)) << ",\"bigramK\":" << num(r.bigram_k) << "},"
+      << ",\"unigram\":" << num(headwise::unigram_loss(train, held, v, 1.0))
+      << ",\"bigram\":" << num(headwise::bigram_loss(train, held, v, r.bigram_k)) << ",\"bigramK\":" << num(r.bigram_k) << "},"
       << "\"heads\":{\"previousWord\":" << rows(e.previous_word) << ",\"currentWord\":" << rows(e.current_word)
       << ",\"firstWord\":" << rows(e.first_word) << ",\"sameWord\":" << rows(e.same_word)
       << ",\"broad\":" << rows(e.broad) << ",\"induction\":" << rows(e.induction) << "},"
