@@ -92,8 +92,8 @@ test('the page\'s limits: an empty text, a text or a file over the limit, coded 
   assert.equal(code(() => checkModelFile({ name: 'm.hwtm', size: 8 * MAX_FILE_BYTES + 1 })).code, 'errors.ownText.modelTooBig');
 });
 
-test('evaluationSteps: eight points, evenly, the last at the end', () => {
-  assert.deepEqual([...evaluationSteps(800)], [100, 200, 300, 400, 500, 600, 700, 800]);
+test('evaluationSteps: four points, evenly, the last at the end', () => {
+  assert.deepEqual([...evaluationSteps(600)], [150, 300, 450, 600]);
   assert.deepEqual([...evaluationSteps(3)], [1, 2, 3]);
 });
 

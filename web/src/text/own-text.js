@@ -29,12 +29,13 @@ export const TEXT_PRESETS = ['lincoln', 'kennedy', 'sixties'];
 const TEXTS_KEY = Symbol.for('headwise.texts');
 /** Where train.js was loaded from: the preset texts are in models/texts/ beside it. */
 const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
-/** How many held-out evaluations a run draws (besides the one before its first step). */
-const EVALUATIONS = 8;
+/** How many held-out evaluations a run draws (besides the one before its first step): each takes
+ * as long as a few steps, on one Worker while the others wait. */
+const EVALUATIONS = 4;
 /** The most often the panel redraws while training (ms). */
 const DRAW_MS = 100;
 /** The measures the before/after table shows, in its order (roles.js names). */
-export const TABLE_MEASURES = ['previousWord', 'induction', 'currentWord', 'firstWord', 'sameWord', 'broad'];
+export const TABLE_MEASURES = ['previousWord', 'induction', 'currentWord', 'firstWord'];
 
 /**
  * @typedef {object} OwnState
@@ -506,10 +507,11 @@ export class OwnTextPanel {
       h('td', { 'data-testid': 'own-role', text: s.before ? this.t('sentence.own.table.change', { before: roleName(x.before), after: roleName(x.after) }) : roleName(x.after) }),
       ...TABLE_MEASURES.map((m) => cell(m, x.layer, x.head)),
     ]));
-    replace(this.table, [h('table', { class: 'hw-table' }, [
-      h('caption', { text: this.t(s.before ? 'sentence.own.table.caption' : 'sentence.own.table.captionFile') }),
-      h('thead', {}, [head]), h('tbody', {}, rows),
-    ])]);
+    // The caption above the scrolling box (a <caption> would scroll sideways with a wide table).
+    replace(this.table, [
+      h('p', { class: 'hw-sentence-split-title', id: 'own-table-caption', text: this.t(s.before ? 'sentence.own.table.caption' : 'sentence.own.table.captionFile') }),
+      h('div', { class: 'hw-sentence-own-scroll' }, [h('table', { class: 'hw-table', 'aria-labelledby': 'own-table-caption' }, [h('thead', {}, [head]), h('tbody', {}, rows)])]),
+    ]);
   }
 }
 
