@@ -80,7 +80,9 @@ function readPanel(where) {
  */
 async function train(where, text, steps, timeout = 120000) {
   await where.evaluate(({ t, n }) => {
-    const el = /** @type {HTMLElement} */ (document.querySelector('hw-sentence'));
+    // The widget, on the page or in an embed's <mha-sentence> (its shadow root).
+    const root = document.querySelector('mha-sentence')?.shadowRoot || document;
+    const el = /** @type {HTMLElement} */ (root.querySelector('hw-sentence'));
     if (n > 0) el.setAttribute('data-own-steps', String(n));
     else el.removeAttribute('data-own-steps');
     const box = /** @type {HTMLTextAreaElement} */ (el.querySelector('[data-testid="own-text-input"]'));
@@ -90,7 +92,8 @@ async function train(where, text, steps, timeout = 120000) {
   const before = (await readPanel(where)).checksum;
   await where.click('[data-testid="own-train"]');
   await where.waitForFunction((old) => {
-    const p = /** @type {HTMLElement} */ (document.querySelector('[data-testid="own-text"]'));
+    const root = document.querySelector('mha-sentence')?.shadowRoot || document;
+    const p = /** @type {HTMLElement} */ (root.querySelector('[data-testid="own-text"]'));
     return (p.dataset.status === 'done' && p.dataset.checksum !== old) || !p.querySelector('[data-testid="own-text-error"]')?.hidden;
   }, before, { timeout });
   return readPanel(where);
@@ -272,7 +275,7 @@ describe('Train it on your own text', () => {
     await withEmbed(browser, servers, 'mha-sentence', async (frame) => {
       await reachPanel(frame);
       await frame.click('[data-testid="own-preset"][data-preset="kennedy"]');
-      await frame.waitForFunction(() => /** @type {HTMLTextAreaElement} */ (document.querySelector('[data-testid="own-text-input"]')).value.length > 10000);
+      await frame.waitForFunction(() => /** @type {HTMLTextAreaElement} */ ((document.querySelector('mha-sentence')?.shadowRoot || document).querySelector('[data-testid="own-text-input"]')).value.length > 10000);
       const text = await frame.$eval('[data-testid="own-text-input"]', (t) => /** @type {HTMLTextAreaElement} */ (t).value);
       const p = await train(frame, text, RUN_STEPS);
       assert.equal(p.error, '');
