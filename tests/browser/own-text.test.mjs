@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DIST, ENGINE, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, openPage, shareBrowser, trainingPartServers, waitReady, withEmbed,
+  DIST, ENGINE, ROOT, collectCsp, fileUrl, gotoFresh, layoutProblems, openPage, reachSentence, shareBrowser, trainingPartServers, waitReady, withEmbed,
 } from './helpers.mjs';
 import { presetText } from '../../web/build-text.mjs';
 import { checksum } from '../../web/src/text/own-text.js';
@@ -40,18 +40,7 @@ shareBrowser((b) => {
 const servers = trainingPartServers('widget=sentence', 'Your own sentence');
 
 /** Scroll to the section until its model has read a sentence and the panel is there. @param {any} where */
-async function reachPanel(where) {
-  const end = Date.now() + 90000;
-  for (;;) {
-    await where.evaluate(() => document.querySelector('#sentence, mha-sentence')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
-    try {
-      await where.waitForSelector('hw-sentence[data-model][data-words] [data-testid="own-text"]', { state: 'attached', timeout: 2000 });
-      return;
-    } catch (e) {
-      if (Date.now() > end) throw e;
-    }
-  }
-}
+const reachPanel = (where) => reachSentence(where, 'hw-sentence[data-model][data-words] [data-testid="own-text"]');
 
 /** The panel as the page shows it. @param {any} where */
 function readPanel(where) {
