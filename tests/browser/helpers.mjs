@@ -254,6 +254,25 @@ export async function inContext(browser, body, contextOptions) {
   }
 }
 
+/**
+ * Scroll to "Your own sentence" (the page's section, or an embed's <mha-sentence>) until `ready`
+ * is there: the section loads its model only once it comes near the window.
+ * @param {any} where  a page or a frame
+ * @param {string} [ready]  a selector
+ */
+export async function reachSentence(where, ready = 'hw-sentence[data-model][data-words]') {
+  const end = Date.now() + 90000;
+  for (;;) {
+    await where.evaluate(() => document.querySelector('#sentence, mha-sentence')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
+    try {
+      await where.waitForSelector(ready, { state: 'attached', timeout: 2000 });
+      return;
+    } catch (e) {
+      if (Date.now() > end) throw e;
+    }
+  }
+}
+
 /** Move the page's recorded CSP violations (and, where injected, errors) into the log (call before assertClean). */
 export async function collectCsp(page) {
   await page.harvest();

@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DIST, ENGINE, GUARD_TASK_MS, PHONE, inEachLanguage, layoutProblems, mainThreadTaskCpu, shareBrowser, trainingPartServers,
+  DIST, ENGINE, GUARD_TASK_MS, PHONE, inEachLanguage, layoutProblems, mainThreadTaskCpu, reachSentence, shareBrowser, trainingPartServers,
   withCleanPage, withEmbed, withPage, withStrictCsp, waitLoaded,
 } from './helpers.mjs';
 import { headRoles } from '../../web/src/text/roles.js';
@@ -40,20 +40,6 @@ const servers = trainingPartServers('widget=sentence', 'Your own sentence');
 const argmax = (w) => w.map((row, i) => row.slice(0, i + 1).reduce((best, x, j) => (x > row[best] ? j : best), 0)).join(',');
 /** @param {number} x */
 const f2 = (x) => x.toFixed(2);
-
-/** Scroll to the section (or the embed's element) until its model has read a sentence. @param {any} where */
-async function reachSentence(where) {
-  const end = Date.now() + 90000;
-  for (;;) {
-    await where.evaluate(() => document.querySelector('#sentence, mha-sentence')?.scrollIntoView({ behavior: 'instant', block: 'start' }));
-    try {
-      await where.waitForSelector('hw-sentence[data-model][data-words]', { state: 'attached', timeout: 2000 });
-      return;
-    } catch (e) {
-      if (Date.now() > end) throw e;
-    }
-  }
-}
 
 /** What the widget shows. @param {any} where */
 function readWidget(where) {

@@ -86,8 +86,8 @@ const ITEMS = [
   },
   {
     widget: 'sentence', tag: 'mha-sentence', title: 'Your own sentence', frameTitle: 'The heads of a small language model on the student\'s sentence',
-    text: 'A small language model that Headwise trained on State of the Union addresses (1790–2000) reads the student\'s sentence: every head of both layers as a map over its words, labelled with the role measured on held-out text, the five likeliest next words, the loss, unknown words marked, and switches that turn heads off. The model reads English.',
-    attrs: [], query: [], height: 9000,
+    text: 'A small language model that Headwise trained on State of the Union addresses (1790–2000) reads the student\'s sentence: every head of both layers as a map over its words, labelled with the role measured on held-out text, the five likeliest next words, the loss, unknown words marked, and switches that turn heads off. The model reads English. The student can also train it on a text of their own, in the browser, and switch every view to that model.',
+    attrs: [], query: [], height: 9600,
   },
   {
     widget: 'lesson', tag: 'mha-lesson', title: 'The whole lesson', frameTitle: 'Multi-head attention, verified live',

@@ -18,7 +18,8 @@ import { codeBlock } from '../shared/python/code-block.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { errorOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
-import { textModel, textModelNow } from './model.js';
+import { evaluationOf, shownModel, textModel, textModelNow } from './model.js';
+import { OwnTextPanel } from './own-text.js';
 import { headRoles } from './roles.js';
 import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from './sentence-python.js';
 import { PROMOTED_K, drawBars, drawPromoted, scoreTable, setLine } from './sentence-circuits.js';
@@ -82,7 +83,11 @@ class HwSentence extends HwElement {
     this.switchResult = h('p', { class: 'hw-hint', 'data-testid': 'sentence-switch-result', role: 'status' });
     this.heads = h('div', { class: 'hw-sentence-heads', 'data-testid': 'sentence-heads' });
 
+    // "Train it on your own text" (own-text.js): its switch between the models goes first, since
+    // every view below reads the model it chooses; the panel itself after the circuits.
+    this.ownPanel = new OwnTextPanel(this);
     this.appendChild(this.about);
+    this.appendChild(this.ownPanel.switcher);
     this.appendChild(this.presets);
     this.appendChild(h('div', { class: 'hw-field hw-sentence-field' }, [
       h('label', { for: 'sentence-text', text: this.t('sentence.label') }), this.input, this.hint, this.error,
@@ -97,6 +102,7 @@ class HwSentence extends HwElement {
     this.appendChild(this.switchResult);
     this.appendChild(this.heads);
     this.buildCircuits();
+    this.appendChild(this.ownPanel.el);
 
     // "Reproduce it in Python": the NumPy script for this sentence and these heads switched off
     // (sentence-python.js), and what it prints, from the page's own run.
@@ -241,7 +247,7 @@ class HwSentence extends HwElement {
   }
 
   static get keep() {
-    return ['text', 'off', 'pos', 'watching', 'splitWord', 'promoteFrom'];
+    return ['text', 'off', 'pos', 'watching', 'splitWord', 'promoteFrom', 'own'];
   }
 
   connectedCallback() {
@@ -281,6 +287,17 @@ class HwSentence extends HwElement {
       this.loadError = errorOf(e);
       this.refresh();
     });
+  }
+
+  /** The model shown changed (own-text.js): every view reads it anew. */
+  modelChanged() {
+    this.layoutKey = '';
+    this.result = null;
+    this.promoteFrom = undefined;
+    // The heads switched off were the other model's.
+    this.off = new Set();
+    this.dataset.shown = shownModel();
+    if (textModelNow()) this.compute();
   }
 
   /** @param {any} _store */
@@ -361,9 +378,10 @@ class HwSentence extends HwElement {
     const c = model.config;
     const meta = /** @type {any} */ (model.metadata());
     this.meta = meta;
-    this.roles = headRoles(meta.heads || {}, c.layers, c.numHeads);
-    const held = meta.heldOut || {};
-    setText(this.about, this.t('sentence.about', {
+    const evaluation = evaluationOf(model);
+    this.roles = headRoles(evaluation.heads, c.layers, c.numHeads);
+    const held = evaluation.heldOut;
+    setText(this.about, this.t(shownModel() === 'own' ? 'sentence.own.about' : 'sentence.about', {
       layers: c.layers, heads: c.numHeads, dModel: c.dModel, context: c.context, vocab: fmtInt(c.vocab - 1),
       loss: Number.isFinite(held.loss) ? f2(held.loss) : '–', unigram: Number.isFinite(held.unigram) ? f2(held.unigram) : '–',
       bigram: Number.isFinite(held.bigram) ? f2(held.bigram) : '–',

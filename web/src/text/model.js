@@ -7,7 +7,9 @@
 // milliseconds there, so the widget calls it directly (tests/bench measures the longest task).
 //
 //   const model = await textModel();   // hw.textModel({weights}) of cpp/api.d.ts
-//   textModelNow();                    // the same, or null until it has loaded
+//   textModelNow();                    // the model the section shows, or null until it has loaded
+//   setOwnModel(model, evaluation);    // the student's own (trained here or opened from a file)
+//   showModel('own' | 'sotu');         // which one every view of the section reads
 
 import { loadScript, scriptBase } from '../shared/platform/scripts.js';
 import { PageError, messageOf } from '../shared/state/errors.js';
@@ -27,6 +29,12 @@ const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 let loading = null;
 /** @type {TextModel|null} */
 let loaded = null;
+/** @type {any} the student's own model (null until one is trained or opened) */
+let own = null;
+/** @type {'sotu'|'own'} which model the section shows */
+let showing = 'sotu';
+/** @type {WeakMap<object, {heads: any, heldOut: any}>} a model's evaluation, when the page made it */
+const evaluations = new WeakMap();
 
 /**
  * Base64 to bytes, without a copy through a string of code points per byte beyond atob's.
@@ -76,7 +84,54 @@ export function textModel() {
   return loading;
 }
 
-/** @returns {TextModel|null} the loaded model, or null until it has loaded */
+/** @returns {any} the model the section shows (the student's own when chosen), or null until the State of the Union model has loaded */
 export function textModelNow() {
+  if (!loaded) return null;
+  return showing === 'own' && own ? own : loaded;
+}
+
+/** @returns {any} the State of the Union model, or null until it has loaded */
+export function sotuModelNow() {
   return loaded;
+}
+
+/** @returns {any} the student's own model, or null */
+export function ownModelNow() {
+  return own;
+}
+
+/** @returns {'sotu'|'own'} which model the section shows */
+export function shownModel() {
+  return showing === 'own' && own ? 'own' : 'sotu';
+}
+
+/**
+ * The student's own model, with the evaluation the page measured for it (null: its file's metadata
+ * holds it); the one it replaces is disposed.
+ * @param {any} model  a TextModel
+ * @param {{heads: any, heldOut: any}|null} [evaluation]
+ */
+export function setOwnModel(model, evaluation = null) {
+  if (own && own !== model) own.dispose();
+  own = model;
+  if (evaluation) evaluations.set(model, evaluation);
+}
+
+/** @param {'sotu'|'own'} which */
+export function showModel(which) {
+  showing = which;
+}
+
+/**
+ * A model's head measures and held-out losses: the page's evaluation of it, else its metadata's
+ * (the `heads` and `heldOut` the training recorded, or its `evaluation` when the trainer saved it).
+ * @param {any} model
+ * @returns {{heads: Record<string, number[][]>, heldOut: Record<string, number>}}
+ */
+export function evaluationOf(model) {
+  const e = evaluations.get(model);
+  if (e) return e;
+  const meta = /** @type {any} */ (model.metadata()) || {};
+  const ev = meta.evaluation || {};
+  return { heads: meta.heads || ev.heads || {}, heldOut: meta.heldOut || ev.heldOut || {} };
 }

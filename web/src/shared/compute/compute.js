@@ -25,7 +25,8 @@
 //   is ever delivered.
 // cancel(key) supersedes the run with that key without a new one.
 // create(factory, options) -> Promise of a remote object made by hw[factory](options): its
-//   methods are called as `remote.call(name, ...args)` -> Promise, and `remote.dispose()` frees
+//   methods are called as `remote.call(name, ...args)` -> Promise, its fields read as
+//   `remote.get(name)` -> Promise, and `remote.dispose()` frees
 //   it. In the Worker the object lives there; in 'main' mode it lives on the main thread, and
 //   the caller keeps each call small (e.g. k training steps per animation frame).
 //
@@ -281,7 +282,7 @@ export class Compute {
    * A remote object made by hw[factory](options).
    * @param {string} factory
    * @param {any} options
-   * @returns {Promise<{call: (method: string, ...args: any[]) => Promise<any>, dispose: () => Promise<void>}>}
+   * @returns {Promise<{call: (method: string, ...args: any[]) => Promise<any>, get: (field: string) => Promise<any>, dispose: () => Promise<void>}>}
    */
   async create(factory, options) {
     const { object } = await this._enqueue({ type: 'create', factory, options }, null, 0);
@@ -294,6 +295,10 @@ export class Compute {
         const transfer = [];
         const wired = this.mode === 'worker' ? toWire(args, transfer, this._factory().Tensor) : args;
         return this._enqueue({ type: 'call', object, method, args: wired }, null, 0, transfer);
+      },
+      get: (/** @type {string} */ field) => {
+        if (disposed) return Promise.reject(new Error('this object has been disposed'));
+        return this._enqueue({ type: 'get', object, field }, null, 0);
       },
       dispose: async () => {
         if (disposed) return;

@@ -49,6 +49,7 @@ export function dispatcher(hw, tasksOf, transfers) {
       return null;
     }
     if (!obj) throw new Error('this object has been disposed');
+    if (m.type === 'get') return obj[m.field];
     if (typeof obj[m.method] !== 'function') throw new Error(`"${m.method}" is not a method of this object`);
     return obj[m.method](...m.args);
   };

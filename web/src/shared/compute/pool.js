@@ -193,6 +193,8 @@ export class Pool {
           this._busy[k] -= 1;
         }
       },
+      /** @type {(field: string) => Promise<any>} */
+      get: (field) => remote.get(field),
       dispose: async () => {
         if (disposed) return;
         disposed = true;

@@ -1,0 +1,83 @@
+// The own-text controller (web/src/text/own-text-training.js) with the module's real text trainer,
+// in Node: spread over 1 to 8 replicas (each its own trainer, as each Worker holds one), stepped
+// by the page's shard sum, it saves the same model file, byte for byte, as one trainer's own
+// step(); on the main thread (no Worker) likewise; and its replicas are freed.
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import { ROOT, createHeadwise } from './helpers.mjs';
+import { OwnTextTraining } from '../../web/src/text/own-text-training.js';
+
+const hw = await createHeadwise();
+const DATA = join(ROOT, 'node_modules', '@stdlib', 'datasets-sotu', 'data');
+const TEXT = readdirSync(DATA).filter((f) => /^1962_john_f_kennedy_d\.txt$/.test(f)).map((f) => readFileSync(join(DATA, f), 'utf8')).join('\n\n');
+const STEPS = 3;
+// A small model, so that eight replicas step quickly (no warm start: its sizes are fixed).
+const OPTIONS = { text: TEXT, steps: STEPS, warmStart: null, dModel: 16, numHeads: 2, layers: 1, context: 16, vocab: 300 };
+
+/** The file one trainer saves after STEPS of its own step(). */
+function direct() {
+  const t = hw.createTextTrainer(OPTIONS);
+  try {
+    for (let k = 0; k < STEPS; k += 1) t.step(1);
+    return t.save();
+  } finally {
+    t.dispose();
+  }
+}
+
+/** A trainer behind the remote shape a Worker's object has (Promises, fields read with get). */
+function replica(freed) {
+  const t = hw.createTextTrainer(OPTIONS);
+  return {
+    call: async (/** @type {string} */ method, /** @type {any[]} */ ...args) => t[method](...args),
+    get: async (/** @type {string} */ field) => t[field],
+    dispose: async () => {
+      t.dispose();
+      freed.push(1);
+    },
+  };
+}
+
+const want = direct();
+
+test('spread over 1 to 8 replicas, the shard sum gives the file one trainer\'s step() gives', async () => {
+  for (const n of [1, 2, 3, 4, 8]) {
+    const freed = [];
+    const replicas = Array.from({ length: n }, () => replica(freed));
+    const info = {};
+    for (const f of ['steps', 'stepsDone', 'shards', 'parameterCount', 'corpus', 'baselines']) info[f] = await replicas[0].get(f);
+    const run = new OwnTextTraining(replicas, 'worker', info);
+    assert.equal(run.workers, Math.min(n, info.shards));
+    const losses = [];
+    while (run.stepsDone < run.steps) losses.push(await run.step());
+    assert.equal(losses.length, STEPS);
+    assert.ok(losses.every(Number.isFinite));
+    const bytes = await run.save();
+    assert.deepEqual(Buffer.from(bytes), Buffer.from(want), `${n} replicas`);
+    // Every replica holds the same model (not only the first).
+    for (const r of replicas) assert.deepEqual(Buffer.from(await r.call('save')), Buffer.from(want));
+    await run.dispose();
+    assert.equal(freed.length, n, 'every replica freed');
+  }
+});
+
+test('on the main thread: the trainer\'s own step(), the same file', async () => {
+  const run = await OwnTextTraining.open({ hw }, OPTIONS);
+  assert.equal(run.mode, 'main');
+  assert.equal(run.workers, 0);
+  assert.equal(run.steps, STEPS);
+  assert.ok(run.corpus.words > 1000 && run.corpus.vocab <= 301);
+  assert.ok(run.baselines.unigram > run.baselines.bigram * 0.5);
+  while (run.stepsDone < run.steps) await run.step();
+  assert.deepEqual(Buffer.from(await run.save()), Buffer.from(want));
+  const e = await run.evaluate();
+  assert.ok(Number.isFinite(e.heldOut.loss));
+  await run.dispose();
+});
+
+test('a text the trainer refuses: its coded error, and nothing left open', async () => {
+  await assert.rejects(OwnTextTraining.open({ hw }, { text: 'the cat sat on the mat' }), (e) => e.code === 'tooFewWords' && e.params.min > 0);
+});
