@@ -18,7 +18,7 @@
 // Where no Worker starts, the one trainer lives on the main thread and steps one step per task
 // (nextSlice between), its own step() being that same sum.
 
-import { nextSlice } from '../shared/compute/tasks.js';
+import { nextSlice } from '../shared/compute/slices.js';
 import { PageError } from '../shared/state/errors.js';
 
 /** The most characters of text the page hands to the trainer (about 350,000 English words). */
@@ -68,7 +68,7 @@ export function checkModelFile(file) {
 export function laneShards(shards, lanes) {
   const n = Math.max(1, Math.min(lanes, shards));
   /** @type {number[][]} */
-  const out = Array.from({ length: n }, () => []);
+  const out = Array.from({ length: n }, () => /** @type {number[]} */ ([]));
   for (let s = 0; s < shards; s += 1) out[s % n].push(s);
   return out;
 }
@@ -128,7 +128,7 @@ function here(trainer) {
 export class OwnTextTraining {
   /**
    * Make the trainers: one per Worker of the pool (the pool's size), or one on the main thread.
-   * @param {{hw: any, compute?: import('../shared/compute/compute.js').Pool}} module  the training module
+   * @param {{hw: any, compute?: import('../shared/compute/pool.js').Pool}} module  the training module
    * @param {object} options  hw.createTextTrainer's options
    * @param {{workers?: number}} [opts]  how many Workers to use (default: the pool's size)
    * @returns {Promise<OwnTextTraining>}

@@ -15,10 +15,10 @@
 
 import { h, replace, setText } from '../shared/ui/dom.js';
 import { fmtInt } from '../shared/ui/format.js';
-import { loadScript, scriptBase } from '../shared/platform/module-loader.js';
+import { loadScript, scriptBase } from '../shared/platform/scripts.js';
 import { PageError, errorOf, messageOf } from '../shared/state/errors.js';
 import { Curves, SERIES } from '../train/curves.js';
-import { trainingModule } from '../train/module.js';
+import { trainingModule } from '../train/training-module.js';
 import { evaluationOf, ownModelNow, setOwnModel, showModel, shownModel } from './model.js';
 import { MAX_FILE_BYTES, MAX_TEXT_CHARS, MODEL_EXTENSION, OwnTextTraining, checkFile, checkModelFile, checkText } from './own-text-training.js';
 import { headRoles } from './roles.js';
@@ -149,7 +149,7 @@ export class OwnTextPanel {
     if (!host.own) host.own = freshState();
     /** @type {OwnState} */
     this.state = host.own;
-    const t = (/** @type {string} */ k, /** @type {any} */ p) => host.t(k, p);
+    const t = (/** @type {string} */ k, /** @type {any} */ p = undefined) => host.t(k, p);
     const presets = TEXT_PRESETS.map((key) => {
       const b = h('button', { type: 'button', class: 'hw-button hw-button-quiet', 'data-testid': 'own-preset', 'data-preset': key, text: t(`sentence.own.preset.${key}`) });
       b.addEventListener('click', () => this.pickPreset(key));
@@ -376,7 +376,7 @@ export class OwnTextPanel {
   save() {
     const bytes = this.state.bytes;
     if (!bytes) return;
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    const url = URL.createObjectURL(new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)], { type: 'application/octet-stream' }));
     const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: `own-text${MODEL_EXTENSION}`, hidden: true }));
     this.el.appendChild(a);
     a.click();
@@ -458,7 +458,7 @@ export class OwnTextPanel {
     this.curves.update(0, s.lossSteps, s.losses);
     this.curves.update(1, s.heldSteps, s.held);
     const b = s.baselines || {};
-    const flat = (/** @type {number} */ y) => (Number.isFinite(y) ? [[0, s.steps], [y, y]] : [[], []]);
+    const flat = (/** @type {number} */ y) => /** @type {[number[], number[]]} */ (Number.isFinite(y) ? [[0, s.steps], [y, y]] : [[], []]);
     this.curves.update(2, ...flat(b.unigram));
     this.curves.update(3, ...flat(b.bigram));
   }
