@@ -122,7 +122,7 @@ test('the API object is frozen and has no .delete()', () => {
   assert.ok(Object.isFrozen(hw));
   assert.equal('delete' in hw, false);
   assert.deepEqual(Object.keys(hw).sort(), [
-    'allclose', 'compareHeads', 'createTrainer', 'headCircuits', 'headsNeededDefaults', 'heapStats',
+    'allclose', 'compareHeads', 'createTextTrainer', 'createTrainer', 'headCircuits', 'headsNeededDefaults', 'heapStats',
     'inductionDefaults', 'limits',
     'maxAbsDiff', 'multiHeadAttention', 'packLessonWeights', 'parameterCount', 'seedExperiment',
     'textModel', 'torchMultiheadAttention', 'trainerCount', 'trainingRelations', 'trainingTasks', 'version'
