@@ -160,7 +160,7 @@ export class OwnTextPanel {
       'aria-describedby': 'own-text-hint own-text-error',
     }));
     this.input.addEventListener('input', () => this.drawHint());
-    this.file = /** @type {HTMLInputElement} */ (h('input', { type: 'file', id: 'own-text-file', name: 'own-text-file', accept: '.txt,text/plain', 'data-testid': 'own-text-file' }));
+    this.file = /** @type {HTMLInputElement} */ (h('input', { type: 'file', id: 'own-text-file', name: 'own-text-file', accept: '.txt,text/plain', autocomplete: 'off', 'data-testid': 'own-text-file' }));
     this.file.addEventListener('change', () => this.openText());
     this.hint = h('p', { class: 'hw-hint', id: 'own-text-hint', 'data-testid': 'own-text-hint' });
     this.error = h('p', { class: 'hw-error', id: 'own-text-error', 'data-error-for': 'own-text', 'data-testid': 'own-text-error', role: 'alert', hidden: true });
@@ -168,7 +168,7 @@ export class OwnTextPanel {
     this.train.addEventListener('click', () => (this.busy() ? this.stop() : this.start()));
     this.download = h('button', { type: 'button', class: 'hw-button hw-button-quiet', 'data-testid': 'own-download', text: t('sentence.own.download') });
     this.download.addEventListener('click', () => this.save());
-    this.modelFile = /** @type {HTMLInputElement} */ (h('input', { type: 'file', id: 'own-model-file', name: 'own-model-file', accept: `${MODEL_EXTENSION},application/octet-stream`, 'data-testid': 'own-model-file' }));
+    this.modelFile = /** @type {HTMLInputElement} */ (h('input', { type: 'file', id: 'own-model-file', name: 'own-model-file', accept: `${MODEL_EXTENSION},application/octet-stream`, autocomplete: 'off', 'data-testid': 'own-model-file' }));
     this.modelFile.addEventListener('change', () => this.openModel());
     this.status = h('p', { class: 'hw-sentence-own-status', 'data-testid': 'own-status', role: 'status' });
     this.corpus = h('p', { class: 'hw-hint', 'data-testid': 'own-corpus' });
