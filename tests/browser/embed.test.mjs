@@ -413,7 +413,16 @@ describe('gallery', () => {
     await waitTrainingDrawn(gallery.locator('#widget-train').locator('hw-train').first());
     // The lesson, on request, as a web component and then as an iframe.
     await gallery.locator('#widget-lesson button[data-show="element"]').click();
-    await gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]').filter({ hasText: '0.424' }).waitFor({ timeout: 60000 });
+    // The lesson draws a widget once it is seen (src/shared/ui/redraw.js): the fact is brought into
+    // view until it shows (WebKit, busy, has been seen to let the first report of its observer pass).
+    const fact = gallery.locator('#widget-lesson mha-lesson').locator('hw-fact[name="h0-t2"]');
+    await until(async () => {
+      const shown = await fact.evaluateAll((els) => {
+        els[0]?.scrollIntoView({ block: 'center' });
+        return Boolean(els[0] && els[0].textContent.includes('0.424'));
+      });
+      return shown;
+    }, 'the lesson as an element to show its first number', 60000);
     await gallery.locator('#widget-params button[data-show="iframe"]').click();
     await gallery.frame('#widget-params iframe').locator('[data-testid="param-total"]').first().waitFor();
     await gallery.harvest();
