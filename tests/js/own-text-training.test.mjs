@@ -92,3 +92,26 @@ test('on the main thread: the trainer\'s own step(), the same file', async () =>
 test('a text the trainer refuses: its coded error, and nothing left open', async () => {
   await assert.rejects(OwnTextTraining.open({ hw }, { text: 'the cat sat on the mat' }), (e) => e.code === 'tooFewWords' && e.params.min > 0);
 });
+
+test('on a pool: one replica per Worker made at once; one refused, the others freed and its error thrown', async () => {
+  const freed = [];
+  /** A pool of `size` Workers whose lane `refuse` refuses (as pool.js's create places them). */
+  const pool = (size, refuse = -1) => ({
+    mode: 'worker', size, lanes: [],
+    start: async () => {},
+    warm: async () => {},
+    create: async (/** @type {string} */ factory, /** @type {any} */ options, { lane }) => {
+      assert.equal(factory, 'createTextTrainer');
+      if (lane === refuse) hw.createTextTrainer({ ...options, text: 'too short' });
+      return { lane, ...replica(freed) };
+    },
+  });
+  const run = await OwnTextTraining.open({ hw, compute: /** @type {any} */ (pool(2)) }, OPTIONS);
+  assert.deepEqual(run.replicas.map((r) => r.lane), [0, 1]);
+  assert.equal(run.workers, 2);
+  await run.step();
+  await run.dispose();
+  assert.equal(freed.length, 2);
+  await assert.rejects(OwnTextTraining.open({ hw, compute: /** @type {any} */ (pool(3, 1)) }, OPTIONS), (e) => e.code === 'tooFewWords');
+  assert.equal(freed.length, 4, 'the two replicas made were freed');
+});

@@ -161,11 +161,13 @@ export class OwnTextTraining {
     if (mode === 'worker' && compute) {
       const n = Math.max(1, Math.min(workers || compute.size, compute.size));
       if (n > 1) await compute.warm();
-      try {
-        for (let k = 0; k < n; k += 1) replicas.push(await compute.create('createTextTrainer', options, { lane: k }));
-      } catch (e) {
+      // every Worker makes its replica at once (each reads the whole text)
+      const made = await Promise.allSettled(Array.from({ length: n }, (_, k) => compute.create('createTextTrainer', options, { lane: k })));
+      for (const m of made) if (m.status === 'fulfilled') replicas.push(m.value);
+      const refused = made.find((m) => m.status === 'rejected');
+      if (refused) {
         await Promise.all(replicas.map((r) => r.dispose()));
-        throw e;
+        throw /** @type {PromiseRejectedResult} */ (refused).reason;
       }
     } else {
       replicas = [here(hw.createTextTrainer(options))];
