@@ -43,7 +43,8 @@ declare namespace createHeadwise {
    * - required {other?}; notAllowed {}; together {names, given?}; conflict {other}; maskKinds {}
    * - noTarget {}; utf8 {byte}; surrogate {index}; format {detail?} (a text model's weights)
    * - tooFewWords {value, min}; tooFewDistinct {value, min}; noEnglishWords {words} (a text
-   *   trainer's text); warmStartSize {value, expected} (a size unlike the warm start's)
+   *   trainer's text); warmStartSize {value, expected} (a size unlike the warm start's);
+   *   shardNode {lo, hi, count} (a text trainer's shardSum range that is no node of the tree)
    * - options {given}; unknownOption {value, allowed}; integer {given}; safeInteger {value};
    *   number {given}; boolean {given}; whole {given}; type {given}; sharedMemory {other}
    * - disposed {}; lessonOnly {method}; unsupported {feature: 'webassembly' | 'simd' |
@@ -1009,10 +1010,13 @@ declare namespace createHeadwise {
    *
    * Each step's batch is cut into `shards` (8) shards of consecutive windows; a shard's gradient
    * is the gradient of its windows' summed token losses / (batch * context), so the shards'
-   * gradients sum to the batch's mean-loss gradient. step() sums them as
-   * `g = shard 0; for s = 1 .. 7: g[i] += shard s[i]` (and the losses likewise) and takes one
-   * Adam step; shardGradients + the same sum + applyGradients give the same bits, whichever
-   * module instances computed the shards.
+   * gradients sum to the batch's mean-loss gradient. step() sums them along a fixed pairwise
+   * tree, `sum(lo, hi) = shard lo if hi - lo == 1, else sum(lo, mid) + sum(mid, hi)` with
+   * `mid = (lo + hi) / 2` (elementwise; the losses likewise), and takes one Adam step. A pool
+   * of module instances splits the tree into complete subtrees, one per instance (shardSum),
+   * adds their sums along the tree's upper levels and hands the root to every instance
+   * (applyGradients): the same bits as step(), whichever instances computed which subtree.
+   * shardGradients gives single shards, to be summed along the same tree.
    * @example
    * const t = hw.createTextTrainer({text});          // the warm-up's layers, 800 steps
    * t.baselines.unigram;                             // the text's own unigram, held-out nats
@@ -1056,6 +1060,14 @@ declare namespace createHeadwise {
      * not drawn yet. Indices 0 to shards - 1, each once (errors range, duplicate).
      */
     shardGradients(shards: number[]): { losses: Float64Array; gradients: Float64Array };
+    /**
+     * The tree sum of shards lo .. hi - 1 for this step's batch (drawn first if not drawn yet):
+     * the summed loss and the summed gradient (parameterCount numbers). The range must be a node
+     * of the tree: 0 .. shards, or a half lo .. mid / mid .. hi (mid = (lo + hi) / 2) of a node
+     * of two shards or more (error shardNode, field "shards"; lo and hi integers: integer).
+     * shardSum(0, shards) then applyGradients(gradient, loss) is step(), bit for bit.
+     */
+    shardSum(lo: number, hi: number): { loss: number; gradient: Float64Array };
     /**
      * One Adam step with the summed gradient (a Float64Array of parameterCount numbers: error
      * length) at this step's learning rate; loss is kept as the step's. Advances stepsDone. A

@@ -1051,6 +1051,15 @@
           return { losses: r.losses.data, gradients: r.gradients.data };
         };
 
+        t.shardSum = function (lo, hi) {
+          var mm = 'shardSum';
+          var a = live(mm);
+          a.lo = integer(mm, 'lo', lo);
+          a.hi = integer(mm, 'hi', hi);
+          var r = unwrap(mm, raw._textTrainerShardSum(a));
+          return { loss: r.loss, gradient: r.gradient.data };
+        };
+
         t.applyGradients = function (sum, loss) {
           var mm = 'applyGradients';
           var a = live(mm);

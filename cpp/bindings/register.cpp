@@ -57,6 +57,7 @@ EMSCRIPTEN_BINDINGS(headwise) {
   function("_textTrainerDispose", &text_trainer_dispose);
   function("_textTrainerStep", &text_trainer_step);
   function("_textTrainerShardGradients", &text_trainer_shard_gradients);
+  function("_textTrainerShardSum", &text_trainer_shard_sum);
   function("_textTrainerApplyGradients", &text_trainer_apply_gradients);
   function("_textTrainerEvaluate", &text_trainer_evaluate);
   function("_textTrainerSave", &text_trainer_save);

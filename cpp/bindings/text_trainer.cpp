@@ -142,6 +142,19 @@ val text_trainer_shard_gradients(val o) {
   });
 }
 
+val text_trainer_shard_sum(val o) {
+  return guarded([&] {
+    headwise::TextCorpusTrainer& t = trainer_of(o);
+    // lo, hi: integers the wrapper has checked; the core checks that they are a node of the tree
+    Vector gradient(t.parameter_count());
+    const double loss = t.shard_sum(get_int(o, "lo"), get_int(o, "hi"), gradient.data());
+    val out = val::object();
+    out.set("loss", loss);
+    out.set("gradient", vector_out(gradient));
+    return out;
+  });
+}
+
 val text_trainer_apply_gradients(val o) {
   return guarded([&] {
     headwise::TextCorpusTrainer& t = trainer_of(o);

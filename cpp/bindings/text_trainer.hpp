@@ -10,6 +10,7 @@ emscripten::val text_trainer_create(emscripten::val o);
 emscripten::val text_trainer_dispose(emscripten::val o);
 emscripten::val text_trainer_step(emscripten::val o);
 emscripten::val text_trainer_shard_gradients(emscripten::val o);
+emscripten::val text_trainer_shard_sum(emscripten::val o);
 emscripten::val text_trainer_apply_gradients(emscripten::val o);
 emscripten::val text_trainer_evaluate(emscripten::val o);
 emscripten::val text_trainer_save(emscripten::val o);

@@ -49,6 +49,23 @@ std::int64_t size_of(const std::optional<std::int64_t>& given, std::int64_t fall
 
 }  // namespace
 
+bool is_shard_node(std::int64_t lo, std::int64_t hi, std::int64_t count) {
+  std::int64_t a = 0, b = count;
+  while (b - a >= 1) {
+    if (a == lo && b == hi) return true;
+    if (b - a == 1) return false;
+    const std::int64_t mid = (a + b) / 2;
+    if (hi <= mid) {
+      b = mid;
+    } else if (lo >= mid) {
+      a = mid;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
 const TextTrainerRecipe& text_trainer_recipe() {
   static const TextTrainerRecipe recipe;
   return recipe;
@@ -307,22 +324,40 @@ void TextCorpusTrainer::apply_gradients(const double* sum, Index n, double loss)
   drawn_ = false;
 }
 
+double TextCorpusTrainer::tree_sum(std::int64_t lo, std::int64_t hi, double* gradient,
+                                   std::size_t depth) {
+  if (hi - lo == 1) return shard(lo, gradient);
+  const std::int64_t mid = (lo + hi) / 2;
+  const double left = tree_sum(lo, mid, gradient, depth + 1);
+  if (tree_scratch_.size() <= depth) tree_scratch_.resize(depth + 1);
+  Vector& right_sum = tree_scratch_[depth];
+  const Index p = parameter_count();
+  if (right_sum.size() != p) right_sum.resize(p);
+  const double right = tree_sum(mid, hi, right_sum.data(), depth + 1);
+  // IEEE addition commutes exactly: left + right here is right + left anywhere else
+  for (Index j = 0; j < p; ++j) gradient[j] += right_sum[j];
+  return left + right;
+}
+
+double TextCorpusTrainer::shard_sum(std::int64_t lo, std::int64_t hi, double* gradient) {
+  if (!is_shard_node(lo, hi)) {
+    throw Error("shardNode", "shards",
+                {{"lo", integer(lo)}, {"hi", integer(hi)}, {"count", integer(kTextShards)}},
+                "shards " + std::to_string(lo) + " .. " + std::to_string(hi) +
+                    " (end excluded) is not a node of the tree over shards 0 .. " +
+                    std::to_string(kTextShards) +
+                    ": give 0 .. " + std::to_string(kTextShards) +
+                    " or a half (lo .. mid, mid .. hi with mid = (lo + hi) / 2) of a node");
+  }
+  draw_batch();
+  return tree_sum(lo, hi, gradient, 0);
+}
+
 double TextCorpusTrainer::step(std::int64_t k) {
   require_range(k, 1, kMaxTextSteps, "steps");
   const Index p = parameter_count();
-  Vector shard_grad(p);
   for (std::int64_t s = 0; s < k; ++s) {
-    draw_batch();
-    double loss = 0.0;
-    for (std::int64_t i = 0; i < kTextShards; ++i) {
-      const double l = shard(i, i == 0 ? sum_.data() : shard_grad.data());
-      if (i == 0) {
-        loss = l;
-      } else {
-        loss += l;
-        for (Index j = 0; j < p; ++j) sum_[j] += shard_grad[j];
-      }
-    }
+    const double loss = shard_sum(0, kTextShards, sum_.data());
     apply_gradients(sum_.data(), p, loss);
   }
   return last_loss_;

@@ -12,9 +12,11 @@
 //   4. A step: the batch is cut into kTextShards shards of consecutive windows (shard s holds
 //      windows floor(s B / S) .. floor((s + 1) B / S) - 1); each shard's gradient is the gradient
 //      of its windows' summed token losses / (B * context), and its loss that sum / (B * context);
-//      the shards' gradients are summed elementwise in shard order (g = shard 0; g += shard 1;
-//      ...), and one Adam step (adam.hpp) at scheduled_rate applies the sum. Whoever computes
-//      the shards (one process or several), the sum and so the model are the same bits.
+//      the shards' gradients are summed elementwise along a fixed pairwise tree (shard_tree_sum:
+//      sum(lo, hi) = shard lo's if hi - lo == 1, else sum(lo, mid) + sum(mid, hi) with mid =
+//      (lo + hi) / 2; the losses alike), and one Adam step (adam.hpp) at scheduled_rate applies
+//      the sum. Whoever computes the tree's nodes (one process, or each of several its complete
+//      subtrees, combined along the upper levels), the sum and so the model are the same bits.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +29,7 @@
 namespace headwise {
 
 // Fixed sizes and limits of a text trainer.
-constexpr std::int64_t kTextShards = 8;            // shards per batch
+constexpr std::int64_t kTextShards = 8;            // shards per batch (the leaves of the sum's tree)
 constexpr std::int64_t kMinTextWords = 200;        // words of text at least (more for a long context)
 constexpr std::int64_t kMinTextDistinct = 20;      // training words seen twice at least
 constexpr std::int64_t kMinTextContext = 8;        // a repeated span needs windows of 9 words
@@ -75,6 +77,10 @@ double unigram_loss(const std::vector<std::int32_t>& train, const std::vector<st
 double bigram_loss(const std::vector<std::int32_t>& train, const std::vector<std::int32_t>& held,
                    Index v, double k);
 
+// Whether lo .. hi - 1 is a node of the pairwise tree over shards 0 .. count - 1 (the root, or a
+// half (lo, mid) / (mid, hi), mid = (lo + hi) / 2, of a node with more than one shard).
+bool is_shard_node(std::int64_t lo, std::int64_t hi, std::int64_t count = kTextShards);
+
 struct TextBaselines {
   double unigram = 0.0, bigram = 0.0, bigram_k = 0.0;  // unigram with k = 1
 };
@@ -117,6 +123,11 @@ class TextCorpusTrainer {
   // for this step's batch, drawn first if not drawn yet. Throws for an index outside 0 ..
   // kTextShards - 1 or listed twice.
   void shard_gradients(const std::vector<std::int64_t>& shards, double* losses, double* gradients);
+  // The tree sum of shards lo .. hi - 1 (a node of the shards' tree: 0 .. kTextShards, or a half
+  // of a node; throws code "shardNode", field "shards", otherwise) for this step's batch, drawn
+  // first if not drawn yet: gradient gets parameter_count() values; the summed loss is returned.
+  // shard_sum(0, kTextShards) and apply_gradients are one step(), bit for bit.
+  double shard_sum(std::int64_t lo, std::int64_t hi, double* gradient);
   // One Adam step with the summed gradient sum (n = parameter_count() values; throws otherwise);
   // draws this step's batch first if no shard did. loss: the batch's, kept as the last loss.
   void apply_gradients(const double* sum, Index n, double loss);
@@ -134,6 +145,8 @@ class TextCorpusTrainer {
  private:
   void draw_batch();
   double shard(std::int64_t s, double* gradient);
+  // the tree sum of the node lo .. hi - 1 into gradient; depth: the node's depth (its scratch)
+  double tree_sum(std::int64_t lo, std::int64_t hi, double* gradient, std::size_t depth);
 
   TrainerConfig config_;
   Vocabulary vocabulary_;
@@ -146,6 +159,7 @@ class TextCorpusTrainer {
   NumpyRandomState rng_;
   ModelParams params_, grads_, adam_m_, adam_v_;
   Vector sum_;
+  std::vector<Vector> tree_scratch_;  // a right half's sum at each depth of the tree
   IntMatrix windows_;
   bool drawn_ = false;
   Activations acts_;

@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fixtures.hpp"
@@ -77,27 +78,59 @@ std::string code_of(const TextTrainerOptions& o, std::string* field = nullptr) {
 
 }  // namespace
 
-TEST_CASE("step() is the shards' gradients summed in shard order and one Adam step, bit for bit",
+// The pairwise tree sum of shards lo .. hi - 1 from each shard's gradient (grads: shard k's at
+// k * p) and loss, as the trainer's header defines it.
+double tree_sum_of(const std::vector<double>& losses, const std::vector<double>& grads, Index p,
+                   std::int64_t lo, std::int64_t hi, std::vector<double>& out) {
+  if (hi - lo == 1) {
+    out.assign(grads.begin() + lo * p, grads.begin() + (lo + 1) * p);
+    return losses[static_cast<std::size_t>(lo)];
+  }
+  const std::int64_t mid = (lo + hi) / 2;
+  std::vector<double> right;
+  const double l = tree_sum_of(losses, grads, p, lo, mid, out);
+  const double r = tree_sum_of(losses, grads, p, mid, hi, right);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] += right[i];
+  return l + r;
+}
+
+TEST_CASE("step() is the shards' gradients summed along the pairwise tree and one Adam step, bit for bit",
           "[text-trainer]") {
-  TextCorpusTrainer whole(small_options()), parts(small_options());
+  TextCorpusTrainer whole(small_options()), parts(small_options()), halves(small_options());
   const Index p = whole.parameter_count();
   REQUIRE(whole.parameters().data() == parts.parameters().data());
   for (int s = 0; s < 3; ++s) {
     const double loss = whole.step(1);
-    // shards in two calls (as two Workers would), summed here
+    // shards in two calls (as two Workers would), summed here along the tree
     std::vector<double> losses(headwise::kTextShards), grads(headwise::kTextShards * p);
     parts.shard_gradients({0, 1, 2}, losses.data(), grads.data());
     parts.shard_gradients({3, 4, 5, 6, 7}, losses.data() + 3, grads.data() + 3 * p);
-    std::vector<double> sum(grads.begin(), grads.begin() + p);
-    double total = losses[0];
-    for (Index k = 1; k < headwise::kTextShards; ++k) {
-      for (Index i = 0; i < p; ++i) sum[static_cast<std::size_t>(i)] += grads[static_cast<std::size_t>(k * p + i)];
-      total += losses[static_cast<std::size_t>(k)];
-    }
+    std::vector<double> sum;
+    const double total = tree_sum_of(losses, grads, p, 0, headwise::kTextShards, sum);
     parts.apply_gradients(sum.data(), p, total);
     CHECK(total == loss);
     CHECK(whole.parameters().data() == parts.parameters().data());
+    // three subtrees (0..4 split once more, as three Workers would), combined along the tree
+    std::vector<double> g01(static_cast<std::size_t>(p)), g23(g01), g47(g01);
+    const double l01 = halves.shard_sum(0, 2, g01.data());
+    const double l23 = halves.shard_sum(2, 4, g23.data());
+    const double l47 = halves.shard_sum(4, 8, g47.data());
+    for (std::size_t i = 0; i < g01.size(); ++i) g01[i] = (g01[i] + g23[i]) + g47[i];
+    halves.apply_gradients(g01.data(), p, (l01 + l23) + l47);
+    CHECK((l01 + l23) + l47 == loss);
+    CHECK(whole.parameters().data() == halves.parameters().data());
   }
+  // the root alone is step()'s sum
+  std::vector<double> losses(headwise::kTextShards), grads(headwise::kTextShards * p), sum, root(static_cast<std::size_t>(p));
+  parts.shard_gradients({0, 1, 2, 3, 4, 5, 6, 7}, losses.data(), grads.data());
+  const double total = tree_sum_of(losses, grads, p, 0, headwise::kTextShards, sum);
+  CHECK(parts.shard_sum(0, headwise::kTextShards, root.data()) == total);
+  CHECK(root == sum);
+  // and the tree differs from the shard-order sum somewhere in the last bits (the order matters)
+  std::vector<double> ordered(grads.begin(), grads.begin() + p);
+  for (Index k = 1; k < headwise::kTextShards; ++k)
+    for (Index i = 0; i < p; ++i) ordered[static_cast<std::size_t>(i)] += grads[static_cast<std::size_t>(k * p + i)];
+  CHECK(ordered != sum);
   CHECK(parts.steps_done() == 3);
   // A replica that computes no shard still draws the batch: it stays in step.
   TextCorpusTrainer idle(small_options());
@@ -118,6 +151,20 @@ TEST_CASE("step() is the shards' gradients summed in shard order and one Adam st
   CHECK(ga == gb);
 }
 
+TEST_CASE("The shards' tree: the root, its halves, down to each shard", "[text-trainer]") {
+  std::vector<std::pair<std::int64_t, std::int64_t>> nodes;
+  for (std::int64_t lo = -1; lo <= 9; ++lo)
+    for (std::int64_t hi = -1; hi <= 9; ++hi)
+      if (headwise::is_shard_node(lo, hi)) nodes.emplace_back(lo, hi);
+  const std::vector<std::pair<std::int64_t, std::int64_t>> expected = {
+      {0, 1}, {0, 2}, {0, 4}, {0, 8}, {1, 2}, {2, 3}, {2, 4}, {3, 4}, {4, 5}, {4, 6}, {4, 8}, {5, 6}, {6, 7}, {6, 8}, {7, 8}};
+  CHECK(nodes == expected);
+  // an odd count splits at the floor: 0..5 -> 0..2 + 2..5 -> 2..3 + 3..5
+  CHECK(headwise::is_shard_node(2, 5, 5));
+  CHECK(headwise::is_shard_node(3, 5, 5));
+  CHECK_FALSE(headwise::is_shard_node(0, 3, 5));
+}
+
 TEST_CASE("The shards' losses sum to the batch's mean loss", "[text-trainer]") {
   TextCorpusTrainer t(small_options());
   const Index p = t.parameter_count();
@@ -132,7 +179,9 @@ TEST_CASE("The shards' losses sum to the batch's mean loss", "[text-trainer]") {
   CHECK(again[0] == losses[3]);
   CHECK(std::equal(g.begin(), g.end(), grads.begin() + 3 * p));
   CHECK(losses[3] != losses[4]);
-  CHECK(total == t.step(1));
+  std::vector<double> tree;
+  CHECK(std::abs(tree_sum_of(losses, grads, p, 0, headwise::kTextShards, tree) - total) < 1e-12);
+  CHECK(tree_sum_of(losses, grads, p, 0, headwise::kTextShards, tree) == t.step(1));
 }
 
 TEST_CASE("The split, the vocabulary and the baselines are a direct count's", "[text-trainer]") {
@@ -232,6 +281,10 @@ TEST_CASE("Every bad input is refused with its code and field", "[text-trainer]"
                        Catch::Predicate<Error>([](const Error& e) { return e.code() == "range" && e.field() == "shards"; }));
   CHECK_THROWS_MATCHES(t.shard_gradients({1, 1}, l.data(), g.data()), Error,
                        Catch::Predicate<Error>([](const Error& e) { return e.code() == "duplicate"; }));
+  for (const auto& range : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 3}, {1, 3}, {2, 6}, {0, 0}, {-1, 0}, {4, 9}, {8, 9}, {0, 16}}) {
+    CHECK_THROWS_MATCHES(t.shard_sum(range.first, range.second, g.data()), Error,
+                         Catch::Predicate<Error>([](const Error& e) { return e.code() == "shardNode" && e.field() == "shards"; }));
+  }
   CHECK_THROWS_MATCHES(t.apply_gradients(g.data(), 3, 0.0), Error,
                        Catch::Predicate<Error>([](const Error& e) { return e.code() == "length" && e.field() == "sum"; }));
   CHECK(t.steps_done() == 0);

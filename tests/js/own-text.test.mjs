@@ -1,5 +1,5 @@
-// "Train it on your own text": the controller's pure parts (which lane computes which shard, the
-// sum in shard order whatever the lanes, the page's own limits), the panel's (the evaluation
+// "Train it on your own text": the controller's pure parts (which subtree of the shards' tree each
+// lane sums, the tree's sum whatever the lanes, the page's own limits), the panel's (the evaluation
 // steps, which heads came from the warm-up), and the build's preset texts (one president's or one
 // decade's addresses, as classic scripts that register them).
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import {
-  MAX_FILE_BYTES, MAX_TEXT_CHARS, checkFile, checkModelFile, checkText, laneShards, sumShards,
+  MAX_FILE_BYTES, MAX_TEXT_CHARS, checkFile, checkModelFile, checkText, combineNodes, laneNodes,
 } from '../../web/src/text/own-text-training.js';
 import { TEXT_PRESETS as PAGE_PRESETS, checksum, evaluationSteps, headChanges, trainerOptions } from '../../web/src/text/own-text.js';
 import { TEXTS_KEY, TEXT_PRESETS, buildTexts, presetText, textScript } from '../../web/build-text.mjs';
@@ -25,49 +25,63 @@ function doubles(seed) {
   };
 }
 
-test('laneShards: every shard on exactly one lane, s mod lanes, never more lanes than shards', () => {
+/** Whether lo .. hi is a node of the pairwise tree over 0 .. shards (by descent from the root). */
+function isNode(lo, hi, a, b) {
+  if (lo === a && hi === b) return true;
+  if (b - a < 2) return false;
+  const mid = Math.floor((a + b) / 2);
+  return (hi <= mid && isNode(lo, hi, a, mid)) || (lo >= mid && isNode(lo, hi, mid, b));
+}
+
+/** The reference tree sum of shards lo .. hi - 1: a fresh array. */
+function treeSum(grads, losses, lo, hi) {
+  if (hi - lo === 1) return { loss: losses[lo], gradient: new Float64Array(grads[lo]) };
+  const mid = Math.floor((lo + hi) / 2);
+  const l = treeSum(grads, losses, lo, mid);
+  const r = treeSum(grads, losses, mid, hi);
+  return { loss: l.loss + r.loss, gradient: l.gradient.map((v, i) => v + r.gradient[i]) };
+}
+
+test('laneNodes: one complete subtree of the shards\' tree per lane, covering every shard once, never more lanes than shards', () => {
   for (const shards of [1, 3, 8]) {
     for (let lanes = 1; lanes <= 9; lanes += 1) {
-      const a = laneShards(shards, lanes);
-      assert.equal(a.length, Math.min(lanes, shards));
-      assert.deepEqual(a.flat().sort((x, y) => x - y), Array.from({ length: shards }, (_, i) => i));
-      a.forEach((list, lane) => { for (const s of list) assert.equal(s % a.length, lane); });
+      const nodes = laneNodes(shards, lanes);
+      assert.equal(nodes.length, Math.min(lanes, shards));
+      let at = 0;
+      for (const [lo, hi] of nodes) {
+        assert.equal(lo, at, 'in shard order, with no gap');
+        assert.ok(isNode(lo, hi, 0, shards), `${lo} .. ${hi} is a node`);
+        at = hi;
+      }
+      assert.equal(at, shards);
+      const sizes = nodes.map(([lo, hi]) => hi - lo);
+      assert.ok(Math.max(...sizes) <= 2 * Math.min(...sizes), 'balanced');
     }
   }
-  assert.deepEqual(laneShards(8, 3), [[0, 3, 6], [1, 4, 7], [2, 5]]);
+  assert.deepEqual(laneNodes(8, 1), [[0, 8]]);
+  assert.deepEqual(laneNodes(8, 2), [[0, 4], [4, 8]]);
+  assert.deepEqual(laneNodes(8, 3), [[0, 2], [2, 4], [4, 8]]);
+  assert.deepEqual(laneNodes(8, 5), [[0, 1], [1, 2], [2, 4], [4, 6], [6, 8]]);
 });
 
-test('sumShards: the left fold in shard order, bit for bit, however the shards are spread over lanes', () => {
+test('combineNodes: the lanes\' subtree sums added along the upper levels give the tree\'s root, bit for bit', () => {
   const shards = 8;
   const P = 257;
   const next = doubles(7);
   const grads = Array.from({ length: shards }, () => Float64Array.from({ length: P }, next));
   const losses = Array.from({ length: shards }, next);
-  const shard0 = new Float64Array(grads[0]);
-  // The contract's sum: a copy of shard 0, then shard 1, 2, … added elementwise.
-  const want = new Float64Array(grads[0]);
-  let wantLoss = losses[0];
-  for (let s = 1; s < shards; s += 1) {
-    for (let i = 0; i < P; i += 1) want[i] += grads[s][i];
-    wantLoss += losses[s];
-  }
-  // A fold in another order gives other bits for these numbers (so the test can fail).
-  const reversed = new Float64Array(grads[shards - 1]);
-  for (let s = shards - 2; s >= 0; s -= 1) for (let i = 0; i < P; i += 1) reversed[i] += grads[s][i];
-  assert.ok(reversed.some((v, i) => !Object.is(v, want[i])), 'the order matters for these numbers');
+  const want = treeSum(grads, losses, 0, shards);
+  // The left fold in shard order gives other bits for these numbers (so the test can fail).
+  const fold = new Float64Array(grads[0]);
+  for (let s = 1; s < shards; s += 1) for (let i = 0; i < P; i += 1) fold[i] += grads[s][i];
+  assert.ok(fold.some((v, i) => !Object.is(v, want.gradient[i])), 'the order matters for these numbers');
   for (let lanes = 1; lanes <= 8; lanes += 1) {
-    const assignment = laneShards(shards, lanes);
-    const parts = assignment.map((list) => {
-      const gradients = new Float64Array(list.length * P);
-      list.forEach((s, j) => gradients.set(grads[s], j * P));
-      return { losses: Float64Array.from(list, (s) => losses[s]), gradients };
-    });
-    const { sum, loss } = sumShards(assignment, parts, P);
-    assert.deepEqual(new Uint8Array(sum.buffer), new Uint8Array(want.buffer), `${lanes} lanes`);
-    assert.ok(Object.is(loss, wantLoss), `${lanes} lanes: loss`);
+    const nodes = laneNodes(shards, lanes);
+    const parts = nodes.map(([lo, hi]) => treeSum(grads, losses, lo, hi));
+    const { sum, loss } = combineNodes(nodes, parts);
+    assert.deepEqual(new Uint8Array(sum.buffer), new Uint8Array(want.gradient.buffer), `${lanes} lanes`);
+    assert.ok(Object.is(loss, want.loss), `${lanes} lanes: loss`);
   }
-  // Shard 0's gradient is copied, not summed into.
-  assert.deepEqual(grads[0], shard0);
 });
 
 test('the page\'s limits: an empty text, a text or a file over the limit, coded and naming it', () => {

@@ -1,6 +1,6 @@
 // hw.createTextTrainer: a decade of addresses trained at the defaults reaches issue 53's verdict
 // (held-out 0.5 nat below its own unigram, a previous-word head and an induction head on the
-// held-out part); save() read back by hw.textModel runs the same bits; shards computed by two
+// held-out part); save() read back by hw.textModel runs the same bits; subtrees summed by two
 // module instances and summed here step the model exactly as step(); training steps agree with
 // PyTorch float64 (tests/fixtures/text_trainer.json); every bad input gets its coded message.
 import assert from 'node:assert/strict';
@@ -85,36 +85,43 @@ test('save() read back by hw.textModel is the same model, bit for bit, with its 
   assert.throws(() => t.step(), { code: 'disposed' });
 });
 
-test('shards computed by two module instances, summed in JS in shard order, step as step() does', async () => {
+test('subtrees summed by two module instances, added in JS along the tree, step as step() does', async () => {
   const other = await createHeadwise();
   const options = optionsOf(small);
   const whole = hw.createTextTrainer(options);
   const left = hw.createTextTrainer(options);
   const right = other.createTextTrainer(options);
+  const single = hw.createTextTrainer(options);
   const P = whole.parameterCount;
   assert.equal(whole.shards, 8);
   for (let s = 0; s < 3; s++) {
     const loss = whole.step(1);
-    const a = left.shardGradients([0, 1, 2, 3]);
-    const b = right.shardGradients([4, 5, 6, 7]);
-    const shards = [];
-    for (let k = 0; k < 4; k++) shards.push(a.gradients.subarray(k * P, (k + 1) * P));
-    for (let k = 0; k < 4; k++) shards.push(b.gradients.subarray(k * P, (k + 1) * P));
-    const losses = [...a.losses, ...b.losses];
-    const sum = Float64Array.from(shards[0]);
-    let total = losses[0];
-    for (let k = 1; k < 8; k++) {
-      for (let i = 0; i < P; i++) sum[i] += shards[k][i];
-      total += losses[k];
-    }
+    // two Workers: the halves 0..4 and 4..8 (the second split once more: three Workers)
+    const a = left.shardSum(0, 4);
+    const b1 = right.shardSum(4, 6);
+    const b2 = right.shardSum(6, 8);
+    assert.equal(a.gradient.length, P);
+    const b = b1.gradient.map((v, i) => v + b2.gradient[i]);
+    const sum = a.gradient.map((v, i) => v + b[i]);
+    const total = a.loss + (b1.loss + b2.loss);
     left.applyGradients(sum, total);
     right.applyGradients(sum, total);
     assert.equal(total, loss);
+    // single shards added along the tree by hand: the same bits
+    const g = single.shardGradients([0, 1, 2, 3, 4, 5, 6, 7]);
+    const leaf = (k) => ({ loss: g.losses[k], gradient: g.gradients.slice(k * P, (k + 1) * P) });
+    const add = (x, y) => ({ loss: x.loss + y.loss, gradient: x.gradient.map((v, i) => v + y.gradient[i]) });
+    const tree = (lo, hi) => (hi - lo === 1 ? leaf(lo) : add(tree(lo, (lo + hi) >> 1), tree((lo + hi) >> 1, hi)));
+    const root = tree(0, 8);
+    assert.deepEqual(root.gradient, sum);
+    assert.equal(root.loss, loss);
+    single.applyGradients(root.gradient, root.loss);
   }
   assert.equal(left.stepsDone, 3);
   assert.deepEqual(left.save(), whole.save());
   assert.deepEqual(right.save(), whole.save());
-  for (const t of [whole, left, right]) t.dispose();
+  assert.deepEqual(single.save(), whole.save());
+  for (const t of [whole, left, right, single]) t.dispose();
 });
 
 test('training steps agree with PyTorch float64 (tests/fixtures/text_trainer.json)', () => {
@@ -162,6 +169,16 @@ test('every bad input is refused with a coded message that names the limit', () 
   assert.throws(() => t.shardGradients([8]), { code: 'range', field: 'shards' });
   assert.throws(() => t.shardGradients([2, 2]), { code: 'duplicate', field: 'shards' });
   assert.throws(() => t.shardGradients([0.5]), { code: 'integer' });
+  for (const [lo, hi] of [[0, 3], [2, 6], [1, 3], [0, 0], [-1, 0], [8, 9], [0, 16]]) {
+    assert.throws(() => t.shardSum(lo, hi), (e) => {
+      assert.equal(e.code, 'shardNode', `${lo}, ${hi}`);
+      assert.equal(e.field, 'shards');
+      assert.deepEqual([e.params.lo, e.params.hi, e.params.count], [lo, hi, 8]);
+      assert.match(e.message, /^shardSum: /);
+      return true;
+    });
+  }
+  assert.throws(() => t.shardSum(0.5, 8), { code: 'integer' });
   assert.throws(() => t.applyGradients(new Float64Array(3), 1), { code: 'length', field: 'sum' });
   assert.throws(() => t.applyGradients([1, 2, 3], 1), { code: 'type', field: 'sum' });
   assert.equal(t.stepsDone, 0);

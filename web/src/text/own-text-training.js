@@ -9,14 +9,19 @@
 //   await run.dispose();
 //
 // Data parallelism: every replica is made with the same options, so all start identical. Each
-// step's batch is split into `shards` fixed shards (the trainer's); shard s is computed by lane
-// s mod lanes (laneShards), every lane returns its shards' gradients (shardGradients), this side
-// sums them in shard order exactly as the trainer's own step() does (sumShards: a copy of shard
-// 0, then shard 1, 2, … added elementwise), and every replica takes the same summed gradient
-// (applyGradients). Elementwise IEEE additions in one fixed order give the same bits whichever
-// Worker computed which shard, so the model is the same on 1 to 8 Workers and on the main thread.
-// Where no Worker starts, the one trainer lives on the main thread and steps one step per task
-// (nextSlice between), its own step() being that same sum.
+// step's batch is split into `shards` fixed shards (the trainer's), summed along a fixed pairwise
+// tree (sum(lo, hi) = shard lo if hi - lo = 1, else sum(lo, mid) + sum(mid, hi), mid = (lo + hi)
+// / 2) exactly as the trainer's own step() sums them. The tree is split into one complete
+// subtree per lane (laneNodes: the largest node split until there are as many as lanes); each
+// lane returns its subtree's sum (shardSum: one gradient per lane and step), this side adds those
+// along the tree's upper levels (combineNodes), and every replica takes the root's sum
+// (applyGradients). Elementwise IEEE additions in one fixed tree give the same bits whichever
+// Worker computed which subtree, so the model is the same on 1 to 8 Workers and on the main
+// thread. One lane's subtree is the root: it steps with its own step(), the same sum. The
+// replicas' applyGradients are not awaited within a step: the next step's shardSum queues behind
+// them on each Worker, so the Workers go on while this side draws the step. Where no Worker
+// starts, the one trainer lives on the main thread and steps one step per task (nextSlice
+// between).
 
 import { nextSlice } from '../shared/compute/slices.js';
 import { PageError } from '../shared/state/errors.js';
@@ -58,47 +63,59 @@ export function checkModelFile(file) {
   return file;
 }
 
+/** @typedef {[number, number]} ShardNode  shards lo .. hi - 1, a node of the sum's tree */
+
 /**
- * Which shards each lane computes: shard s on lane s mod lanes (every lane gets at least one
- * when there are at most as many lanes as shards; extra lanes get none and are not used).
+ * The sum's tree cut into one complete subtree per lane, in shard order: from the root (0 ..
+ * shards), the largest node (the first of equals) split into its halves until there are as
+ * many nodes as lanes or every node is one shard.
  * @param {number} shards
  * @param {number} lanes
- * @returns {number[][]}
+ * @returns {ShardNode[]}
  */
-export function laneShards(shards, lanes) {
-  const n = Math.max(1, Math.min(lanes, shards));
-  /** @type {number[][]} */
-  const out = Array.from({ length: n }, () => /** @type {number[]} */ ([]));
-  for (let s = 0; s < shards; s += 1) out[s % n].push(s);
-  return out;
+export function laneNodes(shards, lanes) {
+  /** @type {ShardNode[]} */
+  const nodes = [[0, shards]];
+  const want = Math.max(1, Math.min(lanes, shards));
+  while (nodes.length < want) {
+    let k = 0;
+    nodes.forEach(([lo, hi], j) => { if (hi - lo > nodes[k][1] - nodes[k][0]) k = j; });
+    const [lo, hi] = nodes[k];
+    const mid = Math.floor((lo + hi) / 2);
+    nodes.splice(k, 1, [lo, mid], [mid, hi]);
+  }
+  return nodes;
 }
 
 /**
- * The batch's gradient and loss from every lane's shards, summed in shard order: g = a copy of
- * shard 0's, then g[i] += shard s's for s = 1 … shards-1 (the same for the losses), as the
- * trainer's step() sums them.
- * @param {number[][]} assignment  laneShards' result
- * @param {{losses: ArrayLike<number>, gradients: Float64Array}[]} parts  each lane's shardGradients
- * @param {number} parameterCount
+ * The root's sum from the lanes' subtree sums, added along the tree's upper levels: sum(lo, hi)
+ * = the lane's own when (lo, hi) is its node, else sum(lo, mid) + sum(mid, hi) elementwise (the
+ * losses likewise), as the trainer's step() adds them. The lanes' arrays may be reused.
+ * @param {ShardNode[]} nodes  laneNodes' result
+ * @param {{loss: number, gradient: Float64Array}[]} parts  each lane's shardSum, in that order
  * @returns {{sum: Float64Array, loss: number}}
  */
-export function sumShards(assignment, parts, parameterCount) {
-  /** @type {{loss: number, gradient: Float64Array}[]} */
-  const byShard = [];
-  assignment.forEach((shards, lane) => {
-    const part = parts[lane];
-    shards.forEach((s, j) => {
-      byShard[s] = { loss: part.losses[j], gradient: part.gradients.subarray(j * parameterCount, (j + 1) * parameterCount) };
-    });
-  });
-  const sum = new Float64Array(byShard[0].gradient);
-  let loss = byShard[0].loss;
-  for (let s = 1; s < byShard.length; s += 1) {
-    const g = byShard[s].gradient;
-    for (let i = 0; i < parameterCount; i += 1) sum[i] += g[i];
-    loss += byShard[s].loss;
-  }
-  return { sum, loss };
+export function combineNodes(nodes, parts) {
+  const shards = nodes[nodes.length - 1][1];
+  /**
+   * @param {number} lo
+   * @param {number} hi
+   * @returns {{loss: number, gradient: Float64Array}}
+   */
+  const sum = (lo, hi) => {
+    const k = nodes.findIndex((n) => n[0] === lo && n[1] === hi);
+    if (k >= 0) return parts[k];
+    if (hi - lo < 2) throw new Error(`shards ${lo} .. ${hi} are no lane's and no node of two or more`);
+    const mid = Math.floor((lo + hi) / 2);
+    const left = sum(lo, mid);
+    const right = sum(mid, hi);
+    const g = left.gradient;
+    const r = right.gradient;
+    for (let i = 0; i < g.length; i += 1) g[i] += r[i];
+    return { loss: left.loss + right.loss, gradient: g };
+  };
+  const root = sum(0, shards);
+  return { sum: root.gradient, loss: root.loss };
 }
 
 /** The trainer's fields the page reads once. */
@@ -144,11 +161,13 @@ export class OwnTextTraining {
     if (mode === 'worker' && compute) {
       const n = Math.max(1, Math.min(workers || compute.size, compute.size));
       if (n > 1) await compute.warm();
-      try {
-        for (let k = 0; k < n; k += 1) replicas.push(await compute.create('createTextTrainer', options, { lane: k }));
-      } catch (e) {
+      // every Worker makes its replica at once (each reads the whole text)
+      const made = await Promise.allSettled(Array.from({ length: n }, (_, k) => compute.create('createTextTrainer', options, { lane: k })));
+      for (const m of made) if (m.status === 'fulfilled') replicas.push(m.value);
+      const refused = made.find((m) => m.status === 'rejected');
+      if (refused) {
         await Promise.all(replicas.map((r) => r.dispose()));
-        throw e;
+        throw /** @type {PromiseRejectedResult} */ (refused).reason;
       }
     } else {
       replicas = [here(hw.createTextTrainer(options))];
@@ -177,9 +196,11 @@ export class OwnTextTraining {
     this.parameterCount = info.parameterCount;
     this.corpus = info.corpus;
     this.baselines = info.baselines;
-    this.assignment = laneShards(this.shards, replicas.length);
+    this.nodes = laneNodes(this.shards, replicas.length);
     /** the lanes actually used (no more than the shards) */
-    this.used = replicas.slice(0, this.assignment.length);
+    this.used = replicas.slice(0, this.nodes.length);
+    /** @type {Promise<unknown>} every replica's last applyGradients */
+    this.applied = Promise.resolve();
     this.disposed = false;
   }
 
@@ -189,37 +210,43 @@ export class OwnTextTraining {
   }
 
   /**
-   * One Adam step. On Workers: every lane's shards, summed here, applied everywhere. On the main
-   * thread: the trainer's own step(), in a task of its own.
+   * One Adam step. On one Worker or the main thread: the trainer's own step() (on the main
+   * thread in a task of its own). On several Workers: every lane's subtree sum, combined here,
+   * applied everywhere (the replicas' applying goes on after this returns).
    * @returns {Promise<number>} the step's training loss
    */
   async step() {
-    if (this.mode !== 'worker') {
-      await nextSlice();
+    if (this.replicas.length === 1) {
+      if (this.mode !== 'worker') await nextSlice();
       const loss = await this.replicas[0].call('step', 1);
       this.stepsDone += 1;
       return loss;
     }
-    const parts = await Promise.all(this.used.map((r, lane) => r.call('shardGradients', this.assignment[lane])));
-    const { sum, loss } = sumShards(this.assignment, parts, this.parameterCount);
-    await Promise.all(this.replicas.map((r) => r.call('applyGradients', sum, loss)));
+    const parts = await Promise.all(this.used.map((r, lane) => r.call('shardSum', this.nodes[lane][0], this.nodes[lane][1])));
+    await this.applied;  // the last step's, long done: its error, if any
+    const { sum, loss } = combineNodes(this.nodes, parts);
+    this.applied = Promise.all(this.replicas.map((r) => r.call('applyGradients', sum, loss)));
+    this.applied.catch(() => {});  // handled: awaited by the next call, which rethrows it
     this.stepsDone += 1;
     return loss;
   }
 
   /** The held-out loss, the baselines and each head's measures (on the first replica). */
-  evaluate() {
+  async evaluate() {
+    await this.applied;
     return this.replicas[0].call('evaluate');
   }
 
   /** @returns {Promise<Uint8Array>} the model's .hwtm bytes */
-  save() {
+  async save() {
+    await this.applied;
     return this.replicas[0].call('save');
   }
 
   async dispose() {
     if (this.disposed) return;
     this.disposed = true;
+    await this.applied.catch(() => {});
     await Promise.all(this.replicas.map((r) => r.dispose()));
   }
 }
