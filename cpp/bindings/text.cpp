@@ -124,6 +124,17 @@ std::optional<std::int64_t> word_in(const headwise::TextModelFile& m, const val&
 
 }  // namespace
 
+val text_config_out(const headwise::TrainerConfig& c) {
+  val config = val::object();
+  config.set("layers", static_cast<double>(c.layers));
+  config.set("numHeads", static_cast<double>(c.num_heads));
+  config.set("dModel", static_cast<double>(c.d_model));
+  config.set("dHead", static_cast<double>(c.d_head));
+  config.set("context", static_cast<double>(c.seq_len));
+  config.set("vocab", static_cast<double>(c.vocab));
+  return config;
+}
+
 val text_model_create(val o) {
   return guarded([&] {
     const std::vector<std::uint8_t> bytes = get_bytes(o["weights"]);
@@ -132,13 +143,7 @@ val text_model_create(val o) {
     static int next_id = 0;
     const int id = ++next_id;
     const headwise::TrainerConfig& c = model->config;
-    val config = val::object();
-    config.set("layers", static_cast<double>(c.layers));
-    config.set("numHeads", static_cast<double>(c.num_heads));
-    config.set("dModel", static_cast<double>(c.d_model));
-    config.set("dHead", static_cast<double>(c.d_head));
-    config.set("context", static_cast<double>(c.seq_len));
-    config.set("vocab", static_cast<double>(c.vocab));
+    val config = text_config_out(c);
     val out = val::object();
     out.set("id", id);
     out.set("config", config);

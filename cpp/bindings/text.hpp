@@ -4,6 +4,8 @@
 
 #include <emscripten/val.h>
 
+#include "headwise/trainer.hpp"
+
 namespace headwise_js {
 
 emscripten::val text_model_create(emscripten::val o);
@@ -14,5 +16,8 @@ emscripten::val text_model_parameters(emscripten::val o);
 emscripten::val text_model_circuits(emscripten::val o);
 emscripten::val text_model_attribute(emscripten::val o);
 emscripten::val text_model_promoted(emscripten::val o);
+
+// A text model's sizes as the API names them: {layers, numHeads, dModel, dHead, context, vocab}.
+emscripten::val text_config_out(const headwise::TrainerConfig& c);
 
 }  // namespace headwise_js

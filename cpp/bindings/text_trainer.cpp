@@ -8,6 +8,7 @@
 
 #include "headwise/text_trainer.hpp"
 #include "marshal.hpp"
+#include "text.hpp"
 
 namespace headwise_js {
 
@@ -79,13 +80,7 @@ val text_trainer_create(val o) {
     static int next_id = 0;
     const int id = ++next_id;
     const headwise::TrainerConfig& c = trainer->config();
-    val config = val::object();
-    config.set("layers", static_cast<double>(c.layers));
-    config.set("numHeads", static_cast<double>(c.num_heads));
-    config.set("dModel", static_cast<double>(c.d_model));
-    config.set("dHead", static_cast<double>(c.d_head));
-    config.set("context", static_cast<double>(c.seq_len));
-    config.set("vocab", static_cast<double>(c.vocab));
+    val config = text_config_out(c);
     config.set("batch", static_cast<double>(trainer->batch()));
     config.set("warmStart", trainer->warm());
     const headwise::TextBaselines& b = trainer->baselines();

@@ -26,6 +26,14 @@ std::string fixture_path(const std::string& name) {
   return dir + "/" + name;
 }
 
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 const Json& load_fixture(const std::string& name) {
   static std::mutex mutex;
   static std::map<std::string, Json> cache;

@@ -21,6 +21,9 @@ using Json = nlohmann::json;
 // Full path of a fixture file, e.g. fixture_path("torch_mha.json").
 std::string fixture_path(const std::string& name);
 
+// A file's bytes (a weights file, an address). Throws std::runtime_error if it cannot be read.
+std::string read_bytes(const std::string& path);
+
 // The parsed file, loaded once per process. Throws std::runtime_error if it cannot be read.
 const Json& load_fixture(const std::string& name);
 

@@ -57,10 +57,7 @@ const Json& case_of(const std::string& kind, int which = 0) {
 
 const TextModelFile& shipped() {
   static const TextModelFile model = [] {
-    std::ifstream in(std::string(HEADWISE_SOURCE_DIR) + "/web/models/sotu.hwtm", std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    const std::string bytes = s.str();
+    const std::string bytes = headwise::test::read_bytes(std::string(HEADWISE_SOURCE_DIR) + "/web/models/sotu.hwtm");
     return headwise::read_text_weights(reinterpret_cast<const std::uint8_t*>(bytes.data()),
                                        bytes.size());
   }();

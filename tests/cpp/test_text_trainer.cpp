@@ -26,13 +26,7 @@ namespace {
 
 const std::string kRoot = HEADWISE_SOURCE_DIR;
 
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using headwise::test::read_bytes;
 
 TextModelFile warm_up_model() {
   const std::string b = read_bytes(kRoot + "/web/models/warmup.hwtm");
