@@ -9,8 +9,9 @@
  * wcag22 were measured later, on the same 2-core machine under a load of about 20
  * (`HEADWISE_BROWSERS=firefox,webkit node tests/browser/run.mjs` on those five with train and
  * heads-needed), and scaled by the ratio of train's and heads-needed's times in the two runs
- * (0.51 in Firefox, 0.22 in WebKit). path.test.mjs's, circuits.test.mjs's and own-text.test.mjs's figures are estimates from their tests' own
- * sizes (one page load and reload per test; the long training runs in Chromium only).
+ * (0.51 in Firefox, 0.22 in WebKit). path.test.mjs's and circuits.test.mjs's figures are estimates from their tests' own
+ * sizes (one page load and reload per test; the long training runs in Chromium only);
+ * own-text.test.mjs's are from a whole local CI run (its short runs only in these engines).
  */
 export const TYPICAL_SECONDS = {
   firefox: {
@@ -22,7 +23,7 @@ export const TYPICAL_SECONDS = {
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 37, 'sandbox.test.mjs': 15,
     'train-on-demand.test.mjs': 35, 'train.test.mjs': 63,
     'embed-file.test.mjs': 8, 'h5p.test.mjs': 11, 'induction.test.mjs': 26, 'sentence.test.mjs': 32, 'wcag22.test.mjs': 20,
-    'path.test.mjs': 40, 'circuits.test.mjs': 30, 'own-text.test.mjs': 150,
+    'path.test.mjs': 40, 'circuits.test.mjs': 30, 'own-text.test.mjs': 39,
   },
   webkit: {
     'a11y.test.mjs': 132, 'bad-input.test.mjs': 73, 'compute.test.mjs': 9, 'csp.test.mjs': 43,
@@ -33,6 +34,6 @@ export const TYPICAL_SECONDS = {
     'python-blocks.test.mjs': 1, 'responsive.test.mjs': 51, 'sandbox.test.mjs': 16,
     'train-on-demand.test.mjs': 27, 'train.test.mjs': 54,
     'embed-file.test.mjs': 4, 'h5p.test.mjs': 6, 'induction.test.mjs': 23, 'sentence.test.mjs': 25, 'wcag22.test.mjs': 22,
-    'path.test.mjs': 45, 'circuits.test.mjs': 30, 'own-text.test.mjs': 180,
+    'path.test.mjs': 45, 'circuits.test.mjs': 30, 'own-text.test.mjs': 122,
   },
 };
