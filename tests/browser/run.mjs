@@ -90,7 +90,7 @@ function runFile(name, file, live) {
     quiet();
     child.stdout.on('data', (d) => { out += d; if (live) process.stdout.write(d); quiet(); });
     const started = Date.now();
-    child.on('exit', (code) => {
+    child.on('exit', (code, signal) => {
       clearTimeout(silent);
       runningGroups.delete(child.pid);
       const seconds = Math.round((Date.now() - started) / 1000);
@@ -102,7 +102,7 @@ function runFile(name, file, live) {
       if (left.length) console.log(`# ${name}: ${basename(file)} left ${left.join(', ')} in its temporary directory: failed (removed now)`);
       const count = (k) => Number((out.match(new RegExp(`^# ${k} (\\d+)$`, 'm')) || [])[1] || 0);
       resolve({
-        file, code: hung || left.length ? code || 1 : code, hung, out, seconds,
+        file, code: hung || left.length ? code || 1 : code, signal, hung, left, out, seconds,
         tests: count('tests'), pass: count('pass'), fail: count('fail'), skipped: count('skipped'),
         cancelled: count('cancelled'), todo: count('todo'),
         skips: [...out.matchAll(/^\s*ok \d+ - (.*?) # SKIP (.*)$/gm)].map((m) => `${m[1]}: ${m[2]}`),
@@ -116,7 +116,7 @@ const wentAway = /NoSuchSessionError|^# (?:\\# )?webkit: .*(?:exited|lost its We
 
 /** An engine's tally of its files' runs. */
 const tally = (name) => ({
-  name, code: 0, failedFiles: [], crashedFiles: [], tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0, skips: [], seconds: 0,
+  name, code: 0, failedFiles: [], crashedFiles: [], fileRuns: [], tests: 0, pass: 0, fail: 0, skipped: 0, cancelled: 0, todo: 0, skips: [], seconds: 0,
 });
 
 /**
@@ -129,6 +129,7 @@ const tally = (name) => ({
 function record(r, f) {
   for (const k of ['tests', 'pass', 'fail', 'skipped', 'cancelled', 'todo', 'seconds']) r[k] += f[k];
   r.skips.push(...f.skips);
+  r.fileRuns.push({ file: f.file, code: f.code, signal: f.signal, hung: f.hung, left: f.left, fail: f.fail, cancelled: f.cancelled });
   if (f.code === 0 && f.fail === 0 && f.cancelled === 0) return false;
   r.code = r.code || f.code || 1;
   r.failedFiles.push(f.file);
@@ -220,5 +221,13 @@ for (const r of results) for (const s of r.skips) console.log(`# skipped in ${r.
 for (const r of results) {
   // Named by file: a file that hung printed no count of its tests.
   if (r.excused) console.log(`# ${r.name}: the browser went away (or the file hung) during ${r.crashedFiles.map((f) => basename(f)).join(', ')}; run again in a new browser, passed`);
+}
+// Last, where the tail of a long log shows it: which files failed, and how (a file can fail with
+// no failing test: it hung, exited non-zero, or left files in its temporary directory).
+for (const r of results) {
+  for (const f of r.fileRuns.filter((x) => x.code !== 0 || x.fail > 0 || x.cancelled > 0)) {
+    const how = [f.hung && 'hung', f.left.length && `left ${f.left.join(', ')}`, f.signal ? `ended by ${f.signal}` : `exit ${f.code}`, `${f.fail} failed`, `${f.cancelled} cancelled`].filter(Boolean).join(', ');
+    console.log(`# ${r.name}: ${basename(f.file)} failed (${how})${r.excused ? ', excused: run again, passed' : ''}`);
+  }
 }
 process.exit(results.some((r) => !r.excused && (r.code !== 0 || r.fail > 0 || r.cancelled > 0)) ? 1 : 0);
