@@ -13,31 +13,24 @@
 // 2. One function around everything: `var createHeadwise = (function headwiseModule() { … })();`.
 //    The page's Worker needs the module's code, and fetching headwise.js again is impossible
 //    from file:// and under a strict CSP (and would download it twice). A function's source text
-//    is kept by every engine (Function.prototype.toString), so cpp/api.js offers
+//    is kept by every engine (Function.prototype.toString), so the JS API offers (cpp/api/factory.js)
 //    createHeadwise.moduleSource(): this whole file as a string, from memory, for a blob: Worker.
 //
 // 3. Minification with esbuild (the devDependency that bundles the page), when it is installed
-//    (`npm ci`): Emscripten's -O2 output and cpp/api.js keep their whitespace and long names.
+//    (`npm ci`): Emscripten's -O2 output and the JS API keep their whitespace and long names.
 //    Strings (every error message) are kept as they are. Without esbuild the step is skipped.
 //
-// 4. The lesson-only module (dist/headwise-lesson.js, linked without the trainer's bindings) is
-//    minified with HEADWISE_LESSON_ONLY defined as true: cpp/api.js's training half is then dead
-//    code and dropped, and its training methods throw an error that names dist/headwise.js.
-//
 //   node cpp/postlink.mjs dist/headwise.js
-//   node cpp/postlink.mjs dist/headwise-lesson.js --lesson-only
 import {readFileSync, writeFileSync} from 'node:fs';
 import {createRequire} from 'node:module';
 import {fileURLToPath} from 'node:url';
 import {deflateSync, gzipSync, inflateSync} from 'node:zlib';
 
 const file = process.argv[2];
-const flags = process.argv.slice(3);
-if (!file || flags.some((f) => f !== '--lesson-only')) {
-  console.error('usage: node cpp/postlink.mjs <headwise.js> [--lesson-only]');
+if (!file || process.argv.length > 3) {
+  console.error('usage: node cpp/postlink.mjs <headwise.js>');
   process.exit(2);
 }
-const lessonOnly = flags.includes('--lesson-only');
 const prefix = 'data:application/octet-stream;base64,';
 const js = readFileSync(file, 'utf8');
 // The glue also holds the prefix itself as a string: take the occurrence with the payload.
@@ -84,16 +77,12 @@ try {
   esbuild = require('esbuild');
 } catch {
   console.log(`${file}: esbuild is not installed (npm ci); the glue is left unminified`);
-  if (lessonOnly && !out.includes('var HEADWISE_LESSON_ONLY = true;')) {
-    out = WRAP_BEGIN + 'var HEADWISE_LESSON_ONLY = true;\n' + out.slice(WRAP_BEGIN.length);
-  }
 }
 if (esbuild) {
   // A classic script: top-level names (createHeadwise) are globals and stay as they are.
   out = esbuild.transformSync(out, {
     minify: true,
     legalComments: 'none',
-    define: {HEADWISE_LESSON_ONLY: String(lessonOnly)},
   }).code;
 }
 writeFileSync(file, out);

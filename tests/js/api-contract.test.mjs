@@ -1,4 +1,4 @@
-// Corners of cpp/api.js's contract that the other node tests leave open: how a wrong value is
+// Corners of the JS API's contract (cpp/api/) that the other node tests leave open: how a wrong value is
 // described in a message (long strings are cut at 40 characters), the checks of vectors,
 // boolean vectors and stacks, and how the lazily built result fields behave as plain data.
 import assert from 'node:assert/strict';
@@ -246,7 +246,7 @@ test('results echo the options they were made with', () => {
 });
 
 // Survivors of the Stryker run over the training API and the methods after seedExperiment
-// (cpp/api.js from line 420): each argument's name in its message, the options each method
+// (cpp/api/lesson.js from seedExperiment on, and training.js): each argument's name in its message, the options each method
 // requires, the typed biases of packLessonWeights, a {data, rows, cols} float mask, the
 // module's training flag, and a trainer's listed fields.
 test('every argument of the later methods is named in its message', () => {

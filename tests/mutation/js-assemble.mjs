@@ -1,9 +1,11 @@
 // Stryker's build step, run inside each sandbox (see tests/mutation/stryker.config.json):
 // dist/headwise.js = the module's glue (tests/mutation/js-glue.mjs) + this sandbox's
-// instrumented cpp/api.js, appended as em++'s --extern-post-js appends it. Every mutant of
-// cpp/api.js is in that one file, switched on by Stryker's __STRYKER_ACTIVE_MUTANT__.
+// instrumented cpp/api/ parts, joined by cpp/api/assemble.mjs and appended as em++'s
+// --extern-post-js appends them. Every mutant of the API is in that one file, switched on by
+// Stryker's __STRYKER_ACTIVE_MUTANT__.
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {dirname, join} from 'node:path';
+import {dirname, join, resolve} from 'node:path';
+import {pathToFileURL} from 'node:url';
 
 // The sandbox lives under the project's build/mutation/: walk up to the prepared glue.
 let dir = process.cwd();
@@ -21,9 +23,12 @@ if (!glue) {
   console.error('js-assemble: no build/mutation/js/headwise-glue.js; run tests/mutation/js-glue.mjs');
   process.exit(1);
 }
+// The sandbox's own parts, joined as the full module's (dist/headwise.js) are.
+const {assemble} = await import(pathToFileURL(resolve('cpp', 'api', 'assemble.mjs')).href);
+const api = assemble('full', resolve('cpp', 'api'));
 mkdirSync('dist', {recursive: true});
 // Wrapped as cpp/postlink.mjs wraps the real file (in the function headwiseModule), so that
 // createHeadwise.moduleSource() has the source text to give, as in dist/.
 writeFileSync(join('dist', 'headwise.js'),
               'var createHeadwise = (function headwiseModule() {\n' + readFileSync(glue, 'utf8') + '\n' +
-              readFileSync(join('cpp', 'api.js'), 'utf8') + '\nreturn createHeadwise;\n})();\n');
+              api + '\nreturn createHeadwise;\n})();\n');

@@ -1,8 +1,8 @@
 // Prepares the JS mutation run (npm run test:mutation:js): links the WebAssembly module once
-// more, exactly as the wasm preset does but without cpp/api.js appended, into
+// more, exactly as the wasm preset does but without the JS API (cpp/api/) appended, into
 // build/mutation/js/headwise-glue.js. Stryker then builds each sandbox's dist/headwise.js as
-// that glue + the sandbox's instrumented cpp/api.js (tests/mutation/js-assemble.mjs): what
-// `--extern-post-js cpp/api.js` does, so no mutant needs a link through em++.
+// that glue + the API joined from the sandbox's instrumented cpp/api/ (tests/mutation/js-assemble.mjs):
+// what `--extern-post-js` does with it, so no mutant needs a link through em++.
 //
 // Needs the wasm tree (npm run build:wasm). The glue is relinked only when the wasm build or
 // the loader is newer than it.
@@ -29,7 +29,7 @@ if (mtime(GLUE) > Math.max(...inputs.map(mtime))) {
   process.exit(0);
 }
 mkdirSync(OUT_DIR, {recursive: true});
-writeFileSync(STUB, '// (cpp/api.js is appended by tests/mutation/js-assemble.mjs)\n');
+writeFileSync(STUB, '// (the JS API is appended by tests/mutation/js-assemble.mjs)\n');
 // The link line of the wasm preset, with the API replaced by the stub and another output.
 const argv = readFileSync(linkTxt, 'utf8').trim().split(/\s+/);
 const api = argv.indexOf('--extern-post-js');
