@@ -107,6 +107,20 @@ async function openFile(where, testid, name, content) {
   }, { id: testid, n: name, c: content });
 }
 
+/**
+ * The weights file the section's two Python scripts read by default, and the file their hints name.
+ * @param {any} page
+ * @param {string} name
+ */
+async function pythonReads(page, name) {
+  await page.waitForFunction((n) => {
+    const el = /** @type {any} */ (document.querySelector('hw-sentence'));
+    return el.codeEl.textContent.includes(`else "${n}"`) && el.circuitsCodeEl.textContent.includes(`else "${n}"`) &&
+      document.querySelector('[data-testid="sentence-python-hint"]')?.textContent?.includes(`python3 sentence.py ${n}`) &&
+      document.querySelector('[data-testid="circuits-python-hint"]')?.textContent?.includes(`python3 circuits.py ${n}`);
+  }, name);
+}
+
 /** The section's loss on its sentence, as its views read it with the model shown. @param {any} where */
 const sentenceLoss = (where) => where.$eval('[data-testid="sentence-loss"]', (p) => p.getAttribute('data-loss'));
 
@@ -144,9 +158,12 @@ describe('Train it on your own text', () => {
         await page.waitForFunction((old) => document.querySelector('[data-testid="sentence-loss"]')?.getAttribute('data-loss') !== old, sotuLoss);
         losses[workers] = await sentenceLoss(page);
         assert.notEqual(await page.textContent('[data-testid="sentence-about"]'), '');
+        // The Python scripts read the student's model: the file the panel downloads.
+        await pythonReads(page, 'own-text.hwtm');
         await page.click('#sentence-model-sotu');
         await page.waitForFunction((old) => document.querySelector('[data-testid="sentence-loss"]')?.getAttribute('data-loss') === old, sotuLoss);
         assert.equal((await readPanel(page)).shown, 'sotu');
+        await pythonReads(page, 'sotu.hwtm');
         await page.click('#sentence-model-own');
         await page.waitForFunction((l) => document.querySelector('[data-testid="sentence-loss"]')?.getAttribute('data-loss') === l, losses[workers]);
         // The table: every head, before (the warm-up) and after.
@@ -160,9 +177,11 @@ describe('Train it on your own text', () => {
       assert.match(file.name, /\.hwtm$/);
       assert.equal(checksum(new Uint8Array(file.bytes)), want);
       await page.click('#sentence-model-sotu');
-      await openFile(page, 'own-model-file', file.name, { bytes: [...file.bytes] });
+      // (opened under another name: the scripts then read that file)
+      await openFile(page, 'own-model-file', 'my-model.hwtm', { bytes: [...file.bytes] });
       await page.waitForFunction(() => document.querySelector('hw-sentence')?.getAttribute('data-shown') === 'own');
       await page.waitForFunction((l) => document.querySelector('[data-testid="sentence-loss"]')?.getAttribute('data-loss') === l, losses[1]);
+      await pythonReads(page, 'my-model.hwtm');
       await collectCsp(page, log);
       log.assertClean(null);
     } finally {

@@ -18,7 +18,7 @@ import { codeBlock } from '../shared/python/code-block.js';
 import { prefersDark, rampRGB } from '../shared/ui/color.js';
 import { errorOf } from '../shared/state/errors.js';
 import { fmtInt } from '../shared/ui/format.js';
-import { evaluationOf, shownModel, textModel, textModelNow } from './model.js';
+import { MODEL_FILE, evaluationOf, shownModel, textModel, textModelNow } from './model.js';
 import { OwnTextPanel } from './own-text.js';
 import { headRoles } from './roles.js';
 import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from './sentence-python.js';
@@ -108,7 +108,7 @@ class HwSentence extends HwElement {
     // (sentence-python.js), and what it prints, from the page's own run.
     const python = codeBlock({
       id: 'sentence-python', title: this.t('sentence.python'), lang: this.language,
-      after: [h('p', { class: 'hw-hint' }, this.tNodes('sentence.pythonHint', { file: code('dist/models/sotu.hwtm'), run: code('python3 sentence.py sotu.hwtm') }))],
+      after: [this.pythonHint = h('p', { class: 'hw-hint', 'data-testid': 'sentence-python-hint' })],
     });
     this.codeEl = python.code;
     this.pyOutput = python.output;
@@ -116,7 +116,7 @@ class HwSentence extends HwElement {
     // The same for the sum of paths and the circuits (circuitsCode).
     const circuits = codeBlock({
       id: 'circuits-python', title: this.t('sentence.circuitsPython'), lang: this.language,
-      after: [h('p', { class: 'hw-hint' }, this.tNodes('sentence.circuitsPythonHint', { run: code('python3 circuits.py sotu.hwtm') }))],
+      after: [this.circuitsPythonHint = h('p', { class: 'hw-hint', 'data-testid': 'circuits-python-hint' })],
     });
     this.circuitsCodeEl = circuits.code;
     this.circuitsPyOutput = circuits.output;
@@ -661,8 +661,13 @@ class HwSentence extends HwElement {
     // The script for what this part shows, and its printout from these same results.
     if (!this.splitResult) return;
     const typed = Boolean((this.splitWord || '').trim());
-    const settings = { text: r.text, position: pos, word: typed ? this.splitResult.word : null, head: /** @type {[number, number]} */ ([layer, head]), k: PROMOTED_K };
+    const file = this.pythonFile();
+    const settings = { text: r.text, position: pos, word: typed ? this.splitResult.word : null, head: /** @type {[number, number]} */ ([layer, head]), k: PROMOTED_K, file };
     setText(this.circuitsCodeEl, circuitsCode(settings));
+    if (this.circuitsPythonHint.dataset.file !== file) {
+      this.circuitsPythonHint.dataset.file = file;
+      replace(this.circuitsPythonHint, this.tNodes('sentence.circuitsPythonHint', { run: code(`python3 circuits.py ${file}`) }));
+    }
     setText(this.circuitsPyOutput, circuitsOutput({
       attribution: this.splitResult, circuits: circuitsOf.get(model), promoted: result, words: r.base.words, position: pos, head: settings.head,
     }));
@@ -675,8 +680,20 @@ class HwSentence extends HwElement {
   drawPython(r) {
     const c = textModelNow().config;
     const ablate = r.ablate.map((/** @type {number} */ i) => /** @type {[number, number]} */ ([Math.floor(i / c.numHeads), i % c.numHeads]));
-    setText(this.codeEl, sentenceCode({ text: r.text, ablate }));
+    const file = this.pythonFile();
+    setText(this.codeEl, sentenceCode({ text: r.text, ablate, file }));
     setText(this.pyOutput, sentenceOutput(r.off || r.base, ablate));
+    if (this.pythonHint.dataset.file === file) return;
+    this.pythonHint.dataset.file = file;
+    const run = code(`python3 sentence.py ${file}`);
+    replace(this.pythonHint, file === MODEL_FILE
+      ? this.tNodes('sentence.pythonHint', { file: code(`dist/models/${MODEL_FILE}`), run })
+      : this.tNodes('sentence.pythonHintOwn', { file: code(file), run }));
+  }
+
+  /** The weights file the Python scripts read: the section's model's, or the student's own. */
+  pythonFile() {
+    return shownModel() === 'own' ? this.ownPanel.modelFileName : MODEL_FILE;
   }
 
   /** @param {any} r */

@@ -32,6 +32,8 @@ const BASE = typeof document === 'undefined' ? '' : scriptBase('train.js');
 /** How many held-out evaluations a run draws (besides the one before its first step): each takes
  * as long as a few steps, on one Worker while the others wait. */
 const EVALUATIONS = 4;
+/** The file name a downloaded model gets. */
+const DOWNLOAD_NAME = `own-text${MODEL_EXTENSION}`;
 /** The most often the panel redraws while training (ms). */
 const DRAW_MS = 100;
 /** The measures the before/after table shows, in its order (roles.js names). */
@@ -372,12 +374,17 @@ export class OwnTextPanel {
     this.draw();
   }
 
+  /** The file name of the student's model: the file they opened, else the name of its download. */
+  get modelFileName() {
+    return this.state.fileName || DOWNLOAD_NAME;
+  }
+
   /** Download the student's model as a .hwtm file. */
   save() {
     const bytes = this.state.bytes;
     if (!bytes) return;
     const url = URL.createObjectURL(new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (bytes)], { type: 'application/octet-stream' }));
-    const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: `own-text${MODEL_EXTENSION}`, hidden: true }));
+    const a = /** @type {HTMLAnchorElement} */ (h('a', { href: url, download: DOWNLOAD_NAME, hidden: true }));
     this.el.appendChild(a);
     a.click();
     a.remove();

@@ -8,12 +8,24 @@
 // one (3 decimals), each formatted as Python's f"{x:.Nf}".
 
 import { pyFixed, pyString } from '../shared/python/format.js';
+import { MODEL_FILE } from './model.js';
 
 /**
  * @typedef {object} SentenceSettings
  * @property {string} text
  * @property {[number, number][]} [ablate]  (layer, head) pairs switched off
+ * @property {string} [file]  the weights file the script reads by default (sotu.hwtm, else the
+ *   student's own model's file)
  */
+
+/**
+ * The script's line that names its weights file: the one given on the command line, else `file`.
+ * @param {string} [file]
+ */
+function pathLine(file = MODEL_FILE) {
+  const where = file === MODEL_FILE ? `dist/models/${MODEL_FILE}` : 'your own model, saved from the page';
+  return `PATH = sys.argv[1] if len(sys.argv) > 1 else ${pyString(file)}  # ${where}`;
+}
 
 /**
  * The script's lines that read the weights file (into p, vocab, LAYERS, HEADS, D, N, V) and
@@ -71,7 +83,7 @@ export function sentenceCode(s) {
     '',
     `TEXT = ${pyString(s.text)}`,
     `OFF = {${off}}  # (layer, head) pairs switched off`,
-    'PATH = sys.argv[1] if len(sys.argv) > 1 else "sotu.hwtm"  # dist/models/sotu.hwtm',
+    pathLine(s.file),
     '',
     ...READ_MODEL,
     '',
@@ -131,6 +143,7 @@ export function sentenceOutput(r, ablate = []) {
  * @property {string|null} word  the word whose logit is split (null: the model's guess)
  * @property {[number, number]} head  (layer, head) whose promoted words are listed
  * @property {number} k  how many promoted words
+ * @property {string} [file]  as SentenceSettings' file
  */
 
 /**
@@ -149,7 +162,7 @@ export function circuitsCode(s) {
     `POSITION = ${s.position}  # the chosen word`,
     `WORD = ${s.word === null ? 'None' : pyString(s.word)}  # the word whose logit is split (None: the model's guess)`,
     `HEAD = (${s.head[0]}, ${s.head[1]})  # (layer, head) whose promoted words are listed`,
-    'PATH = sys.argv[1] if len(sys.argv) > 1 else "sotu.hwtm"  # dist/models/sotu.hwtm',
+    pathLine(s.file),
     '',
     ...READ_MODEL,
     'E, P, U, b = p["tokenEmbedding"], p["positionEmbedding"], p["readout"], p["readoutBias"]',
