@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import {
-  MAX_FILE_BYTES, MAX_TEXT_CHARS, checkFile, checkModelFile, checkText, combineNodes, laneNodes,
+  MAX_FILE_BYTES, MAX_TEXT_CHARS, checkFile, checkModelFile, checkText, laneNodes,
 } from '../../web/src/text/own-text-training.js';
+import { combineNodes } from '../../web/src/shared/compute/team.js';
 import { TEXT_PRESETS as PAGE_PRESETS, checksum, evaluationSteps, headChanges, trainerOptions } from '../../web/src/text/own-text.js';
 import { TEXTS_KEY, TEXT_PRESETS, buildTexts, presetText, textScript } from '../../web/build-text.mjs';
 

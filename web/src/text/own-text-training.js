@@ -4,7 +4,7 @@
 //   const run = await OwnTextTraining.open({hw, compute}, {text});   // one replica per Worker
 //   run.steps; run.corpus; run.baselines;                             // the trainer's own fields
 //   const before = await run.evaluate();                              // the warm-up's heads
-//   while (run.stepsDone < run.steps) await run.step();               // one Adam step each
+//   while (run.stepsDone < run.steps) losses.push(...await run.advance(4));  // Adam steps
 //   const bytes = await run.save();                                   // a .hwtm file
 //   await run.dispose();
 //
@@ -12,16 +12,14 @@
 // step's batch is split into `shards` fixed shards (the trainer's), summed along a fixed pairwise
 // tree (sum(lo, hi) = shard lo if hi - lo = 1, else sum(lo, mid) + sum(mid, hi), mid = (lo + hi)
 // / 2) exactly as the trainer's own step() sums them. The tree is split into one complete
-// subtree per lane (laneNodes: the largest node split until there are as many as lanes); each
-// lane returns its subtree's sum (shardSum: one gradient per lane and step), this side adds those
-// along the tree's upper levels (combineNodes), and every replica takes the root's sum
-// (applyGradients). Elementwise IEEE additions in one fixed tree give the same bits whichever
-// Worker computed which subtree, so the model is the same on 1 to 8 Workers and on the main
-// thread. One lane's subtree is the root: it steps with its own step(), the same sum. The
-// replicas' applyGradients are not awaited within a step: the next step's shardSum queues behind
-// them on each Worker, so the Workers go on while this side draws the step. Where no Worker
-// starts, the one trainer lives on the main thread and steps one step per task (nextSlice
-// between).
+// subtree per lane (laneNodes: the largest node split until there are as many as lanes). The
+// replicas form a team (shared/compute/team.js): each sums its own subtree, sends that sum to the
+// others over channels of their own, adds the lanes' sums along the tree's upper levels
+// (combineNodes) and applies the root's sum; this side only starts k steps at a time and reads the
+// losses. Elementwise IEEE additions in one fixed tree give the same bits whichever Worker
+// computed which subtree, so the model is the same on 1 to 8 Workers and on the main thread. One
+// lane's subtree is the root: it steps with its own step(), the same sum. Where no Worker starts,
+// the one trainer lives on the main thread and steps one step per task (nextSlice between).
 
 import { nextSlice } from '../shared/compute/slices.js';
 import { PageError } from '../shared/state/errors.js';
@@ -63,7 +61,7 @@ export function checkModelFile(file) {
   return file;
 }
 
-/** @typedef {[number, number]} ShardNode  shards lo .. hi - 1, a node of the sum's tree */
+/** @typedef {import('../shared/compute/team.js').ShardNode} ShardNode */
 
 /**
  * The sum's tree cut into one complete subtree per lane, in shard order: from the root (0 ..
@@ -87,37 +85,6 @@ export function laneNodes(shards, lanes) {
   return nodes;
 }
 
-/**
- * The root's sum from the lanes' subtree sums, added along the tree's upper levels: sum(lo, hi)
- * = the lane's own when (lo, hi) is its node, else sum(lo, mid) + sum(mid, hi) elementwise (the
- * losses likewise), as the trainer's step() adds them. The lanes' arrays may be reused.
- * @param {ShardNode[]} nodes  laneNodes' result
- * @param {{loss: number, gradient: Float64Array}[]} parts  each lane's shardSum, in that order
- * @returns {{sum: Float64Array, loss: number}}
- */
-export function combineNodes(nodes, parts) {
-  const shards = nodes[nodes.length - 1][1];
-  /**
-   * @param {number} lo
-   * @param {number} hi
-   * @returns {{loss: number, gradient: Float64Array}}
-   */
-  const sum = (lo, hi) => {
-    const k = nodes.findIndex((n) => n[0] === lo && n[1] === hi);
-    if (k >= 0) return parts[k];
-    if (hi - lo < 2) throw new Error(`shards ${lo} .. ${hi} are no lane's and no node of two or more`);
-    const mid = Math.floor((lo + hi) / 2);
-    const left = sum(lo, mid);
-    const right = sum(mid, hi);
-    const g = left.gradient;
-    const r = right.gradient;
-    for (let i = 0; i < g.length; i += 1) g[i] += r[i];
-    return { loss: left.loss + right.loss, gradient: g };
-  };
-  const root = sum(0, shards);
-  return { sum: root.gradient, loss: root.loss };
-}
-
 /** The trainer's fields the page reads once. */
 const FIELDS = ['steps', 'stepsDone', 'shards', 'parameterCount', 'corpus', 'baselines'];
 
@@ -126,6 +93,8 @@ const FIELDS = ['steps', 'stepsDone', 'shards', 'parameterCount', 'corpus', 'bas
  * @property {(method: string, ...args: any[]) => Promise<any>} call
  * @property {(field: string) => Promise<any>} get
  * @property {() => Promise<void>} dispose
+ * @property {(setup: import('../shared/compute/team.js').TeamSetup, transfer: Transferable[]) => Promise<any>} [link]  a Worker's (compute.js Remote)
+ * @property {(k: number) => Promise<Float64Array>} [steps]  a Worker's: k steps of its team
  * @property {number} [lane]
  */
 
@@ -144,7 +113,8 @@ function here(trainer) {
 
 export class OwnTextTraining {
   /**
-   * Make the trainers: one per Worker of the pool (the pool's size), or one on the main thread.
+   * Make the trainers: one per Worker of the pool (the pool's size, at most one per shard), or one
+   * on the main thread; several form a team.
    * @param {{hw: any, compute?: import('../shared/compute/pool.js').Pool}} module  the training module
    * @param {object} options  hw.createTextTrainer's options
    * @param {{workers?: number}} [opts]  how many Workers to use (default: the pool's size)
@@ -175,7 +145,14 @@ export class OwnTextTraining {
     /** @type {Record<string, any>} */
     const info = {};
     for (const f of FIELDS) info[f] = await replicas[0].get(f);
-    return new OwnTextTraining(replicas, mode, info);
+    const run = new OwnTextTraining(replicas, mode, info);
+    try {
+      await run.link();
+    } catch (e) {
+      await run.dispose();
+      throw e;
+    }
+    return run;
   }
 
   /**
@@ -184,7 +161,6 @@ export class OwnTextTraining {
    * @param {any} info  the trainer's fields
    */
   constructor(replicas, mode, info) {
-    this.replicas = replicas;
     this.mode = mode;
     /** @type {number} */
     this.steps = info.steps;
@@ -197,10 +173,12 @@ export class OwnTextTraining {
     this.corpus = info.corpus;
     this.baselines = info.baselines;
     this.nodes = laneNodes(this.shards, replicas.length);
-    /** the lanes actually used (no more than the shards) */
+    /** every replica made (more than the shards only if the pool has more Workers: freed by link) */
+    this.replicas = replicas;
+    /** the team: one replica per node */
     this.used = replicas.slice(0, this.nodes.length);
-    /** @type {Promise<unknown>} every replica's last applyGradients */
-    this.applied = Promise.resolve();
+    /** @type {MessagePort[]} this side's end of each member's control channel (team.js) */
+    this.controls = [];
     this.disposed = false;
   }
 
@@ -210,43 +188,80 @@ export class OwnTextTraining {
   }
 
   /**
-   * One Adam step. On one Worker or the main thread: the trainer's own step() (on the main
-   * thread in a task of its own). On several Workers: every lane's subtree sum, combined here,
-   * applied everywhere (the replicas' applying goes on after this returns).
-   * @returns {Promise<number>} the step's training loss
+   * With several replicas: free those beyond one per shard, then join the others in a team, a
+   * channel between every two members and one from this side to each (team.js).
    */
-  async step() {
-    if (this.replicas.length === 1) {
-      if (this.mode !== 'worker') await nextSlice();
-      const loss = await this.replicas[0].call('step', 1);
-      this.stepsDone += 1;
-      return loss;
+  async link() {
+    const extra = this.replicas.slice(this.used.length);
+    this.replicas = this.used;
+    await Promise.all(extra.map((r) => r.dispose()));
+    const n = this.used.length;
+    if (n < 2) return;
+    /** @type {(MessagePort|null)[][]} */
+    const peers = Array.from({ length: n }, () => Array(n).fill(null));
+    for (let i = 0; i < n; i += 1) {
+      for (let j = i + 1; j < n; j += 1) {
+        const c = new MessageChannel();
+        peers[i][j] = c.port1;
+        peers[j][i] = c.port2;
+      }
     }
-    const parts = await Promise.all(this.used.map((r, lane) => r.call('shardSum', this.nodes[lane][0], this.nodes[lane][1])));
-    await this.applied;  // the last step's, long done: its error, if any
-    const { sum, loss } = combineNodes(this.nodes, parts);
-    this.applied = Promise.all(this.replicas.map((r) => r.call('applyGradients', sum, loss)));
-    this.applied.catch(() => {});  // handled: awaited by the next call, which rethrows it
-    this.stepsDone += 1;
-    return loss;
+    await Promise.all(this.used.map((r, lane) => {
+      const c = new MessageChannel();
+      this.controls.push(c.port1);
+      const ports = /** @type {MessagePort[]} */ (peers[lane].filter(Boolean));
+      if (!r.link) throw new Error('a team needs replicas that link');
+      return r.link({ lane, nodes: this.nodes, peers: peers[lane], control: c.port2 }, [...ports, c.port2]);
+    }));
+  }
+
+  /**
+   * k Adam steps (fewer if the run ends sooner). On one Worker or the main thread: the trainer's
+   * own step(), once per step (on the main thread, each in a task of its own). On several Workers:
+   * the team's k steps, every member at once; if one fails, the others are stopped.
+   * @param {number} k
+   * @returns {Promise<number[]>} each step's training loss
+   */
+  async advance(k) {
+    const count = Math.max(0, Math.min(k, this.steps - this.stepsDone));
+    /** @type {number[]} */
+    const losses = [];
+    if (this.used.length === 1) {
+      for (let s = 0; s < count; s += 1) {
+        if (this.mode !== 'worker') await nextSlice();
+        losses.push(await this.used[0].call('step', 1));
+        this.stepsDone += 1;
+      }
+      return losses;
+    }
+    if (count === 0) return losses;
+    const all = this.used.map((r) => /** @type {NonNullable<Replica['steps']>} */ (r.steps)(count));
+    try {
+      const got = await Promise.all(all);
+      this.stepsDone += count;
+      return [...got[0]];
+    } catch (e) {
+      // A member that failed (or whose Worker stopped) leaves the others waiting for its sums.
+      for (const port of this.controls) port.postMessage(`the team stopped: ${e instanceof Error ? e.message : String(e)}`);
+      await Promise.allSettled(all);
+      throw e;
+    }
   }
 
   /** The held-out loss, the baselines and each head's measures (on the first replica). */
   async evaluate() {
-    await this.applied;
     return this.replicas[0].call('evaluate');
   }
 
   /** @returns {Promise<Uint8Array>} the model's .hwtm bytes */
   async save() {
-    await this.applied;
     return this.replicas[0].call('save');
   }
 
   async dispose() {
     if (this.disposed) return;
     this.disposed = true;
-    await this.applied.catch(() => {});
+    for (const port of this.controls) port.close();
     await Promise.all(this.replicas.map((r) => r.dispose()));
   }
 }

@@ -27,7 +27,8 @@
 // create(factory, options) -> Promise of a remote object made by hw[factory](options): its
 //   methods are called as `remote.call(name, ...args)` -> Promise, its fields read as
 //   `remote.get(name)` -> Promise, and `remote.dispose()` frees
-//   it. In the Worker the object lives there; in 'main' mode it lives on the main thread, and
+//   it; objects in several Workers may form a team (team.js: `remote.link(setup, ports)`, then
+//   `remote.steps(k)`). In the Worker the object lives there; in 'main' mode it lives on the main thread, and
 //   the caller keeps each call small (e.g. k training steps per animation frame).
 //
 // The other parts of the mechanism have files of their own in this folder: pool.js (several
@@ -48,6 +49,18 @@ import { installTasks } from './lesson-tasks.js';
 export const ABANDON_MS = 300;
 /** How long the Worker may take to report that its module is ready. */
 const START_TIMEOUT_MS = 20000;
+
+/**
+ * A remote object (create): its methods called, its fields read, and, in a Worker, a member of a
+ * team of such objects in other Workers (team.js): link(setup, ports) joins it, steps(k) steps
+ * the team k times and gives the k losses.
+ * @typedef {object} Remote
+ * @property {(method: string, ...args: any[]) => Promise<any>} call
+ * @property {(field: string) => Promise<any>} get
+ * @property {(setup: import('./team.js').TeamSetup, transfer: Transferable[]) => Promise<null>} link
+ * @property {(k: number) => Promise<Float64Array>} steps
+ * @property {() => Promise<void>} dispose
+ */
 
 /**
  * @typedef {object} Job
@@ -282,7 +295,7 @@ export class Compute {
    * A remote object made by hw[factory](options).
    * @param {string} factory
    * @param {any} options
-   * @returns {Promise<{call: (method: string, ...args: any[]) => Promise<any>, get: (field: string) => Promise<any>, dispose: () => Promise<void>}>}
+   * @returns {Promise<Remote>}
    */
   async create(factory, options) {
     const { object } = await this._enqueue({ type: 'create', factory, options }, null, 0);
@@ -299,6 +312,15 @@ export class Compute {
       get: (/** @type {string} */ field) => {
         if (disposed) return Promise.reject(new Error('this object has been disposed'));
         return this._enqueue({ type: 'get', object, field }, null, 0);
+      },
+      link: (/** @type {any} */ setup, /** @type {Transferable[]} */ transfer) => {
+        if (disposed) return Promise.reject(new Error('this object has been disposed'));
+        if (this.mode !== 'worker') return Promise.reject(new Error('a team needs Workers'));
+        return this._enqueue({ type: 'link', object, setup }, null, 0, transfer);
+      },
+      steps: (/** @type {number} */ k) => {
+        if (disposed) return Promise.reject(new Error('this object has been disposed'));
+        return this._enqueue({ type: 'team', object, steps: k }, null, 0);
       },
       dispose: async () => {
         if (disposed) return;

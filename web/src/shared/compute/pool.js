@@ -195,6 +195,18 @@ export class Pool {
       },
       /** @type {(field: string) => Promise<any>} */
       get: (field) => remote.get(field),
+      /** @type {import('./compute.js').Remote['link']} */
+      link: (setup, transfer) => remote.link(setup, transfer),
+      /** @type {(k: number) => Promise<Float64Array>} */
+      steps: async (count) => {
+        this._busy[k] += 1;
+        this.peakBusy = Math.max(this.peakBusy, this._busy.filter((b) => b > 0).length);
+        try {
+          return await remote.steps(count);
+        } finally {
+          this._busy[k] -= 1;
+        }
+      },
       dispose: async () => {
         if (disposed) return;
         disposed = true;
