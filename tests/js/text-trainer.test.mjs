@@ -12,6 +12,7 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 
 import { ROOT, createHeadwise } from './helpers.mjs';
 import { laneNodes } from '../../web/src/text/own-text-training.js';
+import { teamPorts } from '../../web/src/shared/compute/team.js';
 
 const CORPUS = join(ROOT, 'node_modules', '@stdlib', 'datasets-sotu', 'data');
 const hw = await createHeadwise();
@@ -43,14 +44,7 @@ const best = (m) => Math.max(...m.flat());
  */
 async function trainAsTeam(options, lanes) {
   const nodes = laneNodes(8, lanes);
-  const peers = Array.from({ length: lanes }, () => Array(lanes).fill(null));
-  for (let i = 0; i < lanes; i += 1) {
-    for (let j = i + 1; j < lanes; j += 1) {
-      const c = new MessageChannel();
-      peers[i][j] = c.port1;
-      peers[j][i] = c.port2;
-    }
-  }
+  const peers = teamPorts(lanes);
   return Promise.all(peers.map((mine, lane) => new Promise((resolve, reject) => {
     const control = new MessageChannel();
     const w = new Worker(new URL('./text-team-worker.mjs', import.meta.url), {

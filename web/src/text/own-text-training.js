@@ -22,6 +22,7 @@
 // the one trainer lives on the main thread and steps one step per task (nextSlice between).
 
 import { nextSlice } from '../shared/compute/slices.js';
+import { teamPorts } from '../shared/compute/team.js';
 import { PageError } from '../shared/state/errors.js';
 
 /** The most characters of text the page hands to the trainer (about 350,000 English words). */
@@ -197,15 +198,7 @@ export class OwnTextTraining {
     await Promise.all(extra.map((r) => r.dispose()));
     const n = this.used.length;
     if (n < 2) return;
-    /** @type {(MessagePort|null)[][]} */
-    const peers = Array.from({ length: n }, () => Array(n).fill(null));
-    for (let i = 0; i < n; i += 1) {
-      for (let j = i + 1; j < n; j += 1) {
-        const c = new MessageChannel();
-        peers[i][j] = c.port1;
-        peers[j][i] = c.port2;
-      }
-    }
+    const peers = teamPorts(n);
     await Promise.all(this.used.map((r, lane) => {
       const c = new MessageChannel();
       this.controls.push(c.port1);

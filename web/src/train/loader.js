@@ -25,6 +25,7 @@ import * as forms from '../shared/ui/forms.js';
 import * as i18n from '../shared/i18n/i18n.js';
 import * as languageTags from '../shared/i18n/language-tags.js';
 import * as slices from '../shared/compute/slices.js';
+import * as team from '../shared/compute/team.js';
 import * as scripts from '../shared/platform/scripts.js';
 import * as codeBlock from '../shared/python/code-block.js';
 import * as python from '../shared/python/format.js';
@@ -57,6 +58,7 @@ const HOST = {
   'shared/i18n/relations.js': relations,
   'shared/state/settings.js': settings,
   'shared/compute/slices.js': slices,
+  'shared/compute/team.js': team,
 };
 
 /** @type {Promise<void>|null} */

@@ -47,6 +47,25 @@ export function combineNodes(nodes, parts) {
 }
 
 /**
+ * A MessageChannel between every two of n members: peers[i][j] is member i's port to member j
+ * (null where i = j), each to be transferred to its member.
+ * @param {number} n
+ * @returns {(MessagePort|null)[][]}
+ */
+export function teamPorts(n) {
+  /** @type {(MessagePort|null)[][]} */
+  const peers = Array.from({ length: n }, () => Array(n).fill(null));
+  for (let i = 0; i < n; i += 1) {
+    for (let j = i + 1; j < n; j += 1) {
+      const c = new MessageChannel();
+      peers[i][j] = c.port1;
+      peers[j][i] = c.port2;
+    }
+  }
+  return peers;
+}
+
+/**
  * @typedef {object} TeamSetup
  * @property {number} lane  this member's index
  * @property {ShardNode[]} nodes  every member's node, by lane
