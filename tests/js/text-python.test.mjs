@@ -6,7 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from '../../web/src/text/sentence-python.js';
+import { execFileSync } from 'node:child_process';
+
+import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput, shellWord } from '../../web/src/text/sentence-python.js';
 import { ROOT, createHeadwise } from './helpers.mjs';
 import { runPython } from './python.mjs';
 
@@ -50,3 +52,20 @@ for (const c of CIRCUIT_CASES) {
     assert.match(page, /^logit of "/);
   });
 }
+
+test('the scripts read the file of the model shown: sotu.hwtm by default, the student\'s own by its name; the hint\'s command quotes a name the shell would split', () => {
+  const settings = { text: 'the people', position: 1, word: null, head: [0, 0], k: 5 };
+  for (const code of [sentenceCode({ text: 'the people' }), circuitsCode(settings)]) {
+    assert.match(code, /^PATH = sys\.argv\[1\] if len\(sys\.argv\) > 1 else "sotu\.hwtm"  # dist\/models\/sotu\.hwtm$/m);
+  }
+  const own = 'my "model" (2).hwtm';
+  for (const code of [sentenceCode({ text: 'the people', file: own }), circuitsCode({ ...settings, file: own })]) {
+    assert.ok(code.includes(`else "my \\"model\\" (2).hwtm"  # your own model, saved from the page`), code.split('\n').find((l) => l.startsWith('PATH')));
+  }
+  assert.equal(shellWord('own-text.hwtm'), 'own-text.hwtm');
+  // what a POSIX shell makes of each word: the name itself, as one argument
+  for (const name of ['own-text.hwtm', 'my model.hwtm', "it's (2).hwtm", 'a"b$c`d.hwtm']) {
+    const args = execFileSync('/bin/sh', ['-c', `printf '%s\\n' ${shellWord(name)}`], { encoding: 'utf8' });
+    assert.equal(args, `${name}\n`, name);
+  }
+});

@@ -21,7 +21,7 @@ import { fmtInt } from '../shared/ui/format.js';
 import { MODEL_FILE, evaluationOf, shownModel, textModel, textModelNow } from './model.js';
 import { OwnTextPanel } from './own-text.js';
 import { headRoles } from './roles.js';
-import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput } from './sentence-python.js';
+import { circuitsCode, circuitsOutput, sentenceCode, sentenceOutput, shellWord } from './sentence-python.js';
 import { PROMOTED_K, drawBars, drawPromoted, scoreTable, setLine } from './sentence-circuits.js';
 
 /** How far ahead of the window the model starts loading (px, above and below). */
@@ -666,7 +666,7 @@ class HwSentence extends HwElement {
     setText(this.circuitsCodeEl, circuitsCode(settings));
     if (this.circuitsPythonHint.dataset.file !== file) {
       this.circuitsPythonHint.dataset.file = file;
-      replace(this.circuitsPythonHint, this.tNodes('sentence.circuitsPythonHint', { run: code(`python3 circuits.py ${file}`) }));
+      replace(this.circuitsPythonHint, this.tNodes('sentence.circuitsPythonHint', { run: code(`python3 circuits.py ${shellWord(file)}`) }));
     }
     setText(this.circuitsPyOutput, circuitsOutput({
       attribution: this.splitResult, circuits: circuitsOf.get(model), promoted: result, words: r.base.words, position: pos, head: settings.head,
@@ -685,7 +685,7 @@ class HwSentence extends HwElement {
     setText(this.pyOutput, sentenceOutput(r.off || r.base, ablate));
     if (this.pythonHint.dataset.file === file) return;
     this.pythonHint.dataset.file = file;
-    const run = code(`python3 sentence.py ${file}`);
+    const run = code(`python3 sentence.py ${shellWord(file)}`);
     replace(this.pythonHint, file === MODEL_FILE
       ? this.tNodes('sentence.pythonHint', { file: code(`dist/models/${MODEL_FILE}`), run })
       : this.tNodes('sentence.pythonHintOwn', { file: code(file), run }));

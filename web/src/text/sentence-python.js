@@ -19,6 +19,15 @@ import { MODEL_FILE } from './model.js';
  */
 
 /**
+ * A file name as one word of a shell command: as it is when it holds only letters, digits, '.',
+ * '_' and '-', else in single quotes (a student's file may be called "my model (2).hwtm").
+ * @param {string} name
+ */
+export function shellWord(name) {
+  return /^[\w.-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
+}
+
+/**
  * The script's line that names its weights file: the one given on the command line, else `file`.
  * @param {string} [file]
  */
