@@ -2,9 +2,7 @@
 
 function installTextModel(api, raw) {
   // A text model from the bytes of its weights file (cpp/headwise/text_model.hpp).
-  var textFinalizer = typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry(function (id) { raw._textModelDispose({ id: id }); })
-    : null;
+  var textFinalizer = finalizerOf(function (o) { raw._textModelDispose(o); });
 
   api.textModel = function (options) {
     var m = 'textModel';
@@ -20,13 +18,9 @@ function installTextModel(api, raw) {
     var id = created.id;
     var config = Object.freeze(created.config);
     var vocabulary = created.vocabulary;
-    var disposed = false;
+    var handle = handleOf('text model', id, textFinalizer, function (o) { raw._textModelDispose(o); });
+    var live = handle.live;
     var t = {};
-
-    function live(method) {
-      if (disposed) fail(method, 'this text model has been disposed; create a new one', 'disposed', {}, null);
-      return { id: id };
-    }
 
     t.config = config;
     t.metadata = function () { return JSON.parse(created.metadata); };
@@ -150,17 +144,7 @@ function installTextModel(api, raw) {
       return unwrap(mm, raw._textModelPromoted(a));
     };
 
-    t.dispose = function () {
-      if (disposed) return;
-      disposed = true;
-      // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
-      if (textFinalizer) textFinalizer.unregister(t);
-      raw._textModelDispose({ id: id });
-    };
-
-    Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
-    if (textFinalizer) textFinalizer.register(t, id, t);
-    return Object.freeze(t);
+    return handle.finish(t);
   };
 
 }

@@ -2,9 +2,7 @@
 // (cpp/headwise/text_trainer.hpp; dist/headwise.js only).
 
 function installTextTrainer(api, raw) {
-  var textTrainerFinalizer = typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry(function (id) { raw._textTrainerDispose({ id: id }); })
-    : null;
+  var textTrainerFinalizer = finalizerOf(function (o) { raw._textTrainerDispose(o); });
 
   // Bytes of a weights file (Uint8Array or ArrayBuffer) for option `name`.
   function weightBytes(mm, name, value) {
@@ -36,13 +34,9 @@ function installTextTrainer(api, raw) {
     var id = created.id;
     var count = created.parameterCount;
     var stepsDone = 0;
-    var disposed = false;
+    var handle = handleOf('text trainer', id, textTrainerFinalizer, function (o) { raw._textTrainerDispose(o); });
+    var live = handle.live;
     var t = {};
-
-    function live(method) {
-      if (disposed) fail(method, 'this text trainer has been disposed; create a new one', 'disposed', {}, null);
-      return { id: id };
-    }
 
     t.config = Object.freeze(created.config);
     t.steps = created.steps;
@@ -117,16 +111,6 @@ function installTextTrainer(api, raw) {
       return api.textModel({ weights: t.save() });
     };
 
-    t.dispose = function () {
-      if (disposed) return;
-      disposed = true;
-      // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
-      if (textTrainerFinalizer) textTrainerFinalizer.unregister(t);
-      raw._textTrainerDispose({ id: id });
-    };
-
-    Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
-    if (textTrainerFinalizer) textTrainerFinalizer.register(t, id, t);
-    return Object.freeze(t);
+    return handle.finish(t);
   };
 }

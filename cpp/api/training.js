@@ -144,6 +144,40 @@ function circuitsOut(r, layers, heads) {
 }
 
 
+// What a trainer, a text model and a text trainer share: the module holds each by id, freed by
+// free({id}). Where the engine has FinalizationRegistry, one never disposed is freed when its JS
+// object is collected (finalizerOf(free): the registry, or null); dispose() frees at once.
+function finalizerOf(free) {
+  return typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry(function (id) { free({ id: id }); })
+    : null;
+}
+
+// handle.live(method): the id to pass to the module, or the coded refusal once disposed;
+// handle.finish(t): t.dispose() (frees once, then does nothing) and t.disposed, t registered with
+// the registry and frozen.
+function handleOf(noun, id, registry, free) {
+  var disposed = false;
+  return {
+    live: function (method) {
+      if (disposed) fail(method, 'this ' + noun + ' has been disposed; create a new one', 'disposed', {}, null);
+      return { id: id };
+    },
+    finish: function (t) {
+      t.dispose = function () {
+        if (disposed) return;
+        disposed = true;
+        // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
+        if (registry) registry.unregister(t);
+        free({ id: id });
+      };
+      Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
+      if (registry) registry.register(t, id, t);
+      return Object.freeze(t);
+    }
+  };
+}
+
 // Every training method of the API, added to api (lesson.js's wrap, when the module has them).
 var installTraining = function (api, raw) {
   installTrainer(api, raw);
@@ -174,9 +208,7 @@ function installTrainer(api, raw) {
 
   // Trainers not disposed are freed when their JS object is collected (where the engine
   // has FinalizationRegistry); dispose() frees at once.
-  var finalizer = typeof FinalizationRegistry === 'function'
-    ? new FinalizationRegistry(function (id) { raw._trainerDispose({ id: id }); })
-    : null;
+  var finalizer = finalizerOf(function (o) { raw._trainerDispose(o); });
 
   api.createTrainer = function (options) {
     var m = 'createTrainer';
@@ -227,13 +259,9 @@ function installTrainer(api, raw) {
     var names = tensors.map(function (t) { return t.name; });
     var heads = created.config.numHeads;
     var layers = created.config.layers;
-    var disposed = false;
+    var handle = handleOf('trainer', id, finalizer, function (o) { raw._trainerDispose(o); });
+    var live = handle.live;
     var t = {};
-
-    function live(method) {
-      if (disposed) fail(method, 'this trainer has been disposed; create a new one', 'disposed', {}, null);
-      return { id: id };
-    }
 
     t.config = Object.freeze(created.config);
     t.info = function () { return JSON.parse(JSON.stringify(created.config)); };
@@ -301,17 +329,7 @@ function installTrainer(api, raw) {
         layers, heads);
     };
 
-    t.dispose = function () {
-      if (disposed) return;
-      disposed = true;
-      // Stryker disable next-line ConditionalExpression,CallExpression: without it the registry would later dispose an id already erased, which erases nothing
-      if (finalizer) finalizer.unregister(t);
-      raw._trainerDispose({ id: id });
-    };
-
-    Object.defineProperty(t, 'disposed', { enumerable: true, get: function () { return disposed; } });
-    if (finalizer) finalizer.register(t, id, t);
-    return Object.freeze(t);
+    return handle.finish(t);
   };
 
   api.trainerCount = function () { return raw._trainerCount(); };
