@@ -181,32 +181,31 @@ export class Pool {
       throw e;
     }
     let disposed = false;
+    /**
+     * Work on this lane, counted as busy while it runs (peakBusy).
+     * @template T
+     * @param {() => Promise<T>} work
+     * @returns {Promise<T>}
+     */
+    const busy = async (work) => {
+      this._busy[k] += 1;
+      this.peakBusy = Math.max(this.peakBusy, this._busy.filter((b) => b > 0).length);
+      try {
+        return await work();
+      } finally {
+        this._busy[k] -= 1;
+      }
+    };
     return {
       lane: k,
       /** @type {(method: string, ...args: any[]) => Promise<any>} */
-      call: async (method, ...args) => {
-        this._busy[k] += 1;
-        this.peakBusy = Math.max(this.peakBusy, this._busy.filter((b) => b > 0).length);
-        try {
-          return await remote.call(method, ...args);
-        } finally {
-          this._busy[k] -= 1;
-        }
-      },
+      call: (method, ...args) => busy(() => remote.call(method, ...args)),
       /** @type {(field: string) => Promise<any>} */
       get: (field) => remote.get(field),
       /** @type {import('./compute.js').Remote['link']} */
       link: (setup, transfer) => remote.link(setup, transfer),
-      /** @type {(k: number) => Promise<Float64Array>} */
-      steps: async (count) => {
-        this._busy[k] += 1;
-        this.peakBusy = Math.max(this.peakBusy, this._busy.filter((b) => b > 0).length);
-        try {
-          return await remote.steps(count);
-        } finally {
-          this._busy[k] -= 1;
-        }
-      },
+      /** @type {(count: number) => Promise<Float64Array>} */
+      steps: (count) => busy(() => remote.steps(count)),
       dispose: async () => {
         if (disposed) return;
         disposed = true;
