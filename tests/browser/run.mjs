@@ -1,16 +1,18 @@
-// Runs the browser tests in each engine: Chromium first, alone (its tests read CPU time from
-// traces), then Firefox ESR and WebKitGTK at the same time, from one queue that two files at a
-// time draw from, the longest first (TYPICAL_SECONDS). A file keeps 1.3 to 1.8 of the 2 cores
-// busy, so more at once only slows each file; one queue instead of one per engine ends both
+// Runs the browser tests in each engine. First, alone and one at a time, Chromium's files that
+// time the page's main-thread tasks (from a trace or long-task entries: timesTasks below), so that
+// no other file's load reaches their CPU figures. Then every other file of every engine from one
+// queue that two files at a time draw from, the longest first (TYPICAL_SECONDS). A file keeps
+// 1.3 to 1.8 of the 2 cores busy, so more at once only slows each file; one queue ends the
 // engines together, and a file run again after its browser went away fills a free slot instead
 // of lengthening one engine's run. HEADWISE_BROWSERS lists the engines (e.g.
-// HEADWISE_BROWSERS=firefox,webkit); HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another.
+// HEADWISE_BROWSERS=firefox,webkit); HEADWISE_ONE_ENGINE_AT_A_TIME=1 runs them one after another,
+// one file at a time.
 // Arguments, if any, are the test files to run (default: every tests/browser/*.test.mjs).
 // Prints each file's run as node --test does (whole, once it has ended, where two run at once),
 // then a table: tests, passed, failed, skipped (with the reasons) and the time per engine (the
 // sum of its files' times). Exits non-zero if any engine failed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,37 +140,43 @@ function record(r, f) {
   return true;
 }
 
+/** Each engine's tallies, kept across the runner's queues: its files' first runs, and second runs if any. */
+const firstRuns = new Map();
+const againRuns = new Map();
+
 /**
  * Run the jobs ({engine, file}), `slots` at a time, in the order given. Where the browser went
  * away under a file (WebKitGTK's driver has, rarely), that file goes to the front of the queue
  * once more, in a new browser; it must pass whole. Both runs are reported. A file that failed
- * with its browser still there is a failure, whatever else happened.
- * @param {string[]} engines
+ * with its browser still there is a failure, whatever else happened. Counted into firstRuns
+ * and againRuns.
  * @param {{engine: string, file: string}[]} jobs
  * @param {number} slots
  * @param {boolean} live  see runFile
- * @returns {Promise<object[]>} each engine's tally, followed by its files' second runs if any
  */
-async function runQueue(engines, jobs, slots, live) {
-  const first = new Map(engines.map((e) => [e, tally(e)]));
-  const again = new Map();
+async function runQueue(jobs, slots, live) {
+  for (const { engine } of jobs) if (!firstRuns.has(engine)) firstRuns.set(engine, tally(engine));
   const queue = jobs.slice();
   const slot = async () => {
     for (let job = queue.shift(); job; job = queue.shift()) {
       const f = await runFile(job.engine, job.file, live);
-      const crashed = record(job.again ? again.get(job.engine) : first.get(job.engine), f);
+      const crashed = record(job.again ? againRuns.get(job.engine) : firstRuns.get(job.engine), f);
       if (crashed && !job.again) {
-        if (!again.has(job.engine)) again.set(job.engine, tally(`${job.engine} (again)`));
+        if (!againRuns.has(job.engine)) againRuns.set(job.engine, tally(`${job.engine} (again)`));
         console.log(`\n# ==== ${job.engine}: the browser went away during ${basename(job.file)}; once more, next ====`);
         queue.unshift({ ...job, again: true });
       }
     }
   };
   await Promise.all(Array.from({ length: slots }, slot));
+}
+
+/** Each engine's tally in the order of `engines`, each followed by its second runs' if any. */
+function tallies(engines) {
   const out = [];
-  for (const e of engines) {
-    const r = first.get(e);
-    const a = again.get(e);
+  for (const e of engines.filter((x) => firstRuns.has(x))) {
+    const r = firstRuns.get(e);
+    const a = againRuns.get(e);
     out.push(r);
     if (!a) continue;
     out.push(a);
@@ -192,27 +200,38 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+/**
+ * Whether a test file times the page's main-thread tasks: it measures their CPU from a trace
+ * (mainThreadTaskCpu) or reads long-task entries, against GUARD_TASK_MS. In Chromium, the one
+ * engine that records both, such a file runs alone.
+ * @param {string} file
+ */
+const timesTasks = (file) => /\b(mainThreadTaskCpu|GUARD_TASK_MS|longtask)\b/.test(readFileSync(file, 'utf8'));
+
 const oneAtATime = process.env.HEADWISE_ONE_ENGINE_AT_A_TIME === '1';
 const jobsOf = (engine) => files.map((file) => ({ engine, file }));
-const results = [];
-const rest = wanted.filter((e) => e !== 'chromium');
-for (const name of wanted.includes('chromium') ? ['chromium'] : []) {
-  console.log(`\n# ==== ${name} ====`);
-  results.push(...await runQueue([name], jobsOf(name), 1, true));
-}
-if (oneAtATime || rest.length < 2) {
-  for (const name of rest) {
+if (oneAtATime) {
+  for (const name of wanted) {
     console.log(`\n# ==== ${name} ====`);
-    results.push(...await runQueue([name], jobsOf(name), 1, true));
+    await runQueue(jobsOf(name), 1, true);
   }
 } else {
+  const alone = wanted.includes('chromium') ? files.filter(timesTasks).map((file) => ({ engine: 'chromium', file })) : [];
+  const shared = wanted.flatMap(jobsOf).filter((j) => !alone.some((a) => a.engine === j.engine && a.file === j.file));
+  if (alone.length) {
+    console.log('\n# ==== chromium: the files that time main-thread tasks, alone, one at a time ====');
+    await runQueue(alone, 1, true);
+  }
   const typical = (job) => TYPICAL_SECONDS[job.engine]?.[basename(job.file)] ?? 30;
-  const jobs = rest.flatMap(jobsOf).sort((a, b) => typical(b) - typical(a));
-  console.log(`\n# ==== ${rest.join(' and ')}: two files at a time from one queue, the longest first (each file printed once it has ended) ====`);
+  const jobs = shared.sort((a, b) => typical(b) - typical(a));
+  const engines = wanted.filter((e) => jobs.some((j) => j.engine === e));
+  const names = engines.length > 1 ? `${engines.slice(0, -1).join(', ')} and ${engines[engines.length - 1]}` : engines.join('');
+  console.log(`\n# ==== ${names}: two files at a time from one queue, the longest first (each file printed once it has ended) ====`);
   const started = Date.now();
-  results.push(...await runQueue(rest, jobs, 2, false));
-  console.log(`\n# ${rest.join(' and ')}: ${Math.round((Date.now() - started) / 1000)} s from the first file's start to the last one's end`);
+  await runQueue(jobs, 2, false);
+  console.log(`\n# ${names}: ${Math.round((Date.now() - started) / 1000)} s from the first file's start to the last one's end`);
 }
+const results = tallies(wanted);
 console.log('\n# engine     tests  pass  fail  skipped  cancelled  seconds (its files\' times, added)');
 for (const r of results) {
   console.log(`# ${r.name.padEnd(9)} ${String(r.tests).padStart(6)} ${String(r.pass).padStart(5)} ${String(r.fail).padStart(5)} ${String(r.skipped).padStart(8)} ${String(r.cancelled).padStart(10)} ${String(r.seconds).padStart(8)}`);

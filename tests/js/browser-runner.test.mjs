@@ -1,5 +1,6 @@
 // tests/browser/run.mjs, the browser suite's runner, on stand-in test files that start no
-// browser: Firefox's and WebKit's files share one queue, two at a time; a file whose browser went
+// browser: Chromium's files that time main-thread tasks run first, alone; every other file of
+// every engine shares one queue, two at a time; a file whose browser went
 // away runs once more and must pass whole; a test that fails with its browser still there fails
 // the run, whatever else happened; a file that leaves anything in its temporary directory fails.
 import assert from 'node:assert/strict';
@@ -18,11 +19,11 @@ after(() => rmSync(dir, { recursive: true, force: true }));
  * A stand-in test file. It logs its engine, start, end and temporary directory to `log`, takes
  * `ms`, and then, per `behaviour`: passes; fails a test; in Firefox, leaves a file in its
  * temporary directory and passes; or, in WebKit, says its browser went away (as engine.mjs does)
- * and fails, the first time only or every time.
+ * and fails, the first time only or every time. `extra`: a first line of source (a comment).
  */
-function standIn(name, behaviour, ms = 300) {
+function standIn(name, behaviour, ms = 300, extra = '') {
   const file = join(dir, name);
-  writeFileSync(file, `
+  writeFileSync(file, `${extra}
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +52,7 @@ test(${JSON.stringify(name)}, async () => {
 /** Run the runner on these files; its exit code, output, and the files' logged runs. */
 function run(files, env = {}) {
   rmSync(join(dir, 'log'), { force: true });
-  for (const f of files) for (const e of ['firefox', 'webkit']) rmSync(`${f}.ran.${e}`, { force: true });
+  for (const f of files) for (const e of ['chromium', 'firefox', 'webkit']) rmSync(`${f}.ran.${e}`, { force: true });
   // Without NODE_TEST_CONTEXT, which node --test sets in this process: the runner's own
   // node --test processes would otherwise report to this one's runner instead of printing.
   const { NODE_TEST_CONTEXT, ...outer } = process.env;
@@ -86,9 +87,8 @@ function mostAtOnce(lines) {
 const row = (out, name) => out.split('\n').find((l) => new RegExp(`^# ${name.replace(/[()]/g, '\\$&')} +\\d`).test(l));
 
 test('every file runs once in each engine, two at a time from one queue, the longest first', () => {
-  // Named as the suite's files, so that the runner's table of typical times applies: WebKit's
-  // a11y and Firefox's hosts are the longest, both engines' compute the shortest; an unlisted
-  // file counts as 30 s.
+  // Named as the suite's files, so that the runner's table of typical times applies: both
+  // engines' a11y are the longest, their compute the shortest; an unlisted file counts as 30 s.
   const files = ['compute.test.mjs', 'unlisted.test.mjs', 'hosts.test.mjs', 'a11y.test.mjs'].map((n) => standIn(n, 'pass', 300));
   const { code, out, lines } = run(files);
   assert.equal(code, 0, out);
@@ -96,7 +96,7 @@ test('every file runs once in each engine, two at a time from one queue, the lon
   assert.deepEqual([...starts].sort(), ['firefox', 'webkit'].flatMap((e) => ['a11y', 'compute', 'hosts', 'unlisted'].map((n) => `${e}:${n}.test.mjs`)));
   assert.equal(mostAtOnce(lines), 2, 'two files run at once, never more');
   // Two start together, so each pair's order is the processes' race; the pairs' is the queue's.
-  assert.deepEqual(starts.slice(0, 2).sort(), ['firefox:hosts.test.mjs', 'webkit:a11y.test.mjs']);
+  assert.deepEqual(starts.slice(0, 2).sort(), ['firefox:a11y.test.mjs', 'webkit:a11y.test.mjs']);
   assert.deepEqual(starts.slice(-2).sort(), ['firefox:compute.test.mjs', 'webkit:compute.test.mjs']);
   assert.match(row(out, 'firefox'), /^# firefox +4 +4 +0 +0 +0/);
   assert.match(row(out, 'webkit'), /^# webkit +4 +4 +0 +0 +0/);
@@ -104,6 +104,28 @@ test('every file runs once in each engine, two at a time from one queue, the lon
   const tmps = lines.filter((l) => l.edge === 'start').map((l) => l.tmp);
   assert.equal(new Set(tmps).size, 8, 'each file\'s process has a temporary directory of its own');
   for (const t of tmps) assert.ok(t.startsWith(join(dir, 'tmp')), t);
+});
+
+test('Chromium: the files that time main-thread tasks first, alone; its others share the queue with the other engines', () => {
+  // timed.test.mjs names mainThreadTaskCpu (in a comment is enough: the runner reads the source).
+  const timed = standIn('timed.test.mjs', 'pass', 400, '// measured with mainThreadTaskCpu against GUARD_TASK_MS');
+  const plain = ['a11y.test.mjs', 'compute.test.mjs'].map((n) => standIn(n, 'pass', 400));
+  const { code, out, lines } = run([timed, ...plain], { HEADWISE_BROWSERS: 'chromium,firefox,webkit' });
+  assert.equal(code, 0, out);
+  const starts = lines.filter((l) => l.edge === 'start');
+  assert.equal(starts.length, 9, 'every file once in each engine');
+  // Chromium's timed file runs first, and nothing runs while it does.
+  assert.equal(`${starts[0].engine}:${starts[0].file}`, 'chromium:timed.test.mjs');
+  const end = lines.find((l) => l.edge === 'end' && l.engine === 'chromium' && l.file === 'timed.test.mjs').at;
+  assert.ok(starts.slice(1).every((l) => l.at >= end), 'no file starts before Chromium\'s timed file has ended');
+  // The other engines' timed files and Chromium's others are in the one queue: two at a time.
+  assert.equal(mostAtOnce(lines.filter((l) => l.engine !== 'chromium' || l.file !== 'timed.test.mjs')), 2);
+  assert.match(out, /# ==== chromium: the files that time main-thread tasks, alone, one at a time ====/);
+  assert.match(out, /# ==== chromium, firefox and webkit: two files at a time from one queue/);
+  // One row per engine, its files from both queues counted together.
+  assert.match(row(out, 'chromium'), /^# chromium +3 +3 +0 +0 +0/);
+  assert.equal(out.split('\n').filter((l) => /^# chromium +\d/.test(l)).length, 1, 'one row for Chromium');
+  assert.match(row(out, 'webkit'), /^# webkit +3 +3 +0 +0 +0/);
 });
 
 test('a file that leaves anything in its temporary directory fails the run, and it is removed', () => {
@@ -154,12 +176,12 @@ test('a browser that goes away again, or a test that fails with its browser stil
   assert.doesNotMatch(out, /# ==== firefox: the browser went away/);
 });
 
-test('the runner\'s table of typical times has every browser test file, in both engines it orders', async () => {
+test('the runner\'s table of typical times has every browser test file, in each engine', async () => {
   const { TYPICAL_SECONDS } = await import('../browser/typical-seconds.mjs');
   const browserDir = join(dirname(RUNNER));
   const suite = readdirSync(browserDir).filter((f) => f.endsWith('.test.mjs')).sort();
   assert.ok(suite.length > 20, suite.join(', '));
-  for (const engine of ['firefox', 'webkit']) {
+  for (const engine of ['chromium', 'firefox', 'webkit']) {
     const listed = Object.keys(TYPICAL_SECONDS[engine]);
     assert.deepEqual(suite.filter((f) => !listed.includes(f)), [], `${engine}: files without a typical time`);
     assert.deepEqual(listed.filter((f) => !suite.includes(f)), [], `${engine}: times of files that are gone`);
