@@ -126,7 +126,11 @@ test('on a phone a button opens the contents over nothing the student types in, 
     await until(() => page.isVisible('#contents'), 'the contents open again');
     await page.click('#contents a[href="#challenge"]');
     await until(async () => !(await page.isVisible('#contents')), 'the contents closed by the link');
-    await until(async () => (await current(page)) === '#challenge', 'the challenge is the current part');
+    await until(async () => (await current(page)) === '#challenge', 'the challenge is the current part').catch(async (e) => {
+      // Where the reader is, and what the contents marks, say whether the page moved or the mark lagged.
+      const at = await page.evaluate(() => ({ top: Math.round(document.getElementById('challenge').getBoundingClientRect().top), scrollY: Math.round(scrollY), hash: location.hash }));
+      throw new Error(`${e.message}: the contents marks ${await current(page)}; the challenge's top is at ${at.top} px, scrollY ${at.scrollY}, hash ${at.hash}`);
+    });
     // The challenge's box under the floating buttons: focused, they step aside (WCAG 2.4.11); in
     // the middle of the window, or blurred, they stay.
     const floatingShown = () => page.evaluate(() => getComputedStyle(document.querySelector('.hw-floating')).visibility === 'visible');
