@@ -898,14 +898,6 @@ async function webkitDriver({ colorScheme, reducedMotion }) {
     env: {
       ...process.env, DISPLAY: display, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), XDG_DATA_HOME: join(config, 'data'),
       LANGUAGE: 'en_US:en', LANG: 'en_US.UTF-8',
-      // Xvfb has no GPU: WebKit's accelerated compositing goes through Mesa's software GL
-      // (swrast), which took about a third of WebKit's CPU time in the tests (a11y.test: 134
-      // CPU-seconds with it, 95 without) and is where its rare WebProcess crashes were
-      // (segfaults in swrast_dri.so). Where no screenshot is taken (HEADWISE_SCREENSHOTS=0, as in
-      // CI) WebKit paints without it; the tests check the engine (DOM, CSS layout, scripts, WASM,
-      // Workers), not its GPU path. Screenshots keep it: without it, a capture after the window
-      // was resized for a full page could wait for ever for a paint.
-      ...(process.env.HEADWISE_SCREENSHOTS === '0' ? { WEBKIT_DISABLE_COMPOSITING_MODE: '1' } : {}),
     },
   });
   let wdErr = '';
