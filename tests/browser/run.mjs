@@ -1,6 +1,7 @@
 // Runs the browser tests in each engine. First, alone and one at a time, Chromium's files that
 // time the page's main-thread tasks (from a trace or long-task entries: timesTasks below), so that
-// no other file's load reaches their CPU figures. Then every other file of every engine from one
+// no other file's load reaches their CPU figures, and those that train on every core (EVERY_CORE).
+// Then every other file of every engine from one
 // queue that two files at a time draw from, the longest first (TYPICAL_SECONDS). A file keeps
 // 1.3 to 1.8 of the 2 cores busy, so more at once only slows each file; one queue ends the
 // engines together, and a file run again after its browser went away fills a free slot instead
@@ -207,6 +208,14 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
  * @param {string} file
  */
 const timesTasks = (file) => /\b(mainThreadTaskCpu|GUARD_TASK_MS|longtask)\b/.test(readFileSync(file, 'utf8'));
+/**
+ * Chromium's files whose long run trains on every core (own text: a team of two Workers, to its
+ * verdict). Alone it keeps both cores busy anyway; beside another file its one test ran past
+ * SILENT_MS (147 s and over 150 s in two CI runs, 106 s alone), and was ended as hung.
+ */
+const EVERY_CORE = ['own-text.test.mjs'];
+/** Whether a file runs alone in Chromium. @param {string} file */
+const aloneInChromium = (file) => timesTasks(file) || EVERY_CORE.includes(basename(file));
 
 const oneAtATime = process.env.HEADWISE_ONE_ENGINE_AT_A_TIME === '1';
 const jobsOf = (engine) => files.map((file) => ({ engine, file }));
@@ -216,10 +225,10 @@ if (oneAtATime) {
     await runQueue(jobsOf(name), 1, true);
   }
 } else {
-  const alone = wanted.includes('chromium') ? files.filter(timesTasks).map((file) => ({ engine: 'chromium', file })) : [];
+  const alone = wanted.includes('chromium') ? files.filter(aloneInChromium).map((file) => ({ engine: 'chromium', file })) : [];
   const shared = wanted.flatMap(jobsOf).filter((j) => !alone.some((a) => a.engine === j.engine && a.file === j.file));
   if (alone.length) {
-    console.log('\n# ==== chromium: the files that time main-thread tasks, alone, one at a time ====');
+    console.log('\n# ==== chromium: the files that time main-thread tasks or train on every core, alone, one at a time ====');
     await runQueue(alone, 1, true);
   }
   const typical = (job) => TYPICAL_SECONDS[job.engine]?.[basename(job.file)] ?? 30;

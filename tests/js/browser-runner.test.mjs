@@ -106,26 +106,29 @@ test('every file runs once in each engine, two at a time from one queue, the lon
   for (const t of tmps) assert.ok(t.startsWith(join(dir, 'tmp')), t);
 });
 
-test('Chromium: the files that time main-thread tasks first, alone; its others share the queue with the other engines', () => {
+test('Chromium: the files that time main-thread tasks or train on every core first, alone; its others share the queue with the other engines', () => {
   // timed.test.mjs names mainThreadTaskCpu (in a comment is enough: the runner reads the source).
   const timed = standIn('timed.test.mjs', 'pass', 400, '// measured with mainThreadTaskCpu against GUARD_TASK_MS');
-  const plain = ['a11y.test.mjs', 'compute.test.mjs'].map((n) => standIn(n, 'pass', 400));
+  // own-text.test.mjs trains on every core: it too runs alone in Chromium.
+  const plain = ['a11y.test.mjs', 'compute.test.mjs', 'own-text.test.mjs'].map((n) => standIn(n, 'pass', 400));
   const { code, out, lines } = run([timed, ...plain], { HEADWISE_BROWSERS: 'chromium,firefox,webkit' });
   assert.equal(code, 0, out);
   const starts = lines.filter((l) => l.edge === 'start');
-  assert.equal(starts.length, 9, 'every file once in each engine');
-  // Chromium's timed file runs first, and nothing runs while it does.
-  assert.equal(`${starts[0].engine}:${starts[0].file}`, 'chromium:timed.test.mjs');
-  const end = lines.find((l) => l.edge === 'end' && l.engine === 'chromium' && l.file === 'timed.test.mjs').at;
-  assert.ok(starts.slice(1).every((l) => l.at >= end), 'no file starts before Chromium\'s timed file has ended');
-  // The other engines' timed files and Chromium's others are in the one queue: two at a time.
-  assert.equal(mostAtOnce(lines.filter((l) => l.engine !== 'chromium' || l.file !== 'timed.test.mjs')), 2);
-  assert.match(out, /# ==== chromium: the files that time main-thread tasks, alone, one at a time ====/);
+  assert.equal(starts.length, 12, 'every file once in each engine');
+  // Chromium's two files run first, one after the other, and nothing runs while they do.
+  const alone = (/** @type {any} */ l) => l.engine === 'chromium' && ['timed.test.mjs', 'own-text.test.mjs'].includes(l.file);
+  assert.deepEqual(starts.slice(0, 2).map((l) => `${l.engine}:${l.file}`).sort(), ['chromium:own-text.test.mjs', 'chromium:timed.test.mjs']);
+  assert.equal(mostAtOnce(lines.filter(alone)), 1);
+  const end = Math.max(...lines.filter((l) => l.edge === 'end' && alone(l)).map((l) => l.at));
+  assert.ok(starts.slice(2).every((l) => l.at >= end), 'no file starts before Chromium\'s two have ended');
+  // The other engines' files and Chromium's others are in the one queue: two at a time.
+  assert.equal(mostAtOnce(lines.filter((l) => !alone(l))), 2);
+  assert.match(out, /# ==== chromium: the files that time main-thread tasks or train on every core, alone, one at a time ====/);
   assert.match(out, /# ==== chromium, firefox and webkit: two files at a time from one queue/);
   // One row per engine, its files from both queues counted together.
-  assert.match(row(out, 'chromium'), /^# chromium +3 +3 +0 +0 +0/);
+  assert.match(row(out, 'chromium'), /^# chromium +4 +4 +0 +0 +0/);
   assert.equal(out.split('\n').filter((l) => /^# chromium +\d/.test(l)).length, 1, 'one row for Chromium');
-  assert.match(row(out, 'webkit'), /^# webkit +3 +3 +0 +0 +0/);
+  assert.match(row(out, 'webkit'), /^# webkit +4 +4 +0 +0 +0/);
 });
 
 test('a file that leaves anything in its temporary directory fails the run, and it is removed', () => {
