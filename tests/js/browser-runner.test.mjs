@@ -1,6 +1,6 @@
 // tests/browser/run.mjs, the browser suite's runner, on stand-in test files that start no
-// browser: Chromium's files that time main-thread tasks run first, alone; every other file of
-// every engine shares one queue, two at a time; a file whose browser went
+// browser: Chromium's files that time main-thread tasks or train on every core run first, alone;
+// every other file of every engine shares one queue, two at a time; a file whose browser went
 // away runs once more and must pass whole; a test that fails with its browser still there fails
 // the run, whatever else happened; a file that leaves anything in its temporary directory fails.
 import assert from 'node:assert/strict';
